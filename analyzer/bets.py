@@ -1,0 +1,235 @@
+"""Bets as data: pay tables whose events are conditions on the coup.
+
+The built-in catalog lives in ``analyzer/data/bets.toml``; user files have the
+same shape (see README).  A bet's events are tried in order, the first whose
+condition holds decides the payout, and a coup matching none pays
+``otherwise`` (``-1`` unless stated: the stake is lost).
+
+>>> bet = catalog().bet("banker")
+>>> [(e.event, str(e.pays)) for e in bet.events]
+[('banker wins', '19/20'), ('tie (push)', '0')]
+>>> parse_pays("0.95"), parse_pays("-1"), parse_pays(8)
+(Fraction(19, 20), Fraction(-1, 1), Fraction(8, 1))
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+from .conditions import Condition
+from .errors import BetError
+
+
+def parse_pays(value: object, where: str = "pays") -> Fraction:
+    """An exact payout "to 1" from an integer, a decimal or ``p/q`` string, or a TOML float.
+
+    A payout below -1 (losing more than the stake) is refused.
+    """
+    if isinstance(value, bool):
+        raise BetError(f"{where}: {value!r} is not a payout")
+    try:
+        if isinstance(value, int):
+            out = Fraction(value)
+        elif isinstance(value, float):
+            out = Fraction(repr(value))  # the decimal as written in the file
+        elif isinstance(value, str):
+            out = Fraction(value.strip())
+        else:
+            raise ValueError
+    except (ValueError, ZeroDivisionError):
+        raise BetError(f"{where}: {value!r} is not a payout (write 8, \"19/20\" or \"0.95\")") from None
+    if out < -1:
+        raise BetError(f"{where}: payout {out} would lose more than the stake (must be >= -1)")
+    return out
+
+
+@dataclass(frozen=True)
+class Event:
+    """One line of a pay table: its name, what it pays (to 1) and its condition."""
+
+    event: str
+    pays: Fraction
+    when: Condition
+
+
+@dataclass(frozen=True)
+class Bet:
+    """A bet: id, human name, pay table, and what a coup matching no event pays."""
+
+    id: str
+    name: str
+    description: str
+    events: tuple[Event, ...]
+    otherwise: Fraction = Fraction(-1)
+    otherwise_event: str = "loses"
+
+    @property
+    def features(self) -> frozenset[str]:
+        out: frozenset[str] = frozenset()
+        for e in self.events:
+            out |= e.when.features
+        return out
+
+
+@dataclass(frozen=True)
+class Table:
+    """A named rule set: the bets one table deals."""
+
+    id: str
+    name: str
+    description: str
+    bets: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """Bets and tables by id."""
+
+    bets: dict[str, Bet] = field(default_factory=dict)
+    tables: dict[str, Table] = field(default_factory=dict)
+
+    def bet(self, bet_id: str) -> Bet:
+        try:
+            return self.bets[bet_id]
+        except KeyError:
+            raise BetError(f"unknown bet {bet_id!r} (known: {', '.join(self.bets)})") from None
+
+    def table(self, table_id: str) -> Table:
+        try:
+            return self.tables[table_id]
+        except KeyError:
+            raise BetError(f"unknown table {table_id!r} (known: {', '.join(self.tables)})") from None
+
+    def select(self, ids: list[str]) -> tuple[Bet, ...]:
+        """The bets named by ``ids``, in that order, without repeats."""
+        seen: dict[str, Bet] = {}
+        for i in ids:
+            seen.setdefault(i, self.bet(i))
+        return tuple(seen.values())
+
+    def merged(self, other: Catalog) -> Catalog:
+        """This catalog plus ``other``; an id defined in both is an error."""
+        for kind, mine, theirs in (("bet", self.bets, other.bets), ("table", self.tables, other.tables)):
+            clash = sorted(set(mine) & set(theirs))
+            if clash:
+                raise BetError(f"{kind} id {clash[0]!r} is already defined in the catalog")
+        return Catalog({**self.bets, **other.bets}, {**self.tables, **other.tables})
+
+
+_BET_KEYS = {"id", "name", "description", "events", "otherwise", "otherwise_event"}
+_EVENT_KEYS = {"event", "when", "pays"}
+_TABLE_KEYS = {"id", "name", "description", "bets"}
+
+
+def _line_of(text: str, needle: str) -> str:
+    for n, line in enumerate(text.splitlines(), 1):
+        if needle and needle in line:
+            return f"line {n}: "
+    return ""
+
+
+def _require_str(d: dict, key: str, where: str) -> str:
+    v = d.get(key)
+    if not isinstance(v, str) or not v.strip():
+        raise BetError(f"{where}: '{key}' must be a non-empty string")
+    return v.strip()
+
+
+def parse_catalog(text: str, source: str = "<bets>", known_bets: frozenset[str] = frozenset()) -> Catalog:
+    """Read bets and tables from TOML text.  Errors name ``source`` and the line."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise BetError(f"{source}: TOML syntax error: {e}") from None
+    unknown = set(data) - {"bet", "table"}
+    if unknown:
+        raise BetError(f"{source}: unknown section {sorted(unknown)[0]!r} (use [[bet]] and [[table]])")
+    bets: dict[str, Bet] = {}
+    for raw in data.get("bet", []):
+        if not isinstance(raw, dict):
+            raise BetError(f"{source}: each [[bet]] must be a table")
+        where = f"{source}: {_line_of(text, str(raw.get('id', '')))}bet {raw.get('id', '?')!r}"
+        extra = set(raw) - _BET_KEYS
+        if extra:
+            raise BetError(f"{where}: unknown key {sorted(extra)[0]!r} (keys: {', '.join(sorted(_BET_KEYS))})")
+        bet_id = _require_str(raw, "id", where)
+        if bet_id in bets:
+            raise BetError(f"{where}: duplicated bet id {bet_id!r}")
+        events = raw.get("events")
+        if not isinstance(events, list) or not events:
+            raise BetError(f"{where}: 'events' must be a non-empty list")
+        parsed = []
+        for ev in events:
+            if not isinstance(ev, dict):
+                raise BetError(f"{where}: each event must be a table {{ event, when, pays }}")
+            extra = set(ev) - _EVENT_KEYS
+            if extra:
+                raise BetError(f"{where}: unknown event key {sorted(extra)[0]!r} (keys: event, when, pays)")
+            name = _require_str(ev, "event", where)
+            when_text = _require_str(ev, "when", where)
+            ev_where = f"{source}: {_line_of(text, when_text)}bet {bet_id!r}, event {name!r}"
+            if "pays" not in ev:
+                raise BetError(f"{ev_where}: 'pays' is missing")
+            try:
+                cond = Condition.parse(when_text)
+            except BetError as e:
+                raise BetError(f"{ev_where}: {e}") from None
+            parsed.append(Event(name, parse_pays(ev["pays"], ev_where), cond))
+        names = [e.event for e in parsed]
+        if len(set(names)) != len(names):
+            raise BetError(f"{where}: two events have the same name")
+        otherwise = parse_pays(raw.get("otherwise", -1), f"{where}: otherwise")
+        bets[bet_id] = Bet(
+            id=bet_id,
+            name=str(raw.get("name", bet_id)),
+            description=str(raw.get("description", "")),
+            events=tuple(parsed),
+            otherwise=otherwise,
+            otherwise_event=str(raw.get("otherwise_event", "loses" if otherwise == -1 else "otherwise")),
+        )
+    tables: dict[str, Table] = {}
+    for raw in data.get("table", []):
+        if not isinstance(raw, dict):
+            raise BetError(f"{source}: each [[table]] must be a table")
+        where = f"{source}: {_line_of(text, str(raw.get('id', '')))}table {raw.get('id', '?')!r}"
+        extra = set(raw) - _TABLE_KEYS
+        if extra:
+            raise BetError(f"{where}: unknown key {sorted(extra)[0]!r} (keys: {', '.join(sorted(_TABLE_KEYS))})")
+        table_id = _require_str(raw, "id", where)
+        if table_id in tables:
+            raise BetError(f"{where}: duplicated table id {table_id!r}")
+        ids = raw.get("bets")
+        if not isinstance(ids, list) or not ids or not all(isinstance(i, str) for i in ids):
+            raise BetError(f"{where}: 'bets' must be a non-empty list of bet ids")
+        for i in ids:
+            if i not in bets and i not in known_bets:
+                raise BetError(f"{where}: unknown bet {i!r}")
+        tables[table_id] = Table(table_id, str(raw.get("name", table_id)),
+                                 str(raw.get("description", "")), tuple(ids))
+    return Catalog(bets, tables)
+
+
+@lru_cache(maxsize=1)
+def catalog() -> Catalog:
+    """The built-in catalog shipped with the package."""
+    text = resources.files("analyzer").joinpath("data/bets.toml").read_text(encoding="utf-8")
+    return parse_catalog(text, "built-in catalog")
+
+
+def load_bets_file(path: str | Path, base: Catalog | None = None) -> Catalog:
+    """``base`` (the built-in catalog by default) extended with the bets and tables of a file."""
+    base = base or catalog()
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise BetError(f"cannot read bets file {str(p)!r}: {e}") from None
+    return base.merged(parse_catalog(text, str(p), frozenset(base.bets)))
+
+
+MAIN_BETS = ("player", "banker", "tie")

@@ -1,0 +1,135 @@
+"""The ``baccarat`` command: a thin layer over the API.
+
+Errors in the input print one line ``baccarat: error: ...`` on stderr and exit
+with status 2; nothing that looks like a result is printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from .errors import BaccaratError
+
+FORMATS = ("md", "csv", "json")
+
+
+class UsageError(BaccaratError):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line, exit 2, like every other input error
+        raise UsageError(f"{message} (see '{self.prog} --help')")
+
+
+def add_shoe_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("shoe")
+    x = g.add_mutually_exclusive_group()
+    x.add_argument("--decks", type=str, default=None, metavar="N",
+                   help="number of 52-card decks (default 8)")
+    x.add_argument("--shoe", metavar="SPEC",
+                   help="counts per rank 'A=32,2=32,...,K=32' or per card 'As=8,Ah=8,...' "
+                        "(names not given count 0)")
+    g.add_argument("--remove", metavar="CARDS", default="",
+                   help="cards already seen, e.g. '5 5 K 9h' (a rank without a suit makes the "
+                        "shoe rank-only)")
+
+
+def shoe_from_args(args):
+    from .shoe import Shoe
+    if args.shoe is not None:
+        shoe = Shoe.parse(args.shoe)
+    else:
+        decks = 8
+        if args.decks is not None:
+            try:
+                decks = int(args.decks)
+            except ValueError:
+                raise UsageError(f"--decks must be a whole number, got {args.decks!r}") from None
+        shoe = Shoe.standard(decks)
+    if args.remove.strip():
+        shoe = shoe.remove(args.remove)
+    return shoe
+
+
+def add_output_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--format", default="md", metavar="FMT",
+                   help="output format: md (Markdown, default), csv or json")
+    p.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of standard output")
+
+
+def check_format(fmt: str) -> str:
+    if fmt not in FORMATS:
+        raise UsageError(f"unknown --format {fmt!r} (choose from {', '.join(FORMATS)})")
+    return fmt
+
+
+def write_output(text: str, output: str | None) -> None:
+    """Print, or write ``output`` atomically (temporary file, then rename)."""
+    if not output:
+        sys.stdout.write(text)
+        return
+    path = Path(output)
+    directory = path.parent if str(path.parent) else Path(".")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as e:
+        raise UsageError(f"cannot write {output!r}: {e.strerror or e}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def cmd_odds(args) -> int:
+    from .analysis import analyze
+    from . import formatting
+
+    fmt = check_format(args.format)
+    shoe = shoe_from_args(args)
+    result = analyze(shoe)
+    text = {"md": formatting.odds_markdown, "csv": formatting.odds_csv,
+            "json": formatting.odds_json}[fmt](result)
+    write_output(text, args.output)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from . import __version__
+    p = _Parser(prog="baccarat", description="Exact odds of Punto Banco baccarat on any finite shoe.")
+    p.add_argument("--version", action="version", version=f"baccarat-analyzer {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+
+    odds = sub.add_parser("odds", help="exact outcome probabilities and the main bets' EV",
+                          description="Exact Player/Banker/Tie probabilities and the exact EV, "
+                                      "house edge and variance of the main bets.")
+    add_shoe_options(odds)
+    add_output_options(odds)
+    odds.set_defaults(func=cmd_odds)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        return args.func(args)
+    except BaccaratError as e:
+        print(f"baccarat: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("baccarat: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,254 @@
+"""A small language for the events of a pay table.
+
+A condition is a boolean expression over features of a coup, for example::
+
+    winner == banker and banker_cards == 3 and banker_total == 7
+    winner == tie and max_value in [0..5]
+    not natural and margin >= 4
+
+Grammar (keywords are lower case)::
+
+    condition  := disjunct ("or" disjunct)*
+    disjunct   := negation ("and" negation)*
+    negation   := "not" negation | comparison
+    comparison := sum (OP sum | "in" "[" item ("," item)* "]")?      OP: == != < <= > >=
+    sum        := atom (("+" | "-") atom)*
+    atom       := INTEGER | FEATURE | CONSTANT | "(" condition ")"
+    item       := INTEGER | INTEGER ".." INTEGER | CONSTANT
+
+Features are listed in :data:`FEATURES`; constants are ``player``, ``banker``
+and ``tie`` (values of ``winner``).  A bare feature must be a yes/no feature.
+The text is tokenised and parsed here: it is never handed to ``eval``.
+
+>>> c = Condition.parse("winner == banker and banker_cards == 3 and banker_total == 7")
+>>> sorted(c.features)
+['banker_cards', 'banker_total', 'winner']
+>>> Condition.parse("winner = banker")
+Traceback (most recent call last):
+...
+analyzer.errors.BetError: condition 'winner = banker': unexpected '=' at column 8 (did you mean '=='?)
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from .errors import BetError
+
+#: feature name -> (kind, description).  kind: "int" or "bool" or "winner".
+FEATURES: dict[str, tuple[str, str]] = {
+    "winner": ("winner", "player, banker or tie"),
+    "player_total": ("int", "Player's final total 0-9"),
+    "banker_total": ("int", "Banker's final total 0-9"),
+    "winning_total": ("int", "final total of the winning hand (the tied total on a tie)"),
+    "margin": ("int", "winning total minus losing total, 0-9 (0 on a tie)"),
+    "player_cards": ("int", "number of cards in Player's hand, 2 or 3"),
+    "banker_cards": ("int", "number of cards in Banker's hand, 2 or 3"),
+    "cards": ("int", "number of cards dealt in the coup, 4-6"),
+    "natural": ("bool", "either hand has a two-card 8 or 9"),
+    "player_natural": ("bool", "Player's first two cards total 8 or 9"),
+    "banker_natural": ("bool", "Banker's first two cards total 8 or 9"),
+    "player_two_total": ("int", "total of Player's first two cards"),
+    "banker_two_total": ("int", "total of Banker's first two cards"),
+    "player_value1": ("int", "point value of Player's first card"),
+    "player_value2": ("int", "point value of Player's second card"),
+    "player_value3": ("int", "point value of Player's third card, -1 if none"),
+    "banker_value1": ("int", "point value of Banker's first card"),
+    "banker_value2": ("int", "point value of Banker's second card"),
+    "banker_value3": ("int", "point value of Banker's third card, -1 if none"),
+    "max_value": ("int", "highest point value among all cards of the coup"),
+}
+
+CONSTANTS = {"player": 0, "banker": 1, "tie": 2}
+_OPS = ("==", "!=", "<=", ">=", "<", ">")
+_TOKEN = re.compile(r"\s*(?:(\d+)|([A-Za-z_][A-Za-z_0-9]*)|(\.\.|==|!=|<=|>=|[<>()\[\],+\-])|(\S))")
+
+
+def _tokens(text: str) -> list[tuple[str, str, int]]:
+    out = []
+    pos = 0
+    text = text.rstrip()
+    while pos < len(text):
+        m = _TOKEN.match(text, pos)
+        if m is None:  # only trailing blanks are left
+            break
+        num, name, op, bad = m.groups()
+        col = m.start(m.lastindex) + 1
+        if bad is not None:
+            hint = " (did you mean '=='?)" if bad == "=" else ""
+            raise _Fail(f"unexpected {bad!r} at column {col}{hint}")
+        kind = "num" if num else "name" if name else "op"
+        out.append((kind, num or name or op, col))
+        pos = m.end()
+    out.append(("end", "", len(text) + 1))
+    return out
+
+
+class _Fail(Exception):
+    pass
+
+
+# An expression node: (kind, evaluate(features) -> array).  kind is "bool", "int" or "winner".
+_Node = tuple[str, Callable[[dict], np.ndarray]]
+
+
+class _Parser:
+    def __init__(self, text: str):
+        self.toks = _tokens(text)
+        self.i = 0
+        self.used: set[str] = set()
+
+    def peek(self) -> tuple[str, str, int]:
+        return self.toks[self.i]
+
+    def take(self, value: str | None = None) -> tuple[str, str, int]:
+        tok = self.toks[self.i]
+        if value is not None and tok[1] != value:
+            raise _Fail(f"expected {value!r} at column {tok[2]}, found {tok[1] or 'end of text'!r}")
+        self.i += 1
+        return tok
+
+    def parse(self) -> _Node:
+        node = self.disjunction()
+        kind, value, col = self.peek()
+        if kind != "end":
+            hint = " (did you mean '=='?)" if value == "=" else ""
+            raise _Fail(f"unexpected {value!r} at column {col}{hint}")
+        return self.boolean(node, col)
+
+    def boolean(self, node: _Node, col: int) -> _Node:
+        if node[0] != "bool":
+            raise _Fail(f"expression ending at column {col} is a {node[0]}, not a yes/no condition")
+        return node
+
+    def disjunction(self) -> _Node:
+        node = self.conjunction()
+        while self.peek()[1] == "or":
+            col = self.take()[2]
+            left, right = self.boolean(node, col), self.boolean(self.conjunction(), col)
+            node = ("bool", lambda f, a=left[1], b=right[1]: a(f) | b(f))
+        return node
+
+    def conjunction(self) -> _Node:
+        node = self.negation()
+        while self.peek()[1] == "and":
+            col = self.take()[2]
+            left, right = self.boolean(node, col), self.boolean(self.negation(), col)
+            node = ("bool", lambda f, a=left[1], b=right[1]: a(f) & b(f))
+        return node
+
+    def negation(self) -> _Node:
+        if self.peek()[1] == "not":
+            col = self.take()[2]
+            inner = self.boolean(self.negation(), col)
+            return ("bool", lambda f, a=inner[1]: ~a(f))
+        return self.comparison()
+
+    def comparison(self) -> _Node:
+        left = self.sum()
+        kind, op, col = self.peek()
+        if op in _OPS:
+            self.take()
+            right = self.sum()
+            if left[0] != right[0] or left[0] == "bool":
+                raise _Fail(f"cannot compare {left[0]} with {right[0]} at column {col}")
+            if left[0] == "winner" and op not in ("==", "!="):
+                raise _Fail(f"winner can only be compared with == or != (column {col})")
+            fn = {"==": np.equal, "!=": np.not_equal, "<": np.less, "<=": np.less_equal,
+                  ">": np.greater, ">=": np.greater_equal}[op]
+            return ("bool", lambda f, a=left[1], b=right[1], fn=fn: fn(a(f), b(f)))
+        if op == "in" and kind == "name":
+            self.take()
+            values = self.items(left[0])
+            return ("bool", lambda f, a=left[1], v=values: np.isin(a(f), v))
+        return left
+
+    def items(self, kind: str) -> list[int]:
+        self.take("[")
+        values: list[int] = []
+        while True:
+            k, v, col = self.take()
+            if k == "num" and kind == "int":
+                lo = int(v)
+                if self.peek()[1] == "..":
+                    self.take()
+                    k2, v2, col2 = self.take()
+                    if k2 != "num":
+                        raise _Fail(f"expected a number after '..' at column {col2}")
+                    values.extend(range(lo, int(v2) + 1))
+                else:
+                    values.append(lo)
+            elif k == "name" and kind == "winner" and v in CONSTANTS:
+                values.append(CONSTANTS[v])
+            else:
+                raise _Fail(f"{v or 'end of text'!r} at column {col} is not a {kind} value")
+            k, v, col = self.take()
+            if v == "]":
+                return values
+            if v != ",":
+                raise _Fail(f"expected ',' or ']' at column {col}, found {v or 'end of text'!r}")
+
+    def sum(self) -> _Node:
+        node = self.atom()
+        while self.peek()[1] in ("+", "-"):
+            op, col = self.take()[1:]
+            right = self.atom()
+            if node[0] != "int" or right[0] != "int":
+                raise _Fail(f"'{op}' needs numbers on both sides (column {col})")
+            if op == "+":
+                node = ("int", lambda f, a=node[1], b=right[1]: a(f).astype(np.int16) + b(f))
+            else:
+                node = ("int", lambda f, a=node[1], b=right[1]: a(f).astype(np.int16) - b(f))
+        return node
+
+    def atom(self) -> _Node:
+        kind, value, col = self.take()
+        if kind == "num":
+            n = int(value)
+            return ("int", lambda f, n=n: n)
+        if value == "(":
+            node = self.disjunction()
+            self.take(")")
+            return node
+        if kind == "name":
+            if value in FEATURES:
+                self.used.add(value)
+                return (FEATURES[value][0], lambda f, name=value: f[name])
+            if value in CONSTANTS:
+                c = CONSTANTS[value]
+                return ("winner", lambda f, c=c: c)
+            known = ", ".join(sorted(FEATURES))
+            raise _Fail(f"unknown feature {value!r} at column {col} (features: {known})")
+        raise _Fail(f"unexpected {value or 'end of text'!r} at column {col}")
+
+
+@dataclass(frozen=True)
+class Condition:
+    """A parsed condition: its text, the features it reads, and its evaluator."""
+
+    text: str
+    features: frozenset[str]
+    _evaluate: Callable[[dict], np.ndarray]
+
+    @classmethod
+    def parse(cls, text: str) -> Condition:
+        if not isinstance(text, str) or not text.strip():
+            raise BetError("empty condition")
+        try:
+            p = _Parser(text)
+            node = p.parse()
+        except _Fail as e:
+            raise BetError(f"condition {text!r}: {e}") from None
+        return cls(text, frozenset(p.used), node[1])
+
+    def mask(self, features: dict) -> np.ndarray:
+        """Evaluate over feature arrays; returns a boolean array."""
+        out = self._evaluate(features)
+        return np.broadcast_to(np.asarray(out, dtype=bool), features["winner"].shape)
+
+    def __repr__(self) -> str:
+        return f"Condition.parse({self.text!r})"

@@ -1,0 +1,220 @@
+"""Exhaustive exact enumeration of coups, as polynomials in the shoe's value counts.
+
+What is counted
+---------------
+Six cards come off the shoe in order: P1 B1 P2 B2, then the fifth and sixth
+cards, which go to whichever hand draws (Player first).  The engine counts
+*ordered deals of six distinct physical cards*: the denominator for a shoe of
+``N`` cards is ``N (N-1) (N-2) (N-3) (N-4) (N-5)``.  A coup that ends after
+four or five cards is counted once for every way the unused positions could be
+filled, so every count shares that one denominator and a probability is
+``ways / deals``.
+
+How it is counted
+-----------------
+Only point values drive the game, so the engine walks all ``10**6`` sequences
+of six point values once (vectorised, shoe independent) and records what each
+coup looks like.  The number of ordered deals of six physical cards showing
+the value sequence ``v1..v6`` is ``prod_v n_v (n_v - 1) ... (n_v - k_v + 1)``,
+where ``n_v`` is the shoe's count of value ``v`` and ``k_v`` how often ``v``
+occurs in the sequence.  That product depends only on the *multiset* of the six
+values, so for any event (a set of sequences) the count is
+
+    ways(event) = sum over the 5005 multisets m of  coef(event, m) * ff(n, m)
+
+with ``coef(event, m)`` the number of sequences of ``m`` in the event (shoe
+independent, built once) and ``ff(n, m)`` a product of falling factorials of the
+shoe's counts.  A solve for a new shoe is then 5005 small products and one
+integer matrix-vector product.
+
+Exactness: with numpy ``int64`` every monomial and every partial sum is at most
+``N (N-1) ... (N-5)`` (each counts ordered selections of distinct cards), so
+int64 is used only when that bound is below ``2**63``; larger shoes use Python
+integers.  Nothing is ever rounded.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from .rules import BANKER_DRAWS, BANKER_DRAWS_ON_IF_PLAYER_STOOD, NATURAL_TOTALS, PLAYER_DRAWS_ON
+
+VALUES = 10
+POSITIONS = 6
+INT64_LIMIT = 2**63 - 1
+
+WINNER_CODES = {"player": 0, "banker": 1, "tie": 2}
+
+
+def falling(n: int, k: int) -> int:
+    """``n (n-1) ... (n-k+1)``: ordered ways to take ``k`` of ``n`` distinct cards.
+
+    >>> falling(416, 6), falling(3, 4)
+    (4998398275503360, 0)
+    """
+    out = 1
+    for i in range(k):
+        out *= n - i
+    return out
+
+
+class CoupTable:
+    """Every sequence of six point values and the coup it deals.
+
+    Each attribute is a numpy array over the ``10**6`` sequences (index
+    ``v1*10**5 + ... + v6``).  Cards not dealt are ``-1``.
+    """
+
+    def __init__(self) -> None:
+        seq = np.indices((VALUES,) * POSITIONS, dtype=np.int8).reshape(POSITIONS, -1)
+        p1, b1, p2, b2, c5, c6 = seq
+        p_two = (p1 + p2) % 10
+        b_two = (b1 + b2) % 10
+        natural = np.isin(p_two, NATURAL_TOTALS) | np.isin(b_two, NATURAL_TOTALS)
+        p_draws = ~natural & np.isin(p_two, list(PLAYER_DRAWS_ON))
+        grid = np.array(BANKER_DRAWS, dtype=bool)
+        b_draws = ~natural & np.where(p_draws, grid[b_two, c5],
+                                      np.isin(b_two, list(BANKER_DRAWS_ON_IF_PLAYER_STOOD)))
+        none = np.int8(-1)
+        self.p1, self.b1, self.p2, self.b2 = p1, b1, p2, b2
+        self.p3 = np.where(p_draws, c5, none)
+        self.b3 = np.where(b_draws, np.where(p_draws, c6, c5), none)
+        self.player_two = p_two
+        self.banker_two = b_two
+        self.player_total = np.where(p_draws, (p_two + c5) % 10, p_two).astype(np.int8)
+        self.banker_total = np.where(b_draws, (b_two + self.b3) % 10, b_two).astype(np.int8)
+        self.player_cards = (2 + p_draws).astype(np.int8)
+        self.banker_cards = (2 + b_draws).astype(np.int8)
+        self.player_natural = np.isin(p_two, NATURAL_TOTALS)
+        self.banker_natural = np.isin(b_two, NATURAL_TOTALS)
+        self.natural = natural
+        pt, bt = self.player_total, self.banker_total
+        self.winner = np.where(pt > bt, 0, np.where(bt > pt, 1, 2)).astype(np.int8)
+        self.cards_dealt = self.player_cards + self.banker_cards
+        dealt = np.stack([p1, b1, p2, b2, self.p3, self.b3])
+        self.max_value = dealt.max(axis=0)
+
+        # Multiset of the six values of each sequence.  A multiset is coded by its
+        # value counts in base 7 (counts <= 6).  Sequence index = 1000*i + j where
+        # i, j index the first and last three positions, so the code is
+        # code3[i] + code3[j]: built from two 1000-entry tables, not 10**6 rows.
+        pow7 = np.int64(7) ** np.arange(VALUES, dtype=np.int64)
+        three = np.indices((VALUES,) * 3).reshape(3, -1)
+        code3 = pow7[three].sum(axis=0)
+        u3, m3 = np.unique(code3, return_inverse=True)
+        pair_codes = u3[:, None] + u3[None, :]
+        codes, pair_index = np.unique(pair_codes, return_inverse=True)
+        pair_index = pair_index.reshape(pair_codes.shape).astype(np.int32)
+        m3 = m3.ravel()
+        self.multiset = pair_index[np.ix_(m3, m3)].ravel()
+        exps = np.zeros((len(codes), VALUES), dtype=np.int64)
+        rest = codes.copy()
+        for v in range(VALUES):
+            exps[:, v] = rest % 7
+            rest //= 7
+        self.exponents = exps  # (5005, 10): multiplicity of each value in multiset m
+
+    def features(self) -> dict[str, np.ndarray]:
+        """Arrays for every feature of :data:`analyzer.conditions.FEATURES`."""
+        pt, bt = self.player_total, self.banker_total
+        return {
+            "winner": self.winner,
+            "player_total": pt,
+            "banker_total": bt,
+            "winning_total": np.where(self.winner == 1, bt, pt),
+            "margin": np.abs(pt.astype(np.int16) - bt),
+            "player_cards": self.player_cards,
+            "banker_cards": self.banker_cards,
+            "cards": self.cards_dealt,
+            "natural": self.natural,
+            "player_natural": self.player_natural,
+            "banker_natural": self.banker_natural,
+            "player_two_total": self.player_two,
+            "banker_two_total": self.banker_two,
+            "player_value1": self.p1,
+            "player_value2": self.p2,
+            "player_value3": self.p3,
+            "banker_value1": self.b1,
+            "banker_value2": self.b2,
+            "banker_value3": self.b3,
+            "max_value": self.max_value,
+        }
+
+    @property
+    def size(self) -> int:
+        return self.multiset.shape[0]
+
+    @property
+    def multisets(self) -> int:
+        return self.exponents.shape[0]
+
+    def coefficients(self, mask: np.ndarray) -> np.ndarray:
+        """Number of sequences in ``mask`` for each multiset (shoe independent)."""
+        return np.bincount(self.multiset[mask], minlength=self.multisets).astype(np.int64)
+
+
+@lru_cache(maxsize=1)
+def coup_table() -> CoupTable:
+    """The shared :class:`CoupTable` (built on first use, about 0.2 s)."""
+    return CoupTable()
+
+
+class Tabulation:
+    """A fixed list of events, compiled once, counted exactly on any shoe.
+
+    ``Tabulation(masks).ways(value_counts)`` returns, for each event, the number
+    of ordered six-card deals (over ``N (N-1) ... (N-5)``) that fall in it.
+    """
+
+    def __init__(self, masks: list[np.ndarray], table: CoupTable | None = None):
+        table = table or coup_table()
+        self.events = len(masks)
+        self.coef = np.stack([table.coefficients(m) for m in masks]) if masks else \
+            np.zeros((0, table.multisets), dtype=np.int64)
+        exps = table.exponents
+        # Gather index into a flattened falling-factorial table F[v, k] (k = 0..6):
+        # one entry per distinct value of the multiset, padded with F[0, 0] == 1.
+        # Laid out factor-major so the product is five vectorised multiplications.
+        gather = np.zeros((POSITIONS, exps.shape[0]), dtype=np.intp)
+        for m, row in enumerate(exps):
+            nz = [v * (POSITIONS + 1) + int(k) for v, k in enumerate(row) if k]
+            gather[:len(nz), m] = nz
+        self._gather = gather
+        self._exps = [[(v, int(k)) for v, k in enumerate(row) if k] for row in exps]
+        self._sparse = [[(m, int(c)) for m, c in enumerate(row) if c] for row in self.coef]
+
+    @staticmethod
+    def _falling_table(value_counts) -> list[int]:
+        flat = []
+        for n in value_counts:
+            f = 1
+            flat.append(1)
+            for i in range(POSITIONS):
+                f *= n - i
+                flat.append(f if f > 0 else 0)
+        return flat
+
+    def ways(self, value_counts) -> list[int]:
+        """Exact ways of each event for a shoe with these counts of values 0..9."""
+        n = sum(value_counts)
+        if falling(n, POSITIONS) <= INT64_LIMIT:
+            g = np.array(self._falling_table(value_counts), dtype=np.int64).take(self._gather)
+            mono = g[0] * g[1]
+            for row in g[2:]:
+                mono *= row
+            return (self.coef @ mono).tolist()
+        return self.ways_exact(value_counts)
+
+    def ways_exact(self, value_counts) -> list[int]:
+        """Same as :meth:`ways`, with Python integers only (any shoe size)."""
+        ff = self._falling_table(value_counts)
+        step = POSITIONS + 1
+        mono = []
+        for terms in self._exps:
+            p = 1
+            for v, k in terms:
+                p *= ff[v * step + k]
+            mono.append(p)
+        return [sum(c * mono[m] for m, c in row) for row in self._sparse]

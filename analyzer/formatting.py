@@ -1,0 +1,163 @@
+"""Pure string builders: Markdown (tabulate), CSV and JSON views of results.
+
+Nothing here computes odds; every exact value is printed exactly (a reduced
+``p/q``) with a decimal beside it for reading.
+
+>>> exact(Fraction(-1, 2)), exact(Fraction(0)), decimal(Fraction(1, 3), 4)
+('-1/2', '0/1', '0.3333')
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from fractions import Fraction
+
+from tabulate import tabulate
+
+from .analysis import OUTCOMES, Analysis, BetResult
+from .engine import POSITIONS
+
+
+def exact(x: Fraction | int) -> str:
+    """``p/q`` text of an exact rational (always with the slash)."""
+    x = Fraction(x)
+    return f"{x.numerator}/{x.denominator}"
+
+
+def decimal(x: Fraction | float, digits: int = 10) -> str:
+    """Fixed-point decimal for display."""
+    return f"{float(x):.{digits}f}"
+
+
+def percent(x: Fraction, digits: int = 6) -> str:
+    return f"{float(x) * 100:.{digits}f}%"
+
+
+def pays_text(p: Fraction) -> str:
+    """A payout as a table prints it: ``8:1``, ``19/20:1``, ``push``, ``loses``."""
+    if p == -1:
+        return "loses"
+    if p == 0:
+        return "push"
+    return f"{p}:1"
+
+
+def _md_table(rows, headers, align=None) -> str:
+    return tabulate(rows, headers=headers, tablefmt="github", disable_numparse=True,
+                    colalign=align)
+
+
+def deals_formula(cards: int) -> str:
+    return " x ".join(str(cards - i) for i in range(POSITIONS))
+
+
+def bet_summary_rows(results: list[BetResult]) -> list[list[str]]:
+    rows = []
+    for r in results:
+        rows.append([r.bet.id, r.bet.name, exact(r.ev), percent(r.ev, 6), percent(r.house_edge, 6),
+                     exact(r.variance), f"{r.std_dev:.6f}", percent(r.hit_frequency, 4)])
+    return rows
+
+
+BET_SUMMARY_HEADERS = ["bet", "name", "EV (exact)", "EV", "house edge", "variance (exact)",
+                       "std dev", "hit frequency"]
+
+
+def odds_markdown(a: Analysis, title: str | None = None) -> str:
+    """The ``baccarat odds`` report in Markdown."""
+    out = [f"# {title or 'Exact odds'}: {a.shoe.describe()}", ""]
+    out.append(f"Counted over all {a.deals} ordered six-card deals "
+               f"({deals_formula(a.shoe.cards)}); a coup that ends after four or five cards is "
+               "counted once for every way the unused positions could be filled.")
+    out.append("")
+    out.append("## Outcomes")
+    out.append("")
+    rows = [[o, str(a.ways(o)), exact(a.probability(o)), decimal(a.probability(o))] for o in OUTCOMES]
+    rows.append(["total", str(sum(a.outcomes.values())), exact(Fraction(sum(a.outcomes.values()), a.deals)),
+                 decimal(1)])
+    out.append(_md_table(rows, ["outcome", "ways", "probability", "decimal"],
+                         ["left", "right", "right", "right"]))
+    out.append("")
+    out.append("## Bets")
+    out.append("")
+    out.append(_md_table(bet_summary_rows(list(a.bets.values())), BET_SUMMARY_HEADERS,
+                         ["left", "left", "right", "right", "right", "right", "right", "right"]))
+    out.append("")
+    out.append("EV is the expected net win per unit staked; house edge = -EV (ties count as "
+               "hands played). Variance is that of the net win of one unit.")
+    for r in a.bets.values():
+        out.append("")
+        out.append(f"### {r.bet.name} (`{r.bet.id}`)")
+        out.append("")
+        if r.bet.description:
+            out.append(r.bet.description)
+            out.append("")
+        rows = [[e.event, pays_text(e.pays), str(e.ways), exact(e.probability), decimal(e.probability)]
+                for e in r.events]
+        out.append(_md_table(rows, ["event", "pays", "ways", "probability", "decimal"],
+                             ["left", "left", "right", "right", "right"]))
+    out.append("")
+    return "\n".join(out)
+
+
+CSV_HEADERS = ["bet", "metric", "event", "pays", "ways", "deals", "exact", "decimal"]
+
+
+def odds_csv(a: Analysis) -> str:
+    """Long-format CSV: outcome rows, one row per bet event, then each bet's summary metrics."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(CSV_HEADERS)
+    for o in OUTCOMES:
+        w.writerow(["", "outcome", o, "", a.ways(o), a.deals, exact(a.probability(o)),
+                    decimal(a.probability(o), 15)])
+    for r in a.bets.values():
+        for e in r.events:
+            w.writerow([r.bet.id, "event", e.event, exact(e.pays), e.ways, a.deals,
+                        exact(e.probability), decimal(e.probability, 15)])
+        for metric, value in (("ev", r.ev), ("house_edge", r.house_edge), ("variance", r.variance),
+                              ("hit_frequency", r.hit_frequency)):
+            w.writerow([r.bet.id, metric, "", "", "", "", exact(value), decimal(value, 15)])
+        w.writerow([r.bet.id, "std_dev", "", "", "", "", "", f"{r.std_dev:.15f}"])
+    return buf.getvalue()
+
+
+def shoe_json(a: Analysis) -> dict:
+    shoe = a.shoe
+    d = {"cards": shoe.cards, "counts": shoe.rank_counts, "suited": shoe.suited}
+    if shoe.suited:
+        d["card_counts"] = shoe.card_counts
+    if shoe.decks is not None:
+        d["decks"] = shoe.decks
+    return d
+
+
+def bet_json(r: BetResult) -> dict:
+    return {
+        "name": r.bet.name,
+        "ev": exact(r.ev), "ev_float": float(r.ev),
+        "house_edge": exact(r.house_edge), "house_edge_float": float(r.house_edge),
+        "variance": exact(r.variance), "variance_float": float(r.variance),
+        "std_dev_float": r.std_dev,
+        "hit_frequency": exact(r.hit_frequency), "hit_frequency_float": float(r.hit_frequency),
+        "events": [{"event": e.event, "pays": exact(e.pays), "ways": e.ways,
+                    "probability": exact(e.probability), "probability_float": float(e.probability)}
+                   for e in r.events],
+    }
+
+
+def odds_dict(a: Analysis) -> dict:
+    """The JSON document of ``baccarat odds --format json``."""
+    return {
+        "shoe": shoe_json(a),
+        "deals": a.deals,
+        "outcomes": {o: {"ways": a.ways(o), "probability": exact(a.probability(o)),
+                         "probability_float": float(a.probability(o))} for o in OUTCOMES},
+        "bets": {bet_id: bet_json(r) for bet_id, r in a.bets.items()},
+    }
+
+
+def odds_json(a: Analysis) -> str:
+    return json.dumps(odds_dict(a), indent=2) + "\n"

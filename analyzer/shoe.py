@@ -1,0 +1,240 @@
+"""The shoe: an immutable multiset of cards.
+
+A :class:`Shoe` counts cards by rank and, when known, by suit.  A *suited* shoe
+knows the count of every (rank, suit) card; a shoe given by rank counts only, or
+one from which a card of unnamed suit was removed, is *rank-only*: its suits are
+unknown and bets that look at suits refuse it.
+
+Every operation returns a new shoe; shoes are hashable and compare by content.
+
+>>> shoe = Shoe.standard(decks=8)
+>>> shoe.cards, shoe.suited, shoe.value_counts[0]
+(416, True, 128)
+>>> smaller = shoe.remove("5 5 K 9h")
+>>> smaller.cards, smaller.suited, smaller.rank_counts["5"]
+(412, False, 30)
+>>> eval(repr(smaller)) == smaller
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from .cards import RANK_INDEX, RANKS, SUIT_INDEX, SUITS, card_name, parse_card, parse_cards
+from .errors import BaccaratError, ShoeError
+
+MIN_CARDS = 6  # a coup can use six cards
+
+
+def _check_count(key: str, n: object) -> int:
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise ShoeError(f"count for {key!r} must be a whole number, got {n!r}")
+    if n < 0:
+        raise ShoeError(f"count for {key!r} must not be negative, got {n}")
+    return n
+
+
+class Shoe:
+    """A finite shoe of cards, counted per rank (and per suit when known)."""
+
+    __slots__ = ("_ranks", "_cards", "_hash")
+
+    def __init__(self, rank_counts: Iterable[int], card_counts: Iterable[int] | None = None):
+        """Build from 13 rank counts (A..K), or 52 card counts (rank-major, suits s h d c).
+
+        Prefer the named constructors :meth:`standard`, :meth:`from_counts` and
+        :meth:`parse`.
+        """
+        if card_counts is not None:
+            cards = tuple(_check_count(card_name(RANKS[i // 4], SUITS[i % 4]), n)
+                          for i, n in enumerate(card_counts))
+            if len(cards) != 52:
+                raise ShoeError("a suited shoe needs 52 card counts")
+            ranks = tuple(sum(cards[4 * i:4 * i + 4]) for i in range(13))
+            given = tuple(rank_counts) if rank_counts is not None else ranks
+            if tuple(given) != ranks:
+                raise ShoeError("rank counts disagree with card counts")
+        else:
+            cards = None
+            ranks = tuple(_check_count(r, n) for r, n in zip(RANKS, rank_counts))
+            if len(ranks) != 13:
+                raise ShoeError("a shoe needs 13 rank counts (A 2 3 4 5 6 7 8 9 T J Q K)")
+        total = sum(ranks)
+        if total < MIN_CARDS:
+            raise ShoeError(f"a shoe needs at least {MIN_CARDS} cards to deal a coup, this one has {total}")
+        self._ranks = ranks
+        self._cards = cards
+        self._hash = hash((ranks, cards))
+
+    # -- constructors -------------------------------------------------------------
+    @classmethod
+    def standard(cls, decks: int = 8) -> Shoe:
+        """``decks`` full 52-card decks (suited)."""
+        if isinstance(decks, bool) or not isinstance(decks, int) or decks < 1:
+            raise ShoeError(f"number of decks must be a whole number of at least 1, got {decks!r}")
+        return cls([4 * decks] * 13, [decks] * 52)
+
+    @classmethod
+    def from_counts(cls, counts: Mapping[str, int]) -> Shoe:
+        """From ``{rank: count}`` (rank-only shoe) or ``{card: count}`` (suited shoe).
+
+        Names not given count zero.  Ranks and suited cards cannot be mixed.
+        """
+        if not counts:
+            raise ShoeError("empty shoe specification")
+        parsed = {}
+        for key, n in counts.items():
+            card = parse_card(str(key))
+            if card in parsed:
+                raise ShoeError(f"{card_name(*card)!r} is given twice")
+            parsed[card] = _check_count(str(key), n)
+        suited = {s is not None for _, s in parsed}
+        if len(suited) > 1:
+            raise ShoeError("give counts either per rank (A=32) or per card (As=8), not both")
+        if suited == {True}:
+            cards = [0] * 52
+            for (r, s), n in parsed.items():
+                cards[4 * RANK_INDEX[r] + SUIT_INDEX[s]] = n
+            return cls(None, cards)
+        ranks = [0] * 13
+        for (r, _), n in parsed.items():
+            ranks[RANK_INDEX[r]] = n
+        return cls(ranks)
+
+    @classmethod
+    def parse(cls, spec: str) -> Shoe:
+        """Parse ``"A=32,2=32,...,K=32"`` (per rank) or ``"As=8,Ah=8,..."`` (per card).
+
+        >>> Shoe.parse("A=2, 5=3, K=4").cards
+        9
+        """
+        if not isinstance(spec, str) or not spec.strip():
+            raise ShoeError("empty shoe specification")
+        counts: dict[str, int] = {}
+        for item in spec.replace(";", ",").split(","):
+            item = item.strip()
+            if not item:
+                continue
+            key, eq, value = item.partition("=")
+            key, value = key.strip(), value.strip()
+            if not eq or not key or not value:
+                raise ShoeError(f"malformed shoe item {item!r}: write RANK=COUNT or CARD=COUNT")
+            if not value.isdigit():
+                raise ShoeError(f"count for {key!r} must be a whole number >= 0, got {value!r}")
+            card = card_name(*parse_card(key))
+            if card in counts:
+                raise ShoeError(f"{key!r} is given twice")
+            counts[card] = int(value)
+        return cls.from_counts(counts)
+
+    # -- operations ---------------------------------------------------------------
+    def remove(self, cards: str | Iterable[str]) -> Shoe:
+        """A new shoe without the given cards (``"5 5 K 9h"``).
+
+        A card with a suit removes that exact card (known from a suited shoe);
+        a card without a suit removes one card of that rank and makes the
+        result rank-only, since which suit left the shoe is then unknown.
+        """
+        parsed = parse_cards(cards) if isinstance(cards, str) else [parse_card(c) for c in cards]
+        ranks = list(self._ranks)
+        card_counts = list(self._cards) if self._cards is not None else None
+        for r, s in parsed:
+            i = RANK_INDEX[r]
+            if ranks[i] == 0:
+                raise ShoeError(f"cannot remove {card_name(r, s)}: no {r} left in the shoe")
+            ranks[i] -= 1
+            if card_counts is not None:
+                if s is None:
+                    card_counts = None
+                else:
+                    j = 4 * i + SUIT_INDEX[s]
+                    if card_counts[j] == 0:
+                        raise ShoeError(f"cannot remove {card_name(r, s)}: none left in the shoe")
+                    card_counts[j] -= 1
+        try:
+            return Shoe(ranks, card_counts)
+        except ShoeError as e:
+            raise ShoeError(f"after removing those cards: {e}") from None
+
+    # -- views --------------------------------------------------------------------
+    @property
+    def cards(self) -> int:
+        """Number of cards in the shoe."""
+        return sum(self._ranks)
+
+    @property
+    def suited(self) -> bool:
+        """True when the count of every (rank, suit) card is known."""
+        return self._cards is not None
+
+    @property
+    def rank_counts(self) -> dict[str, int]:
+        """``{rank: count}`` for all 13 ranks."""
+        return dict(zip(RANKS, self._ranks))
+
+    @property
+    def card_counts(self) -> dict[str, int]:
+        """``{card: count}`` for all 52 cards; raises for a rank-only shoe."""
+        if self._cards is None:
+            raise ShoeError("this shoe's suits are unknown (it was given by rank, "
+                            "or a card of unnamed suit was removed)")
+        return {card_name(r, s): self._cards[4 * i + j]
+                for i, r in enumerate(RANKS) for j, s in enumerate(SUITS)}
+
+    @property
+    def rank_tuple(self) -> tuple[int, ...]:
+        """The 13 rank counts, A..K."""
+        return self._ranks
+
+    @property
+    def card_tuple(self) -> tuple[int, ...] | None:
+        """The 52 card counts (rank-major, suits s h d c), or ``None`` if rank-only."""
+        return self._cards
+
+    @property
+    def value_counts(self) -> tuple[int, ...]:
+        """Number of cards of each point value 0..9."""
+        r = self._ranks
+        return (r[9] + r[10] + r[11] + r[12],) + r[:9]
+
+    def spec(self) -> str:
+        """Canonical text accepted by :meth:`parse` (zero counts left out)."""
+        if self._cards is not None:
+            items = zip((card_name(r, s) for r in RANKS for s in SUITS), self._cards)
+        else:
+            items = zip(RANKS, self._ranks)
+        return ",".join(f"{k}={n}" for k, n in items if n)
+
+    def describe(self) -> str:
+        """Short human description: ``8 decks (416 cards)`` or the rank counts."""
+        decks = self.decks
+        if decks is not None:
+            return f"{decks} deck{'s' if decks > 1 else ''} ({self.cards} cards)"
+        counts = " ".join(f"{r}={n}" for r, n in zip(RANKS, self._ranks))
+        return f"{self.cards} cards{'' if self.suited else ', suits unknown'}: {counts}"
+
+    @property
+    def decks(self) -> int | None:
+        """``d`` if this is exactly ``Shoe.standard(d)``, else ``None``."""
+        d = self._ranks[0] // 4
+        if d >= 1 and self == Shoe.standard(d):
+            return d
+        return None
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Shoe):
+            return NotImplemented
+        return self._ranks == other._ranks and self._cards == other._cards
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __repr__(self) -> str:
+        return f"Shoe.parse({self.spec()!r})"
+
+    def __str__(self) -> str:
+        return self.describe()
+
+
+__all__ = ["Shoe", "ShoeError", "BaccaratError", "MIN_CARDS"]

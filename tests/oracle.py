@@ -1,0 +1,138 @@
+"""A slow, obviously-correct oracle: deal every permutation of the actual cards.
+
+It shares no code with the engine: the drawing rules are written out again
+here from the prose of RULES.md, and every physical card is dealt as itself.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections import Counter
+
+POINT = {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9,
+         "T": 0, "J": 0, "Q": 0, "K": 0}
+
+
+def banker_draws_prose(banker: int, player_third: int | None) -> bool:
+    """RULES.md, step 4, read literally."""
+    if player_third is None:
+        return banker <= 5
+    if banker <= 2:
+        return True
+    if banker == 3:
+        return player_third != 8
+    if banker == 4:
+        return 2 <= player_third <= 7
+    if banker == 5:
+        return 4 <= player_third <= 7
+    if banker == 6:
+        return player_third in (6, 7)
+    return False
+
+
+def deal(cards: list[str]) -> dict:
+    """Play one coup from ranks in shoe order; return what the side bets need."""
+    pts = [POINT[c[0]] for c in cards]
+    player = [0, 2]          # positions of Player's cards in `cards`
+    banker = [1, 3]
+    nxt = 4
+    ptot = (pts[0] + pts[2]) % 10
+    btot = (pts[1] + pts[3]) % 10
+    if ptot < 8 and btot < 8:
+        third = None
+        if ptot <= 5:
+            player.append(nxt)
+            third = pts[nxt]
+            nxt += 1
+        if banker_draws_prose(btot, third):
+            banker.append(nxt)
+            nxt += 1
+    pt = sum(pts[i] for i in player) % 10
+    bt = sum(pts[i] for i in banker) % 10
+    return {
+        "winner": "player" if pt > bt else "banker" if bt > pt else "tie",
+        "player_total": pt, "banker_total": bt,
+        "player_cards": [cards[i] for i in player], "banker_cards": [cards[i] for i in banker],
+    }
+
+
+def six_card_counts(cards: list[str], key=lambda coup: coup["winner"]) -> tuple[Counter, int]:
+    """Tally ``key(coup)`` over every ordered choice of 6 of the physical cards."""
+    tally: Counter = Counter()
+    deals = 0
+    for perm in itertools.permutations(range(len(cards)), 6):
+        tally[key(deal([cards[i] for i in perm]))] += 1
+        deals += 1
+    return tally, deals
+
+
+def full_shoe_counts(cards: list[str], key=lambda coup: coup["winner"]) -> tuple[Counter, int]:
+    """Tally over every permutation of the whole shoe, divided by (N-6)! at the end."""
+    tally: Counter = Counter()
+    rest = math.factorial(len(cards) - 6)
+    for perm in itertools.permutations(cards):
+        tally[key(deal(list(perm)))] += 1
+    out = Counter()
+    for k, v in tally.items():
+        assert v % rest == 0
+        out[k] = v // rest
+    return out, math.factorial(len(cards)) // rest
+
+
+def value_recursion_counts(value_counts) -> dict[str, int]:
+    """Plain exact enumeration by point value with integer weights (no engine code).
+
+    Walks P1 B1 P2 B2 and the third cards, multiplying by the number of cards of
+    each value left; a coup that stops after k < 6 cards is multiplied by the
+    ways to fill the unused positions, (N-k)(N-k-1)...(N-5).
+    """
+    n = list(value_counts)
+    total = sum(n)
+    out = {"player": 0, "banker": 0, "tie": 0}
+
+    def fill(k):
+        f = 1
+        for i in range(k, 6):
+            f *= total - i
+        return f
+
+    def finish(w, pt, bt, used):
+        out["player" if pt > bt else "banker" if bt > pt else "tie"] += w * fill(used)
+
+    for p1 in range(10):
+        w1 = n[p1]; n[p1] -= 1
+        for b1 in range(10):
+            w2 = w1 * n[b1]; n[b1] -= 1
+            for p2 in range(10):
+                w3 = w2 * n[p2]; n[p2] -= 1
+                for b2 in range(10):
+                    w4 = w3 * n[b2]; n[b2] -= 1
+                    pt, bt = (p1 + p2) % 10, (b1 + b2) % 10
+                    if w4 == 0:
+                        pass
+                    elif pt >= 8 or bt >= 8 or (pt >= 6 and bt >= 6):
+                        finish(w4, pt, bt, 4)
+                    elif pt >= 6:  # player stands, banker (0-5) draws
+                        for b3 in range(10):
+                            if n[b3]:
+                                finish(w4 * n[b3], pt, (bt + b3) % 10, 5)
+                    else:
+                        for p3 in range(10):
+                            w5 = w4 * n[p3]
+                            if not w5:
+                                continue
+                            n[p3] -= 1
+                            pt3 = (pt + p3) % 10
+                            if banker_draws_prose(bt, p3):
+                                for b3 in range(10):
+                                    if n[b3]:
+                                        finish(w5 * n[b3], pt3, (bt + b3) % 10, 6)
+                            else:
+                                finish(w5, pt3, bt, 5)
+                            n[p3] += 1
+                    n[b2] += 1
+                n[p2] += 1
+            n[b1] += 1
+        n[p1] += 1
+    return out
