@@ -22,6 +22,8 @@ from functools import lru_cache
 import numpy as np
 
 from .bets import MAIN_BETS, Bet, catalog
+from .cardengine import CARD_LEVEL, CardTabulation, level_for
+from .errors import BetError
 from .engine import POSITIONS, Tabulation, coup_table, falling
 from .shoe import Shoe
 
@@ -110,18 +112,30 @@ class Analysis:
         return self.bets[bet_id]
 
 
+def _first_match(conditions: list, i: int):
+    """Event ``i`` of a pay table: its condition holds and no earlier one does."""
+    def mask(features):
+        m = conditions[i].mask(features)
+        for earlier in conditions[:i]:
+            m = m & ~earlier.mask(features)
+        return m
+    return mask
+
+
 class Solver:
     """A set of bets compiled once; :meth:`solve` then counts any shoe exactly.
 
     Compiling evaluates each event's condition over all ``10**6`` value
-    sequences (milliseconds per event); solving costs tens of microseconds.
+    sequences (milliseconds per event).  Solving a shoe costs tens of
+    microseconds for bets on point values, and about a millisecond more for
+    bets that read ranks or suits (see :mod:`analyzer.cardengine`).
     """
 
     def __init__(self, bets: tuple[Bet, ...] | list[Bet]):
         self.bets = tuple(bets)
         table = coup_table()
         features = table.features()
-        masks, rows, index = [], [], {}
+        masks, index = [], {}
 
         def row_of(mask):
             key = np.packbits(mask).tobytes()  # identical events share one row
@@ -132,30 +146,52 @@ class Solver:
 
         winner = features["winner"]
         self._outcome_rows = [row_of(winner == code) for code in range(3)]
+        # Where each bet event's count comes from: ("value", row) or (level, row).
+        self._sources: list[list[tuple[str, int]]] = []
+        card_events: dict[str, list] = {}
+        card_features: dict[str, frozenset[str]] = {}
+        self.suited_bets: list[str] = []
         for bet in self.bets:
-            taken = None
-            bet_rows = []
-            for e in bet.events:
-                m = e.when.mask(features)
-                if taken is not None:
-                    m = m & ~taken
-                bet_rows.append(row_of(m))
-                taken = m if taken is None else taken | m
-            rows.append(bet_rows)
-        self._bet_rows = rows
+            conds = [e.when for e in bet.events]
+            used = frozenset().union(*(c.card_features for c in conds))
+            if not used:
+                sources = [("value", row_of(_first_match(conds, i)(features))) for i in range(len(conds))]
+            else:
+                level = level_for(used)
+                if level == CARD_LEVEL:
+                    self.suited_bets.append(bet.id)
+                evs = card_events.setdefault(level, [])
+                card_features[level] = card_features.get(level, frozenset()) | used
+                sources = []
+                for i in range(len(conds)):
+                    sources.append((level, len(evs)))
+                    evs.append(_first_match(conds, i))
+            self._sources.append(sources)
         self._tab = Tabulation(masks, table)
+        self._card_tabs = {level: CardTabulation(evs, card_features[level], level, table)
+                           for level, evs in card_events.items()}
 
     def solve(self, shoe: Shoe) -> Analysis:
         """Exact :class:`Analysis` of ``shoe`` for these bets."""
-        return self.solve_counts(shoe, shoe.value_counts)
-
-    def solve_counts(self, shoe: Shoe | None, value_counts) -> Analysis:
-        ways = self._tab.ways(value_counts)
+        value_counts = shoe.value_counts
+        ways = {"value": self._tab.ways(value_counts)}
+        for level, tab in self._card_tabs.items():
+            if level == CARD_LEVEL:
+                if not shoe.suited:
+                    raise BetError(
+                        f"bet {self.suited_bets[0]!r} reads suits, but this shoe's suits are unknown "
+                        "(it was given per rank, or a card was removed without its suit); "
+                        "give the shoe per card (As=8,...) or remove cards with their suits")
+                counts = shoe.card_tuple
+            else:
+                counts = shoe.rank_tuple
+            ways[level] = tab.ways(counts, value_counts)
         deals = falling(sum(value_counts), POSITIONS)
-        outcomes = dict(zip(OUTCOMES, (ways[r] for r in self._outcome_rows)))
+        value_ways = ways["value"]
+        outcomes = dict(zip(OUTCOMES, (value_ways[r] for r in self._outcome_rows)))
         results = {}
-        for bet, rows in zip(self.bets, self._bet_rows):
-            counts = [ways[r] for r in rows]
+        for bet, sources in zip(self.bets, self._sources):
+            counts = [ways[level][r] for level, r in sources]
             events = [EventResult(e.event, e.pays, w, deals) for e, w in zip(bet.events, counts)]
             events.append(EventResult(bet.otherwise_event, bet.otherwise, deals - sum(counts), deals))
             results[bet.id] = BetResult(bet, deals, tuple(events))

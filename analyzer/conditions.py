@@ -17,7 +17,10 @@ Grammar (keywords are lower case)::
     item       := INTEGER | INTEGER ".." INTEGER | CONSTANT
 
 Features are listed in :data:`FEATURES`; constants are ``player``, ``banker``
-and ``tie`` (values of ``winner``).  A bare feature must be a yes/no feature.
+and ``tie`` (values of ``winner``), ranks ``A T J Q K`` (A=1 .. K=13; 2..9 are
+written as numbers) and suits ``spades hearts diamonds clubs``.  A bare feature
+must be a yes/no feature.  Rank and suit features exist for the first two cards
+of each hand (:data:`CARD_FEATURES`); point values for every card.
 The text is tokenised and parsed here: it is never handed to ``eval``.
 
 >>> c = Condition.parse("winner == banker and banker_cards == 3 and banker_total == 7")
@@ -39,7 +42,8 @@ import numpy as np
 
 from .errors import BetError
 
-#: feature name -> (kind, description).  kind: "int" or "bool" or "winner".
+#: feature name -> (kind, description).  kind: "int", "bool", "winner" or "suit".
+#: Point-value features (this first group) are computed for every card of the coup.
 FEATURES: dict[str, tuple[str, str]] = {
     "winner": ("winner", "player, banker or tie"),
     "player_total": ("int", "Player's final total 0-9"),
@@ -63,7 +67,35 @@ FEATURES: dict[str, tuple[str, str]] = {
     "max_value": ("int", "highest point value among all cards of the coup"),
 }
 
-CONSTANTS = {"player": 0, "banker": 1, "tie": 2}
+#: Card features: ranks and suits of the first two cards of each hand.  Ranks
+#: are numbered A=1, 2..9, T=10, J=11, Q=12, K=13 (write ``K`` or ``13``).
+CARD_FEATURES: dict[str, tuple[str, str]] = {
+    "player_pair": ("bool", "Player's first two cards have the same rank (10-J is not a pair)"),
+    "banker_pair": ("bool", "Banker's first two cards have the same rank"),
+    "player_suited_pair": ("bool", "Player's first two cards have the same rank and suit"),
+    "banker_suited_pair": ("bool", "Banker's first two cards have the same rank and suit"),
+    "player_suited": ("bool", "Player's first two cards have the same suit"),
+    "banker_suited": ("bool", "Banker's first two cards have the same suit"),
+    "player_rank1": ("int", "rank of Player's first card, A=1 .. K=13"),
+    "player_rank2": ("int", "rank of Player's second card"),
+    "banker_rank1": ("int", "rank of Banker's first card"),
+    "banker_rank2": ("int", "rank of Banker's second card"),
+    "player_suit1": ("suit", "suit of Player's first card: spades, hearts, diamonds or clubs"),
+    "player_suit2": ("suit", "suit of Player's second card"),
+    "banker_suit1": ("suit", "suit of Banker's first card"),
+    "banker_suit2": ("suit", "suit of Banker's second card"),
+}
+FEATURES.update(CARD_FEATURES)
+
+#: Card features that need the shoe's suits.
+SUIT_FEATURES = frozenset(k for k in CARD_FEATURES if "suit" in k)
+
+#: Named constants: name -> (kind, code).
+CONSTANTS: dict[str, tuple[str, int]] = {
+    "player": ("winner", 0), "banker": ("winner", 1), "tie": ("winner", 2),
+    "A": ("int", 1), "T": ("int", 10), "J": ("int", 11), "Q": ("int", 12), "K": ("int", 13),
+    "spades": ("suit", 0), "hearts": ("suit", 1), "diamonds": ("suit", 2), "clubs": ("suit", 3),
+}
 _OPS = ("==", "!=", "<=", ">=", "<", ">")
 _TOKEN = re.compile(r"\s*(?:(\d+)|([A-Za-z_][A-Za-z_0-9]*)|(\.\.|==|!=|<=|>=|[<>()\[\],+\-])|(\S))")
 
@@ -156,8 +188,8 @@ class _Parser:
             right = self.sum()
             if left[0] != right[0] or left[0] == "bool":
                 raise _Fail(f"cannot compare {left[0]} with {right[0]} at column {col}")
-            if left[0] == "winner" and op not in ("==", "!="):
-                raise _Fail(f"winner can only be compared with == or != (column {col})")
+            if left[0] in ("winner", "suit") and op not in ("==", "!="):
+                raise _Fail(f"a {left[0]} can only be compared with == or != (column {col})")
             fn = {"==": np.equal, "!=": np.not_equal, "<": np.less, "<=": np.less_equal,
                   ">": np.greater, ">=": np.greater_equal}[op]
             return ("bool", lambda f, a=left[1], b=right[1], fn=fn: fn(a(f), b(f)))
@@ -182,8 +214,8 @@ class _Parser:
                     values.extend(range(lo, int(v2) + 1))
                 else:
                     values.append(lo)
-            elif k == "name" and kind == "winner" and v in CONSTANTS:
-                values.append(CONSTANTS[v])
+            elif k == "name" and v in CONSTANTS and CONSTANTS[v][0] == kind:
+                values.append(CONSTANTS[v][1])
             else:
                 raise _Fail(f"{v or 'end of text'!r} at column {col} is not a {kind} value")
             k, v, col = self.take()
@@ -219,8 +251,8 @@ class _Parser:
                 self.used.add(value)
                 return (FEATURES[value][0], lambda f, name=value: f[name])
             if value in CONSTANTS:
-                c = CONSTANTS[value]
-                return ("winner", lambda f, c=c: c)
+                ckind, c = CONSTANTS[value]
+                return (ckind, lambda f, c=c: c)
             known = ", ".join(sorted(FEATURES))
             raise _Fail(f"unknown feature {value!r} at column {col} (features: {known})")
         raise _Fail(f"unexpected {value or 'end of text'!r} at column {col}")
@@ -245,8 +277,13 @@ class Condition:
             raise BetError(f"condition {text!r}: {e}") from None
         return cls(text, frozenset(p.used), node[1])
 
+    @property
+    def card_features(self) -> frozenset[str]:
+        """The rank/suit features of the first two cards this condition reads."""
+        return self.features & CARD_FEATURES.keys()
+
     def mask(self, features: dict) -> np.ndarray:
-        """Evaluate over feature arrays; returns a boolean array."""
+        """Evaluate over feature arrays (card features may be scalars); a boolean array."""
         out = self._evaluate(features)
         return np.broadcast_to(np.asarray(out, dtype=bool), features["winner"].shape)
 

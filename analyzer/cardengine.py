@@ -1,0 +1,202 @@
+"""Exact counts of events that read ranks and suits of the first two cards of each hand.
+
+The value engine (:mod:`analyzer.engine`) counts by point value only.  Pair and
+suit bets need to know *which* cards the first four positions hold.  Every
+count is still over the same ``N (N-1) ... (N-5)`` ordered six-card deals.
+
+Method.  Write the first four cards as the Player pair ``a = (P1, P2)`` and the
+Banker pair ``b = (B1, B2)``, each a *class* of card: a rank (13 classes) when
+only ranks matter, a rank and suit (52 classes) when suits matter.  For ordered
+draws of distinct physical cards the weight factorises exactly:
+
+    w(a, b) = w_P(a) * w_B(b | shoe - a),    w_P(a) = n[P1] (n[P2] - [P1 == P2])
+
+and ``w_B(b | shoe - a)`` differs from ``w_B(b | shoe)`` only through the (at
+most two) classes that ``a`` removed, so the sum over all ``b`` of one Banker
+*signature* (the values of the Banker card features a bet reads) and one pair of
+point values is a constant minus a few corrections looked up per ``a``::
+
+    sum_b M(b) (n[B1] - A[B1]) (n[B2] - A[B2] - [B1 == B2])
+      = T0 - sum_c A[c] (rowR[c] + colR[c]) + sum_{c, c'} A[c] A[c'] M(c, c')
+
+with ``A`` the class multiplicities in ``a``.  This gives ``W(sig, v1..v4)``,
+the weight of the first four cards for each Player/Banker signature and each
+four point values.  The fifth and sixth cards only matter by point value:
+
+    ways(E) = sum_{sig, v1..v4} W(sig, v1..v4) * sum_{v5, v6} [E | sig] (n'_{v5}) (n'_{v6} - [v5 == v6])
+
+with ``n'`` the value counts left after the first four cards and ``[E | sig]``
+the event with its card features fixed, a mask over the ``10**6`` value
+sequences (shoe independent).  Integer arithmetic throughout: numpy ``int64``
+under the same ``N (N-1) ... (N-5) < 2**63`` bound as the value engine, Python
+integers (object arrays) above it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .cards import POINTS, RANKS
+from .conditions import CARD_FEATURES, SUIT_FEATURES, Condition
+from .engine import INT64_LIMIT, POSITIONS, CoupTable, falling
+
+RANK_LEVEL = "rank"
+CARD_LEVEL = "card"
+
+
+def level_for(features: frozenset[str]) -> str:
+    """The coarsest card classes that can tell these features apart."""
+    return CARD_LEVEL if features & SUIT_FEATURES else RANK_LEVEL
+
+
+def _classes(level: str):
+    """(rank number 1..13, suit 0..3 or -1, point value) of each class."""
+    if level == RANK_LEVEL:
+        ranks = np.arange(1, 14)
+        suits = np.full(13, -1)
+    else:
+        ranks = np.repeat(np.arange(1, 14), 4)
+        suits = np.tile(np.arange(4), 13)
+    values = np.array([POINTS[RANKS[r - 1]] for r in ranks])
+    return ranks, suits, values
+
+
+def _hand_feature(name: str, r1, s1, r2, s2) -> np.ndarray:
+    base = name.split("_", 1)[1]
+    return {
+        "pair": r1 == r2,
+        "suited_pair": (r1 == r2) & (s1 == s2),
+        "suited": s1 == s2,
+        "rank1": r1, "rank2": r2,
+        "suit1": s1, "suit2": s2,
+    }[base]
+
+
+class _Reducer:
+    """Sum rows of an array over a fixed grouping (exact for any dtype)."""
+
+    def __init__(self, keys: np.ndarray, size: int):
+        self.order = np.argsort(keys, kind="stable")
+        sorted_keys = keys[self.order]
+        self.starts = np.flatnonzero(np.r_[True, sorted_keys[1:] != sorted_keys[:-1]])
+        self.present = sorted_keys[self.starts]
+        self.size = size
+
+    def __call__(self, values: np.ndarray) -> np.ndarray:
+        out = np.zeros((self.size,) + values.shape[1:], dtype=values.dtype)
+        if values.dtype == object:
+            out[...] = 0
+        out[self.present] = np.add.reduceat(values[self.order], self.starts, axis=0)
+        return out
+
+
+class CardTabulation:
+    """Events reading card features, compiled once and counted on any shoe.
+
+    ``events`` is a list of conditions already made mutually exclusive where
+    needed (see :class:`analyzer.analysis.Solver`): each is a callable taking a
+    feature dict and returning a mask.
+    """
+
+    def __init__(self, events: list, features: frozenset[str], level: str, table: CoupTable):
+        self.level = level
+        self.events = len(events)
+        ranks, suits, values = _classes(level)
+        k = len(ranks)
+        self.k = k
+        first = np.repeat(np.arange(k), k)    # first card of a hand's pair
+        second = np.tile(np.arange(k), k)     # second card
+        self._first, self._second = first, second
+        self._same = (first == second).astype(np.int64)
+        r1, s1, r2, s2 = ranks[first], suits[first], ranks[second], suits[second]
+
+        def signatures(prefix: str):
+            names = sorted(f for f in features if f.startswith(prefix))
+            if not names:
+                return names, np.zeros(k * k, dtype=np.int64), [()]
+            cols = np.stack([_hand_feature(n, r1, s1, r2, s2).astype(np.int64) for n in names], axis=1)
+            uniq, inv = np.unique(cols, axis=0, return_inverse=True)
+            return names, inv.ravel(), [tuple(int(x) for x in row) for row in uniq]
+
+        p_names, sig_p, p_values = signatures("player_")
+        b_names, sig_b, b_values = signatures("banker_")
+        self.sp, self.sb = len(p_values), len(b_values)
+        hand_values = values[first] * 10 + values[second]
+        group_p = sig_p * 100 + hand_values           # (Player signature, v(P1), v(P2))
+        group_b = sig_b * 100 + hand_values           # (Banker signature, v(B1), v(B2))
+        self.gb = self.sb * 100
+        self._sum_p = _Reducer(group_p, self.sp * 100)
+        self._sum_b = _Reducer(group_b, self.gb)
+        self._row = _Reducer(group_b * k + first, self.gb * k)
+        self._col = _Reducer(group_b * k + second, self.gb * k)
+        # Shoe-independent correction: for a = (x, y), sum over (c, c') in {x, y}^2 of M(c, c').
+        corr = np.zeros((k * k, self.gb), dtype=np.int64)
+        rows = np.arange(k * k)
+        for u, v in ((first, first), (first, second), (second, first), (second, second)):
+            np.add.at(corr, (rows, group_b[u * k + v]), 1)
+        self._corr = corr
+
+        # Events with their card features fixed, for every signature pair: masks
+        # over the value sequences, deduplicated.  ALL means "every sequence".
+        base = table.features()
+        shape = (10**4, 100)
+        self._masks: list[np.ndarray] = []
+        mask_index: dict[bytes, int] = {}
+        self._terms: list[list[tuple[int, int, int]]] = [[] for _ in events]
+        for ip, pv in enumerate(p_values):
+            for ib, bv in enumerate(b_values):
+                feats = dict(base)
+                feats.update(zip(p_names, pv))
+                feats.update(zip(b_names, bv))
+                for e, fn in enumerate(events):
+                    m = fn(feats)
+                    if not m.any():
+                        continue
+                    if m.all():
+                        j = -1
+                    else:
+                        key = np.packbits(m).tobytes()
+                        j = mask_index.get(key)
+                        if j is None:
+                            j = mask_index[key] = len(self._masks)
+                            self._masks.append(m.reshape(shape))
+                    self._terms[e].append((ip, ib, j))
+        # Point-value multiplicities of the first four cards, for each v1 v2 v3 v4.
+        four = np.indices((10,) * 4).reshape(4, -1)
+        self._used = np.stack([(four == v).sum(axis=0) for v in range(10)], axis=1)  # (10**4, 10)
+        self._v5 = np.repeat(np.arange(10), 10)
+        self._v6 = np.tile(np.arange(10), 10)
+        self._same56 = (self._v5 == self._v6).astype(np.int64)
+
+    def ways(self, class_counts, value_counts) -> list[int]:
+        """Exact ways of each event; ``class_counts`` per rank (13) or per card (52)."""
+        total = sum(value_counts)
+        dtype = np.int64 if falling(total, POSITIONS) <= INT64_LIMIT else object
+        n = np.array(class_counts, dtype=dtype)
+        first, second, k = self._first, self._second, self.k
+        n1, n2 = n[first], n[second]
+        w_pair = n1 * (n2 - self._same)               # ordered draws of a hand's two cards
+        t0 = self._sum_b(w_pair)                      # (gb,)
+        row = self._row(n2 - self._same).reshape(self.gb, k)
+        col = self._col(n1).reshape(self.gb, k)
+        rc = (row + col).T                            # (k, gb)
+        corr = self._corr if dtype is np.int64 else self._corr.astype(object)
+        banker = t0[None, :] - rc[first] - rc[second] + corr          # (k*k, gb)
+        w = self._sum_p(w_pair[:, None] * banker)     # (sp*100, gb)
+        w = w.reshape(self.sp, 10, 10, self.sb, 10, 10).transpose(0, 3, 1, 4, 2, 5)
+        w = w.reshape(self.sp, self.sb, 10**4)        # index v1 v2 v3 v4 = shoe order P1 B1 P2 B2
+        full = (total - 4) * (total - 5)
+        rest = []
+        if self._masks:
+            left = np.array(value_counts, dtype=dtype)[None, :] - (
+                self._used if dtype is np.int64 else self._used.astype(object))
+            fill = left[:, self._v5] * (left[:, self._v6] - self._same56)   # (10**4, 100)
+            rest = [(fill * m).sum(axis=1) for m in self._masks]
+        out = []
+        for terms in self._terms:
+            acc = 0
+            for ip, ib, j in terms:
+                wv = w[ip, ib]
+                acc += int(wv.sum()) * full if j < 0 else int(wv @ rest[j])
+            out.append(acc)
+        return out
