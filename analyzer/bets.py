@@ -229,7 +229,11 @@ def load_bets_file(path: str | Path, base: Catalog | None = None) -> Catalog:
         text = p.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
         raise BetError(f"cannot read bets file {str(p)!r}: {e}") from None
-    return base.merged(parse_catalog(text, str(p), frozenset(base.bets)))
+    extra = parse_catalog(text, str(p), frozenset(base.bets))
+    try:
+        return base.merged(extra)
+    except BetError as e:
+        raise BetError(f"{p}: {e}") from None
 
 
 MAIN_BETS = ("player", "banker", "tie")

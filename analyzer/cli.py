@@ -88,15 +88,68 @@ def write_output(text: str, output: str | None) -> None:
         raise
 
 
+def add_bet_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("bets")
+    g.add_argument("--table", metavar="NAME", action="append", default=[],
+                   help="a named rule set: its bets (see 'baccarat bets'); may be repeated")
+    g.add_argument("--bets", metavar="IDS", action="append", default=[],
+                   help="bet ids, comma separated (see 'baccarat bets'); may be repeated")
+    g.add_argument("--bets-file", metavar="FILE",
+                   help="a TOML file of extra bets and tables (format in README)")
+
+
+def catalog_from_args(args):
+    from .bets import catalog, load_bets_file
+    return load_bets_file(args.bets_file) if getattr(args, "bets_file", None) else catalog()
+
+
+def bets_from_args(args, cat=None):
+    """The selected bets: tables, then ids; the main bets when nothing is named."""
+    from .bets import MAIN_BETS
+    cat = cat or catalog_from_args(args)
+    ids: list[str] = []
+    for name in args.table:
+        ids.extend(cat.table(name.strip()).bets)
+    for group in args.bets:
+        ids.extend(i.strip() for i in group.split(",") if i.strip())
+    if not ids and getattr(args, "bets_file", None):
+        from .bets import catalog
+        ids = [b for b in cat.bets if b not in catalog().bets]
+    if not ids:
+        ids = list(MAIN_BETS)
+    return cat.select(ids)
+
+
 def cmd_odds(args) -> int:
-    from .analysis import analyze
+    from .analysis import Solver
     from . import formatting
 
     fmt = check_format(args.format)
     shoe = shoe_from_args(args)
-    result = analyze(shoe)
+    bets = bets_from_args(args)
+    breakeven_spec = args.breakeven
+    if breakeven_spec:
+        bet_id, _, event = breakeven_spec.partition(":")
+        if bet_id not in {b.id for b in bets}:
+            bets = bets + (catalog_from_args(args).bet(bet_id),)
+    result = Solver(bets).solve(shoe)
+    be = None
+    if breakeven_spec:
+        from .breakeven import breakeven
+        be = breakeven(result.bet(bet_id), event or None)
     text = {"md": formatting.odds_markdown, "csv": formatting.odds_csv,
-            "json": formatting.odds_json}[fmt](result)
+            "json": formatting.odds_json}[fmt](result, breakeven=be)
+    write_output(text, args.output)
+    return 0
+
+
+def cmd_bets(args) -> int:
+    from . import formatting
+
+    fmt = check_format(args.format)
+    cat = catalog_from_args(args)
+    text = {"md": formatting.catalog_markdown, "csv": formatting.catalog_csv,
+            "json": formatting.catalog_json}[fmt](cat)
     write_output(text, args.output)
     return 0
 
@@ -108,12 +161,22 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
 
-    odds = sub.add_parser("odds", help="exact outcome probabilities and the main bets' EV",
+    odds = sub.add_parser("odds", help="exact outcome probabilities and the EV of every selected bet",
                           description="Exact Player/Banker/Tie probabilities and the exact EV, "
-                                      "house edge and variance of the main bets.")
+                                      "house edge and variance of the selected bets (main bets by default).")
     add_shoe_options(odds)
+    add_bet_options(odds)
+    odds.add_argument("--breakeven", metavar="BET[:EVENT]",
+                      help="EV with that event's payout left symbolic (default: the bet's first paying "
+                           "event), and the payout or commission that makes the bet break even")
     add_output_options(odds)
     odds.set_defaults(func=cmd_odds)
+
+    bets = sub.add_parser("bets", help="list the bets and tables (with --bets-file, yours too)",
+                          description="The bet catalog: ids, names, pay tables and the named tables.")
+    bets.add_argument("--bets-file", metavar="FILE", help="a TOML file of extra bets and tables")
+    add_output_options(bets)
+    bets.set_defaults(func=cmd_bets)
     return p
 
 

@@ -65,7 +65,31 @@ BET_SUMMARY_HEADERS = ["bet", "name", "EV (exact)", "EV", "house edge", "varianc
                        "std dev", "hit frequency"]
 
 
-def odds_markdown(a: Analysis, title: str | None = None) -> str:
+def breakeven_rows(be) -> list[list[str]]:
+    rows = [["bet", be.bet], ["event left symbolic", be.event], ["current payout", f"{be.current}:1"],
+            ["EV(x)", str(be.ev)]]
+    if be.pays is None:
+        rows.append(["break-even payout", "none (the event never happens on this shoe)"])
+    else:
+        rows.append(["break-even payout x", f"{be.pays} = {float(be.pays):.10f} to 1"])
+        if be.current <= 1:
+            rows.append(["break-even commission (1 - x)", f"{be.commission} = {float(be.commission):.6%}"])
+    return rows
+
+
+def breakeven_dict(be) -> dict:
+    d = {"bet": be.bet, "event": be.event, "symbol": str(be.symbol), "ev": str(be.ev),
+         "current": exact(Fraction(int(be.current.p), int(be.current.q)))}
+    if be.pays is not None:
+        pays = Fraction(int(be.pays.p), int(be.pays.q))
+        d.update({"pays": exact(pays), "pays_float": float(pays),
+                  "commission": exact(1 - pays), "commission_float": float(1 - pays)})
+    else:
+        d.update({"pays": None, "commission": None})
+    return d
+
+
+def odds_markdown(a: Analysis, title: str | None = None, breakeven=None) -> str:
     """The ``baccarat odds`` report in Markdown."""
     out = [f"# {title or 'Exact odds'}: {a.shoe.describe()}", ""]
     out.append(f"Counted over all {a.deals} ordered six-card deals "
@@ -98,6 +122,11 @@ def odds_markdown(a: Analysis, title: str | None = None) -> str:
                 for e in r.events]
         out.append(_md_table(rows, ["event", "pays", "ways", "probability", "decimal"],
                              ["left", "left", "right", "right", "right"]))
+    if breakeven is not None:
+        out.append("")
+        out.append("## Break-even")
+        out.append("")
+        out.append(_md_table(breakeven_rows(breakeven), ["", "exact"]))
     out.append("")
     return "\n".join(out)
 
@@ -105,7 +134,7 @@ def odds_markdown(a: Analysis, title: str | None = None) -> str:
 CSV_HEADERS = ["bet", "metric", "event", "pays", "ways", "deals", "exact", "decimal"]
 
 
-def odds_csv(a: Analysis) -> str:
+def odds_csv(a: Analysis, breakeven=None) -> str:
     """Long-format CSV: outcome rows, one row per bet event, then each bet's summary metrics."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
@@ -121,6 +150,11 @@ def odds_csv(a: Analysis) -> str:
                               ("hit_frequency", r.hit_frequency)):
             w.writerow([r.bet.id, metric, "", "", "", "", exact(value), decimal(value, 15)])
         w.writerow([r.bet.id, "std_dev", "", "", "", "", "", f"{r.std_dev:.15f}"])
+    if breakeven is not None:
+        d = breakeven_dict(breakeven)
+        if d["pays"] is not None:
+            w.writerow([d["bet"], "breakeven_pays", d["event"], d["current"], "", "", d["pays"],
+                        f"{d['pays_float']:.15f}"])
     return buf.getvalue()
 
 
@@ -148,16 +182,63 @@ def bet_json(r: BetResult) -> dict:
     }
 
 
-def odds_dict(a: Analysis) -> dict:
+def odds_dict(a: Analysis, breakeven=None) -> dict:
     """The JSON document of ``baccarat odds --format json``."""
-    return {
+    doc = {
         "shoe": shoe_json(a),
         "deals": a.deals,
         "outcomes": {o: {"ways": a.ways(o), "probability": exact(a.probability(o)),
                          "probability_float": float(a.probability(o))} for o in OUTCOMES},
         "bets": {bet_id: bet_json(r) for bet_id, r in a.bets.items()},
     }
+    if breakeven is not None:
+        doc["breakeven"] = breakeven_dict(breakeven)
+    return doc
 
 
-def odds_json(a: Analysis) -> str:
-    return json.dumps(odds_dict(a), indent=2) + "\n"
+def odds_json(a: Analysis, breakeven=None) -> str:
+    return json.dumps(odds_dict(a, breakeven), indent=2) + "\n"
+
+
+# -- the catalog --------------------------------------------------------------------
+
+def pay_table_text(bet) -> str:
+    """``banker wins 19/20:1; tie (push) push; otherwise loses``."""
+    parts = [f"{e.event} {pays_text(e.pays)}" for e in bet.events]
+    parts.append(f"otherwise {pays_text(bet.otherwise)}")
+    return "; ".join(parts)
+
+
+def catalog_markdown(cat) -> str:
+    out = ["# Bets", ""]
+    rows = [[b.id, b.name, pay_table_text(b), b.description] for b in cat.bets.values()]
+    out.append(_md_table(rows, ["id", "name", "pay table", "description"]))
+    out += ["", "# Tables", ""]
+    rows = [[t.id, t.name, ", ".join(t.bets), t.description] for t in cat.tables.values()]
+    out.append(_md_table(rows, ["id", "name", "bets", "description"]))
+    out.append("")
+    return "\n".join(out)
+
+
+def catalog_csv(cat) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["bet", "name", "event", "when", "pays", "description"])
+    for b in cat.bets.values():
+        for e in b.events:
+            w.writerow([b.id, b.name, e.event, e.when.text, exact(e.pays), b.description])
+        w.writerow([b.id, b.name, b.otherwise_event, "otherwise", exact(b.otherwise), b.description])
+    return buf.getvalue()
+
+
+def catalog_json(cat) -> str:
+    doc = {
+        "bets": {b.id: {"name": b.name, "description": b.description,
+                        "events": [{"event": e.event, "when": e.when.text, "pays": exact(e.pays)}
+                                   for e in b.events],
+                        "otherwise": {"event": b.otherwise_event, "pays": exact(b.otherwise)}}
+                 for b in cat.bets.values()},
+        "tables": {t.id: {"name": t.name, "description": t.description, "bets": list(t.bets)}
+                   for t in cat.tables.values()},
+    }
+    return json.dumps(doc, indent=2) + "\n"
