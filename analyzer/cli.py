@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -46,10 +47,9 @@ def shoe_from_args(args):
     else:
         decks = 8
         if args.decks is not None:
-            try:
-                decks = int(args.decks)
-            except ValueError:
-                raise UsageError(f"--decks must be a whole number, got {args.decks!r}") from None
+            if not re.fullmatch(r"-?[0-9]+", args.decks):
+                raise UsageError(f"--decks must be a whole number, got {args.decks!r}")
+            decks = int(args.decks)
         shoe = Shoe.standard(decks)
     if args.remove.strip():
         shoe = shoe.remove(args.remove)
@@ -73,16 +73,30 @@ def write_output(text: str, output: str | None) -> None:
     if not output:
         sys.stdout.write(text)
         return
-    path = Path(output)
+    atomic_write(Path(output), text)
+
+
+def atomic_write(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file and a rename, so an
+    interrupted run never leaves a half-written file.  The file gets the usual
+    permissions (0666 less the umask)."""
     directory = path.parent if str(path.parent) else Path(".")
+    if path.is_dir():
+        raise UsageError(f"cannot write {str(path)!r}: it is a directory")
     try:
         fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
     except OSError as e:
-        raise UsageError(f"cannot write {output!r}: {e.strerror or e}") from None
+        raise UsageError(f"cannot write {str(path)!r}: {e.strerror or e}") from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
             f.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, path)
+    except OSError as e:
+        Path(tmp).unlink(missing_ok=True)
+        raise UsageError(f"cannot write {str(path)!r}: {e.strerror or e}") from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise

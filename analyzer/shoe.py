@@ -19,6 +19,7 @@ True
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 
 from .cards import RANK_INDEX, RANKS, SUIT_INDEX, SUITS, card_name, parse_card, parse_cards
@@ -47,19 +48,21 @@ class Shoe:
         :meth:`parse`.
         """
         if card_counts is not None:
-            cards = tuple(_check_count(card_name(RANKS[i // 4], SUITS[i % 4]), n)
-                          for i, n in enumerate(card_counts))
+            cards = tuple(card_counts)
             if len(cards) != 52:
                 raise ShoeError("a suited shoe needs 52 card counts")
+            cards = tuple(_check_count(card_name(RANKS[i // 4], SUITS[i % 4]), n)
+                          for i, n in enumerate(cards))
             ranks = tuple(sum(cards[4 * i:4 * i + 4]) for i in range(13))
             given = tuple(rank_counts) if rank_counts is not None else ranks
             if tuple(given) != ranks:
                 raise ShoeError("rank counts disagree with card counts")
         else:
             cards = None
-            ranks = tuple(_check_count(r, n) for r, n in zip(RANKS, rank_counts))
+            ranks = tuple(rank_counts)
             if len(ranks) != 13:
                 raise ShoeError("a shoe needs 13 rank counts (A 2 3 4 5 6 7 8 9 T J Q K)")
+            ranks = tuple(_check_count(r, n) for r, n in zip(RANKS, ranks))
         total = sum(ranks)
         if total < MIN_CARDS:
             raise ShoeError(f"a shoe needs at least {MIN_CARDS} cards to deal a coup, this one has {total}")
@@ -120,7 +123,7 @@ class Shoe:
             key, value = key.strip(), value.strip()
             if not eq or not key or not value:
                 raise ShoeError(f"malformed shoe item {item!r}: write RANK=COUNT or CARD=COUNT")
-            if not value.isdigit():
+            if not re.fullmatch(r"[0-9]+", value):
                 raise ShoeError(f"count for {key!r} must be a whole number >= 0, got {value!r}")
             card = card_name(*parse_card(key))
             if card in counts:
