@@ -142,6 +142,26 @@ class CoupTable:
             "max_value": self.max_value,
         }
 
+    def monomial_plan(self):
+        """How to build each multiset's product of falling factorials (cached).
+
+        Returns ``(gather, terms)``: ``gather`` indexes a flattened table
+        ``F[v, k] = n_v (n_v - 1) ... (n_v - k + 1)`` (k = 0..6), one row per
+        distinct value of the multiset, padded with ``F[0, 0] == 1`` and laid out
+        factor-major so the product is five vectorised multiplications;
+        ``terms`` lists ``(v, k)`` per multiset for the Python-integer path.
+        """
+        if getattr(self, "_plan", None) is None:
+            exps = self.exponents
+            gather = np.zeros((POSITIONS, exps.shape[0]), dtype=np.intp)
+            terms = []
+            for m, row in enumerate(exps):
+                nz = [(v, int(k)) for v, k in enumerate(row) if k]
+                gather[:len(nz), m] = [v * (POSITIONS + 1) + k for v, k in nz]
+                terms.append(nz)
+            self._plan = (gather, terms)
+        return self._plan
+
     @property
     def size(self) -> int:
         return self.multiset.shape[0]
@@ -168,22 +188,26 @@ class Tabulation:
     of ordered six-card deals (over ``N (N-1) ... (N-5)``) that fall in it.
     """
 
-    def __init__(self, masks: list[np.ndarray], table: CoupTable | None = None):
+    def __init__(self, masks: list[np.ndarray], table: CoupTable | None = None,
+                 coef: np.ndarray | None = None):
         table = table or coup_table()
-        self.events = len(masks)
-        self.coef = np.stack([table.coefficients(m) for m in masks]) if masks else \
-            np.zeros((0, table.multisets), dtype=np.int64)
-        exps = table.exponents
-        # Gather index into a flattened falling-factorial table F[v, k] (k = 0..6):
-        # one entry per distinct value of the multiset, padded with F[0, 0] == 1.
-        # Laid out factor-major so the product is five vectorised multiplications.
-        gather = np.zeros((POSITIONS, exps.shape[0]), dtype=np.intp)
-        for m, row in enumerate(exps):
-            nz = [v * (POSITIONS + 1) + int(k) for v, k in enumerate(row) if k]
-            gather[:len(nz), m] = nz
-        self._gather = gather
-        self._exps = [[(v, int(k)) for v, k in enumerate(row) if k] for row in exps]
-        self._sparse = [[(m, int(c)) for m, c in enumerate(row) if c] for row in self.coef]
+        if coef is None:
+            coef = np.stack([table.coefficients(m) for m in masks]) if masks else \
+                np.zeros((0, table.multisets), dtype=np.int64)
+        self.coef = coef
+        self.events = coef.shape[0]
+        self._gather, self._exps = table.monomial_plan()
+        self._sparse = None  # Python-integer form of coef, built when first needed
+
+    @classmethod
+    def grouped(cls, groups: np.ndarray, size: int, table: CoupTable | None = None) -> Tabulation:
+        """One event per group id ``0 .. size-1`` of a partition of the value sequences
+        (sequences with a negative id belong to no event); compiled in one pass."""
+        table = table or coup_table()
+        keep = groups >= 0
+        key = groups[keep].astype(np.int64) * table.multisets + table.multiset[keep]
+        coef = np.bincount(key, minlength=size * table.multisets).reshape(size, table.multisets)
+        return cls([], table, coef.astype(np.int64))
 
     @staticmethod
     def _falling_table(value_counts) -> list[int]:
@@ -217,4 +241,6 @@ class Tabulation:
             for v, k in terms:
                 p *= ff[v * step + k]
             mono.append(p)
+        if self._sparse is None:
+            self._sparse = [[(m, int(c)) for m, c in enumerate(row) if c] for row in self.coef]
         return [sum(c * mono[m] for m, c in row) for row in self._sparse]

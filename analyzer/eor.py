@@ -1,0 +1,148 @@
+"""Effects of removal: the exact change in a bet's EV when cards leave the shoe.
+
+For each rank ``r`` the effect is ``EV(shoe without k cards of rank r) - EV(shoe)``,
+an exact fraction.  Removing one card drawn at random leaves every EV unchanged
+(the cards are exchangeable), so for ``k = 1`` the effects weighted by the
+shoe's rank counts sum to exactly zero: ``sum_r n_r * effect_r == 0``.
+
+Ideal linear count tags are the effects scaled to small integers; their
+*betting correlation* with the effects is the frequency-weighted Pearson
+correlation over the ranks.  A bet whose effects are all exactly zero (pair bets
+on a full shoe, for example) cannot be counted linearly, and says so.
+
+>>> e = effects_of_removal(Shoe.standard(8), ["banker", "player_pair"])
+>>> banker = e.bets["banker"]
+>>> banker.effect("4") > 0 > banker.effect("6")   # a 4 leaving helps Banker, a 6 leaving hurts
+True
+>>> banker.weighted_sum, e.bets["player_pair"].vanishes
+(Fraction(0, 1), True)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+from .analysis import Solver
+from .bets import Bet, catalog
+from .cards import RANKS, SUITS
+from .errors import ShoeError
+from .shoe import Shoe
+
+
+@dataclass(frozen=True)
+class BetEffects:
+    """Effects of removal of one bet, by rank (``None`` where the shoe lacks the cards)."""
+
+    bet: Bet
+    base_ev: Fraction
+    effects: dict[str, Fraction | None]
+    weights: dict[str, int]     # rank counts of the full shoe
+
+    def effect(self, rank: str) -> Fraction | None:
+        return self.effects[rank]
+
+    @property
+    def vanishes(self) -> bool:
+        """True when every effect is exactly zero: no linear count can help."""
+        return all(e == 0 for e in self.effects.values() if e is not None)
+
+    @property
+    def weighted_sum(self) -> Fraction:
+        """``sum_r n_r * effect_r`` (exactly 0 for single-card removal)."""
+        return sum((self.weights[r] * e for r, e in self.effects.items() if e is not None), Fraction(0))
+
+    def tags(self, max_tag: int | None = None) -> dict[str, int]:
+        """Integer count tags proportional to the effects.
+
+        With ``max_tag`` None, the smallest largest-tag from 1 to 9 whose tags
+        correlate at least 0.98 with the effects (else the best of them).
+        """
+        if self.vanishes:
+            return {r: 0 for r in self.effects}
+        if max_tag is None:
+            best = None
+            for m in range(1, 10):
+                t = self.tags(m)
+                c = self.correlation(t)
+                if best is None or c > best[0] + 1e-12:
+                    best = (c, t)
+                if c >= 0.98:
+                    return t
+            return best[1]
+        known = [abs(e) for e in self.effects.values() if e is not None]
+        scale = max(known) / max_tag
+        return {r: (0 if e is None else _round_half_away(e / scale)) for r, e in self.effects.items()}
+
+    def correlation(self, tags: dict[str, int]) -> float:
+        """Frequency-weighted Pearson correlation between ``tags`` and the effects."""
+        pairs = [(self.weights[r], float(e), float(tags[r])) for r, e in self.effects.items()
+                 if e is not None and self.weights[r]]
+        wsum = sum(w for w, _, _ in pairs)
+        me = sum(w * e for w, e, _ in pairs) / wsum
+        mt = sum(w * t for w, _, t in pairs) / wsum
+        cov = sum(w * (e - me) * (t - mt) for w, e, t in pairs)
+        ve = sum(w * (e - me) ** 2 for w, e, _ in pairs)
+        vt = sum(w * (t - mt) ** 2 for w, _, t in pairs)
+        if ve == 0 or vt == 0:
+            return float("nan")
+        return cov / math.sqrt(ve * vt)
+
+
+def _round_half_away(x: Fraction) -> int:
+    n = math.floor(abs(x) + Fraction(1, 2))
+    return n if x >= 0 else -n
+
+
+@dataclass(frozen=True)
+class Effects:
+    shoe: Shoe
+    cards: int
+    bets: dict[str, BetEffects]
+
+
+def removal(shoe: Shoe, rank: str, cards: int) -> Shoe:
+    """``shoe`` without ``cards`` cards of ``rank``.
+
+    From a suited shoe the cards are taken with their suits (one from each suit
+    in turn, s h d c, skipping suits with none left) so the result stays suited;
+    on a full standard shoe the choice of suits makes no difference by symmetry.
+    """
+    if not shoe.suited:
+        return shoe.remove([rank] * cards)
+    counts = dict(shoe.card_counts)
+    names = []
+    while len(names) < cards:
+        progressed = False
+        for s in SUITS:
+            if len(names) < cards and counts[rank + s] > 0:
+                counts[rank + s] -= 1
+                names.append(rank + s)
+                progressed = True
+        if not progressed:
+            raise ShoeError(f"cannot remove {cards} cards of rank {rank}: the shoe holds fewer")
+    return shoe.remove(names)
+
+
+def effects_of_removal(shoe: Shoe, bets: list[str] | tuple[Bet, ...], cards: int = 1,
+                       solver: Solver | None = None) -> Effects:
+    """Exact effects of removing ``cards`` cards of each rank, for each bet."""
+    if isinstance(cards, bool) or not isinstance(cards, int) or cards < 1:
+        raise ShoeError(f"number of cards to remove must be a whole number >= 1, got {cards!r}")
+    bet_objs = tuple(catalog().bet(b) if isinstance(b, str) else b for b in bets)
+    solver = solver or Solver(bet_objs)
+    base = solver.solve(shoe)
+    base_ev = {b.id: base.bet(b.id).ev for b in bet_objs}
+    per_rank: dict[str, dict[str, Fraction | None]] = {b.id: {} for b in bet_objs}
+    rank_counts = shoe.rank_counts
+    for r in RANKS:
+        try:
+            smaller = removal(shoe, r, cards)
+            result = solver.solve(smaller)
+        except ShoeError:
+            result = None
+        for b in bet_objs:
+            per_rank[b.id][r] = None if result is None else result.bet(b.id).ev - base_ev[b.id]
+    return Effects(shoe, cards, {b.id: BetEffects(b, base_ev[b.id], per_rank[b.id], rank_counts)
+                                 for b in bet_objs})

@@ -1,0 +1,538 @@
+"""Readers and writers for simulator output: hand logs and tallies.
+
+Hand log
+--------
+One row per coup, as CSV with a header or as JSON Lines with the same fields:
+
+``shoe``
+    an id that changes at each new shoe (any text; consecutive rows with the
+    same id belong to the same shoe);
+``player``, ``banker``
+    the cards of each hand in dealt order, space separated (``7h 8c 2d``):
+    ranks ``A 2..9 T/10 J Q K`` with an optional suit ``s h d c``;
+``outcome`` (optional)
+    ``player``, ``banker`` or ``tie`` (``P``/``B``/``T`` also read); empty if unknown;
+``seen`` (optional)
+    cards exposed before the coup (a burn card turned face up, ...).
+
+Unknown extra columns are ignored.  Row numbers are the file's line numbers
+(the CSV header is line 1), so ``sed -n 812p hands.csv`` shows row 812.
+
+Tallies
+-------
+CSV with header ``category,count,total_return``; rows ``player``, ``banker``,
+``tie`` (coups won by each), optionally ``totals:P-B`` (coups ending on Player
+total P and Banker total B), ``cards:4``, ``cards:5``, ``cards:6`` and
+``bet:<id>`` (``count`` coups bet one unit, ``total_return`` the net units won,
+an exact decimal or ``p/q``; empty on the other rows).
+
+>>> c = encode_card("10h"); card_text(c), CARD_POINT[c]
+('Th', 0)
+>>> card_text(encode_card("a"))
+'A'
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+
+from .cards import POINTS, RANK_INDEX, RANKS, SUIT_INDEX, SUITS, parse_card
+from .errors import BaccaratError, CardError
+
+OUTCOME_NAMES = ("player", "banker", "tie")
+_OUTCOME_READ = {"player": 0, "banker": 1, "tie": 2, "p": 0, "b": 1, "t": 2}
+LOG_FIELDS = ("shoe", "player", "banker", "outcome", "seen")
+REQUIRED_LOG_FIELDS = ("shoe", "player", "banker")
+TALLY_HEADER = ("category", "count", "total_return")
+
+NO_SUIT = 4
+#: card code = 5 * rank index + suit index (4 when the suit is not given)
+CARD_CODES = 13 * 5
+CARD_POINT: tuple[int, ...] = tuple(POINTS[RANKS[c // 5]] for c in range(CARD_CODES))
+
+
+class LogError(BaccaratError):
+    """A hand log or tallies file that cannot be read; the message names file and row."""
+
+
+def encode_card(text: str) -> int:
+    """Card name -> code (``5 * rank + suit``, suit 4 when not given)."""
+    rank, suit = parse_card(text)
+    return 5 * RANK_INDEX[rank] + (NO_SUIT if suit is None else SUIT_INDEX[suit])
+
+
+def card_text(code: int) -> str:
+    """Card code -> canonical name (``Th``, ``A``)."""
+    r, s = divmod(int(code), 5)
+    return RANKS[r] + ("" if s == NO_SUIT else SUITS[s])
+
+
+def rank_text(code: int) -> str:
+    return RANKS[int(code) // 5]
+
+
+class _CardParser:
+    """Cached card-list parsing (a log repeats the same few card names)."""
+
+    def __init__(self, where):
+        self.cache: dict[str, int] = {}
+        self.where = where
+
+    def cards(self, text, row: int, column: str) -> list[int]:
+        if isinstance(text, list):
+            tokens = []
+            for t in text:
+                if not isinstance(t, str):
+                    raise LogError(f"{self.where(row)}: {column}: {t!r} is not a card name")
+                tokens.extend(t.replace(",", " ").split())
+        elif isinstance(text, str):
+            tokens = text.replace(",", " ").split()
+        else:
+            raise LogError(f"{self.where(row)}: {column} must be a text of card names, got {text!r}")
+        out = []
+        cache = self.cache
+        for tok in tokens:
+            code = cache.get(tok)
+            if code is None:
+                try:
+                    code = encode_card(tok)
+                except CardError as e:
+                    raise LogError(f"{self.where(row)}: {column}: {e}") from None
+                cache[tok] = code
+            out.append(code)
+        return out
+
+
+@dataclass
+class HandLog:
+    """A hand log read into compact arrays (one entry per coup).
+
+    ``player`` / ``banker`` hold the first three card codes of each hand (-1
+    where there is none) and ``player_len`` / ``banker_len`` the number of
+    cards given; cards beyond the third are kept in ``extra``.
+    """
+
+    path: str
+    format: str
+    rows: np.ndarray            # line number of each coup
+    shoe: np.ndarray            # shoe index of each coup (0, 1, ...)
+    shoe_ids: list[str]         # id of each shoe index
+    player: np.ndarray          # (n, 3) int8
+    banker: np.ndarray          # (n, 3) int8
+    player_len: np.ndarray      # (n,) int8
+    banker_len: np.ndarray      # (n,) int8
+    outcome: np.ndarray         # (n,) int8, -1 when not reported
+    seen: dict[int, tuple[int, ...]] = field(default_factory=dict)      # coup index -> codes
+    extra: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = field(default_factory=dict)
+    reused: list[tuple[int, str, int]] = field(default_factory=list)  # (coup index, id, earlier row)
+    columns: tuple[str, ...] = ()
+
+    @property
+    def coups(self) -> int:
+        return int(self.rows.shape[0])
+
+    @property
+    def shoes(self) -> int:
+        return len(self.shoe_ids)
+
+    def hand(self, k: int, side: str) -> list[int]:
+        """All card codes of one hand of coup ``k``."""
+        arr, n = (self.player, self.player_len) if side == "player" else (self.banker, self.banker_len)
+        cards = [int(c) for c in arr[k, :min(3, int(n[k]))]]
+        if k in self.extra:
+            cards.extend(self.extra[k][0 if side == "player" else 1])
+        return cards
+
+
+class _LogBuilder:
+    def __init__(self, path: str, fmt: str):
+        self.path, self.fmt = path, fmt
+        self.rows: list[int] = []
+        self.shoe: list[int] = []
+        self.shoe_ids: list[str] = []
+        self.player: list[int] = []
+        self.banker: list[int] = []
+        self.plen: list[int] = []
+        self.blen: list[int] = []
+        self.outcome: list[int] = []
+        self.seen: dict[int, tuple[int, ...]] = {}
+        self.extra: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+        self.reused: list[tuple[int, str, int]] = []
+        self._last_id: str | None = None
+        self._first_row_of: dict[str, int] = {}
+        self.parser = _CardParser(self.where)
+
+    def where(self, row: int) -> str:
+        return f"{self.path}: row {row}"
+
+    def add(self, row: int, shoe_id, player, banker, outcome, seen) -> None:
+        if isinstance(shoe_id, bool) or not isinstance(shoe_id, (str, int)):
+            raise LogError(f"{self.where(row)}: shoe id must be text or a whole number, got {shoe_id!r}")
+        shoe_id = str(shoe_id).strip()
+        if not shoe_id:
+            raise LogError(f"{self.where(row)}: empty shoe id")
+        k = len(self.rows)
+        if shoe_id != self._last_id:
+            if shoe_id in self._first_row_of:
+                self.reused.append((k, shoe_id, self._first_row_of[shoe_id]))
+            else:
+                self._first_row_of[shoe_id] = row
+            self.shoe_ids.append(shoe_id)
+            self._last_id = shoe_id
+        p = self.parser.cards(player, row, "player")
+        b = self.parser.cards(banker, row, "banker")
+        if outcome is None or (isinstance(outcome, str) and not outcome.strip()):
+            oc = -1
+        elif isinstance(outcome, str) and outcome.strip().lower() in _OUTCOME_READ:
+            oc = _OUTCOME_READ[outcome.strip().lower()]
+        else:
+            raise LogError(f"{self.where(row)}: outcome {outcome!r} is not player, banker or tie")
+        if seen is not None and seen != "":
+            s = self.parser.cards(seen, row, "seen")
+            if s:
+                self.seen[k] = tuple(s)
+        self.rows.append(row)
+        self.shoe.append(len(self.shoe_ids) - 1)
+        self.player.extend((p + [-1, -1, -1])[:3])
+        self.banker.extend((b + [-1, -1, -1])[:3])
+        self.plen.append(len(p))
+        self.blen.append(len(b))
+        if len(p) > 3 or len(b) > 3:
+            self.extra[k] = (tuple(p[3:]), tuple(b[3:]))
+        self.outcome.append(oc)
+
+    def build(self, columns) -> HandLog:
+        if not self.rows:
+            raise LogError(f"{self.path}: no coups in the file")
+        n = len(self.rows)
+        return HandLog(
+            path=self.path, format=self.fmt,
+            rows=np.array(self.rows, dtype=np.int64),
+            shoe=np.array(self.shoe, dtype=np.int32),
+            shoe_ids=self.shoe_ids,
+            player=np.array(self.player, dtype=np.int8).reshape(n, 3),
+            banker=np.array(self.banker, dtype=np.int8).reshape(n, 3),
+            player_len=np.array(np.minimum(self.plen, 127), dtype=np.int8),
+            banker_len=np.array(np.minimum(self.blen, 127), dtype=np.int8),
+            outcome=np.array(self.outcome, dtype=np.int8),
+            seen=self.seen, extra=self.extra, reused=self.reused, columns=tuple(columns))
+
+
+def _read_text(path: str | Path) -> str:
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except IsADirectoryError:
+        raise LogError(f"{p}: is a directory, not a file") from None
+    except OSError as e:
+        raise LogError(f"cannot read {str(p)!r}: {e.strerror or e}") from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = data[:e.start].count(b"\n") + 1
+        raise LogError(f"{p}: row {line}: not UTF-8 text") from None
+
+
+def _is_jsonl(path: str, text: str) -> bool:
+    suffix = Path(path).suffix.lower()
+    if suffix in (".jsonl", ".ndjson", ".json"):
+        return True
+    if suffix == ".csv":
+        return False
+    return text.lstrip().startswith("{")
+
+
+def read_hand_log(path: str | Path, text: str | None = None) -> HandLog:
+    """Read a hand log (CSV with header, or JSON Lines).  Raises :class:`LogError`."""
+    path = str(path)
+    if text is None:
+        text = _read_text(path)
+    if not text.strip():
+        raise LogError(f"{path}: empty file (expected a hand log with columns shoe, player, banker)")
+    if _is_jsonl(path, text):
+        return _read_jsonl(path, text)
+    return _read_csv_log(path, text)
+
+
+def _header(path: str, fields: list[str], required, what: str) -> dict[str, int]:
+    names = [f.strip().lower() for f in fields]
+    index: dict[str, int] = {}
+    for i, name in enumerate(names):
+        if name in index and name:
+            raise LogError(f"{path}: row 1: column {name!r} appears twice in the header")
+        index.setdefault(name, i)
+    missing = [r for r in required if r not in index]
+    if missing:
+        have = ", ".join(n for n in names if n) or "nothing"
+        raise LogError(f"{path}: row 1: missing column {missing[0]!r} for a {what} "
+                       f"(the header has: {have}; a {what} needs {', '.join(required)})")
+    return index
+
+
+def _read_csv_log(path: str, text: str) -> HandLog:
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        header = next(reader)
+        while not any(f.strip() for f in header):
+            header = next(reader)
+    except StopIteration:
+        raise LogError(f"{path}: empty file (expected a header with shoe, player, banker)") from None
+    except csv.Error as e:
+        raise LogError(f"{path}: row {reader.line_num}: {e}") from None
+    index = _header(path, header, REQUIRED_LOG_FIELDS, "hand log")
+    i_shoe, i_p, i_b = index["shoe"], index["player"], index["banker"]
+    i_o, i_s = index.get("outcome"), index.get("seen")
+    need = max(i for i in (i_shoe, i_p, i_b, i_o, i_s) if i is not None) + 1
+    b = _LogBuilder(path, "csv")
+    add = b.add
+    try:
+        for fields in reader:
+            if not fields or (len(fields) == 1 and not fields[0].strip()):
+                continue
+            row = reader.line_num
+            if len(fields) < need:
+                raise LogError(f"{path}: row {row}: {len(fields)} field{'s' if len(fields) != 1 else ''} "
+                               f"but the header has {len(header)} (need at least {need})")
+            add(row, fields[i_shoe], fields[i_p], fields[i_b],
+                fields[i_o] if i_o is not None else None,
+                fields[i_s] if i_s is not None else None)
+    except csv.Error as e:
+        raise LogError(f"{path}: row {reader.line_num}: {e}") from None
+    return b.build(tuple(n.strip().lower() for n in header))
+
+
+def _read_jsonl(path: str, text: str) -> HandLog:
+    b = _LogBuilder(path, "jsonl")
+    keys: set[str] = set()
+    for row, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as e:
+            raise LogError(f"{path}: row {row}: not valid JSON ({e.msg} at column {e.colno})") from None
+        if not isinstance(obj, dict):
+            raise LogError(f"{path}: row {row}: expected a JSON object {{\"shoe\": ..., \"player\": ..., "
+                           f"\"banker\": ...}}")
+        obj = {str(k).strip().lower(): v for k, v in obj.items()}
+        for req in REQUIRED_LOG_FIELDS:
+            if req not in obj:
+                raise LogError(f"{path}: row {row}: missing field {req!r} (a hand log needs "
+                               f"{', '.join(REQUIRED_LOG_FIELDS)})")
+        keys.update(obj)
+        b.add(row, obj["shoe"], obj["player"], obj["banker"], obj.get("outcome"), obj.get("seen"))
+    return b.build(tuple(sorted(keys)))
+
+
+# -- tallies ----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class BetTally:
+    count: int
+    total_return: Fraction
+    row: int
+
+
+@dataclass
+class Tallies:
+    """Counts read from a tallies file.  ``totals`` / ``cards`` are ``None`` when absent."""
+
+    path: str
+    outcomes: dict[str, int]
+    totals: dict[tuple[int, int], int] | None
+    cards: dict[int, int] | None
+    bets: dict[str, BetTally]
+    rows: dict[str, int]
+
+    @property
+    def coups(self) -> int:
+        return sum(self.outcomes.values())
+
+
+def _parse_category(cat: str) -> tuple[str, object] | None:
+    low = cat.lower()
+    if low in OUTCOME_NAMES:
+        return "outcome", low
+    if low.startswith("totals:"):
+        p, dash, b = low[7:].partition("-")
+        if dash and p.strip().isdigit() and b.strip().isdigit() and int(p) <= 9 and int(b) <= 9 \
+                and len(p.strip()) == 1 and len(b.strip()) == 1:
+            return "totals", (int(p), int(b))
+        return None
+    if low.startswith("cards:"):
+        n = low[6:].strip()
+        if n in ("4", "5", "6"):
+            return "cards", int(n)
+        return None
+    if low.startswith("bet:") and cat[4:].strip():
+        return "bet", cat[4:].strip()
+    return None
+
+
+def parse_return(text: str) -> Fraction:
+    """An exact amount: integer, decimal (``-1234.55``) or ``p/q``.
+
+    >>> parse_return("-12.35"), parse_return("7/20")
+    (Fraction(-247, 20), Fraction(7, 20))
+    """
+    t = text.strip()
+    if not t or t.lower() in ("nan", "inf", "-inf", "+inf", "infinity"):
+        raise ValueError(t)
+    return Fraction(t)
+
+
+def read_tallies(path: str | Path, text: str | None = None) -> Tallies:
+    """Read a tallies CSV.  Raises :class:`LogError` naming file and row."""
+    path = str(path)
+    if text is None:
+        text = _read_text(path)
+    if not text.strip():
+        raise LogError(f"{path}: empty file (expected a header category,count,total_return)")
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        header = next(reader)
+        while not any(f.strip() for f in header):
+            header = next(reader)
+        index = _header(path, header, ("category", "count"), "tallies file")
+        i_cat, i_n, i_r = index["category"], index["count"], index.get("total_return")
+        need = max(i for i in (i_cat, i_n, i_r) if i is not None) + 1
+        outcomes: dict[str, int] = {}
+        totals: dict[tuple[int, int], int] = {}
+        cards: dict[int, int] = {}
+        bets: dict[str, BetTally] = {}
+        rows: dict[str, int] = {}
+        for fields in reader:
+            if not fields or (len(fields) == 1 and not fields[0].strip()):
+                continue
+            row = reader.line_num
+            where = f"{path}: row {row}"
+            if len(fields) < need and not (i_r is not None and len(fields) == need - 1 and i_r == need - 1):
+                raise LogError(f"{where}: {len(fields)} fields but the header has {len(header)}")
+            cat = fields[i_cat].strip()
+            parsed = _parse_category(cat)
+            if parsed is None:
+                raise LogError(f"{where}: unknown category {cat!r} (use player, banker, tie, "
+                               f"totals:P-B, cards:4/5/6 or bet:<id>)")
+            kind, key = parsed
+            canon = cat.lower() if kind != "bet" else f"bet:{key}"
+            if canon in rows:
+                raise LogError(f"{where}: category {cat!r} already given at row {rows[canon]}")
+            rows[canon] = row
+            count_text = fields[i_n].strip()
+            if not count_text.isdigit():
+                raise LogError(f"{where}: count {count_text!r} is not a whole number >= 0")
+            count = int(count_text)
+            ret_text = fields[i_r].strip() if i_r is not None and i_r < len(fields) else ""
+            if kind == "bet":
+                if not ret_text:
+                    raise LogError(f"{where}: bet row {cat!r} needs a total_return "
+                                   f"(net units won, e.g. -1234.5 or 7/20)")
+                try:
+                    ret = parse_return(ret_text)
+                except (ValueError, ZeroDivisionError):
+                    raise LogError(f"{where}: total_return {ret_text!r} is not an exact number "
+                                   f"(write -1234.55 or p/q)") from None
+                bets[key] = BetTally(count, ret, row)
+            else:
+                if ret_text:
+                    raise LogError(f"{where}: total_return is only for bet:<id> rows, "
+                                   f"leave it empty on {cat!r}")
+                {"outcome": outcomes, "totals": totals, "cards": cards}[kind][key] = count
+    except csv.Error as e:
+        raise LogError(f"{path}: row {reader.line_num}: {e}") from None
+    except StopIteration:
+        raise LogError(f"{path}: empty file (expected a header category,count,total_return)") from None
+    missing = [o for o in OUTCOME_NAMES if o not in outcomes]
+    if missing:
+        raise LogError(f"{path}: no row {missing[0]!r} (tallies need rows player, banker and tie)")
+    n = sum(outcomes.values())
+    if n == 0:
+        raise LogError(f"{path}: no coups (player + banker + tie = 0)")
+    if totals:
+        s = sum(totals.values())
+        if s != n:
+            raise LogError(f"{path}: the totals:P-B rows add up to {s} coups but player + banker + tie "
+                           f"= {n} (missing cells count 0)")
+    if cards:
+        s = sum(cards.values())
+        if s != n:
+            raise LogError(f"{path}: the cards:4/5/6 rows add up to {s} coups but player + banker + tie "
+                           f"= {n} (missing rows count 0)")
+    return Tallies(path, outcomes, totals or None, cards or None, bets, rows)
+
+
+def sniff_kind(path: str | Path, text: str) -> str:
+    """``"tallies"`` when the first row is a tallies header, else ``"log"``."""
+    if _is_jsonl(str(path), text):
+        return "log"
+    for line in text.splitlines():
+        if line.strip():
+            first = next(csv.reader([line]), [""])
+            return "tallies" if first and first[0].strip().lower() == "category" else "log"
+    return "log"
+
+
+# -- writers ----------------------------------------------------------------------
+
+def exact_amount(x: Fraction) -> str:
+    """An exact amount as a terminating decimal when it has one, else ``p/q``.
+
+    >>> exact_amount(Fraction(-247, 20)), exact_amount(Fraction(1, 3)), exact_amount(Fraction(5))
+    ('-12.35', '1/3', '5')
+    """
+    x = Fraction(x)
+    if x.denominator == 1:
+        return str(x.numerator)
+    d = x.denominator
+    twos = fives = 0
+    while d % 2 == 0:
+        d //= 2
+        twos += 1
+    while d % 5 == 0:
+        d //= 5
+        fives += 1
+    if d != 1:
+        return f"{x.numerator}/{x.denominator}"
+    places = max(twos, fives)
+    scaled = x * 10 ** places
+    sign = "-" if scaled < 0 else ""
+    digits = str(abs(scaled.numerator)).rjust(places + 1, "0")
+    return f"{sign}{digits[:-places]}.{digits[-places:]}"
+
+
+def tallies_csv(outcomes: dict[str, int], totals: dict[tuple[int, int], int] | None = None,
+                cards: dict[int, int] | None = None,
+                bets: dict[str, tuple[int, Fraction]] | None = None) -> str:
+    """The tallies file text (every totals cell and cards row written, zeros included)."""
+    lines = [",".join(TALLY_HEADER)]
+    for o in OUTCOME_NAMES:
+        lines.append(f"{o},{outcomes.get(o, 0)},")
+    if totals is not None:
+        for p in range(10):
+            for b in range(10):
+                lines.append(f"totals:{p}-{b},{totals.get((p, b), 0)},")
+    if cards is not None:
+        for c in (4, 5, 6):
+            lines.append(f"cards:{c},{cards.get(c, 0)},")
+    for bet_id, (count, ret) in (bets or {}).items():
+        lines.append(f"bet:{bet_id},{count},{exact_amount(ret)}")
+    return "\n".join(lines) + "\n"
+
+
+def log_header(seen: bool) -> str:
+    return "shoe,player,banker,outcome" + (",seen" if seen else "")
+
+
+def gcd_all(values) -> int:
+    g = 0
+    for v in values:
+        g = math.gcd(g, v)
+    return g
