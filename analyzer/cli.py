@@ -107,7 +107,7 @@ def add_bet_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--table", metavar="NAME", action="append", default=[],
                    help="a named rule set: its bets (see 'baccarat bets'); may be repeated")
     g.add_argument("--bets", metavar="IDS", action="append", default=[],
-                   help="bet ids, comma separated (see 'baccarat bets'); may be repeated")
+                   help="bet ids, comma separated (see 'baccarat bets'), or 'all'; may be repeated")
     g.add_argument("--bets-file", metavar="FILE",
                    help="a TOML file of extra bets and tables (format in README)")
 
@@ -125,7 +125,11 @@ def bets_from_args(args, cat=None):
     for name in args.table:
         ids.extend(cat.table(name.strip()).bets)
     for group in args.bets:
-        ids.extend(i.strip() for i in group.split(",") if i.strip())
+        for i in (i.strip() for i in group.split(",")):
+            if i == "all":
+                ids.extend(cat.bets)
+            elif i:
+                ids.append(i)
     if not ids and getattr(args, "bets_file", None):
         from .bets import catalog
         ids = [b for b in cat.bets if b not in catalog().bets]
@@ -191,6 +195,9 @@ def build_parser() -> argparse.ArgumentParser:
     bets.add_argument("--bets-file", metavar="FILE", help="a TOML file of extra bets and tables")
     add_output_options(bets)
     bets.set_defaults(func=cmd_bets)
+
+    from .cli_report import register as _register_report
+    _register_report(sub)
     return p
 
 

@@ -72,7 +72,7 @@ def breakeven_rows(be) -> list[list[str]]:
         rows.append(["break-even payout", "none (the event never happens on this shoe)"])
     else:
         rows.append(["break-even payout x", f"{be.pays} = {float(be.pays):.10f} to 1"])
-        if be.current <= 1:
+        if 0 < be.current < 1:
             rows.append(["break-even commission (1 - x)", f"{be.commission} = {float(be.commission):.6%}"])
     return rows
 
@@ -89,13 +89,16 @@ def breakeven_dict(be) -> dict:
     return d
 
 
-def odds_markdown(a: Analysis, title: str | None = None, breakeven=None) -> str:
+def odds_markdown(a: Analysis, title: str | None = None, breakeven=None, command: str | None = None) -> str:
     """The ``baccarat odds`` report in Markdown."""
     out = [f"# {title or 'Exact odds'}: {a.shoe.describe()}", ""]
     out.append(f"Counted over all {a.deals} ordered six-card deals "
                f"({deals_formula(a.shoe.cards)}); a coup that ends after four or five cards is "
-               "counted once for every way the unused positions could be filled.")
+               "counted once for every way the unused positions could be filled. Rules: standard "
+               "Punto Banco (RULES.md).")
     out.append("")
+    if command:
+        out += [f"Reproduce: `{command}`", ""]
     out.append("## Outcomes")
     out.append("")
     rows = [[o, str(a.ways(o)), exact(a.probability(o)), decimal(a.probability(o))] for o in OUTCOMES]

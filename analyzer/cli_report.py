@@ -1,0 +1,151 @@
+"""CLI commands for the analyses of the reports: decks, distributions, eor, payouts, report."""
+
+from __future__ import annotations
+
+import re
+
+from .cli import (UsageError, add_bet_options, add_output_options, add_shoe_options, bets_from_args,
+                  check_format, shoe_from_args, write_output)
+
+
+def _decks_list(text: str) -> tuple[int, ...]:
+    items = [t.strip() for t in text.split(",") if t.strip()]
+    if not items or not all(re.fullmatch(r"[0-9]+", t) and int(t) >= 1 for t in items):
+        raise UsageError(f"--decks-list must be whole numbers >= 1 separated by commas, got {text!r}")
+    return tuple(dict.fromkeys(int(t) for t in items))
+
+
+def cmd_decks(args) -> int:
+    from .analysis import Solver
+    from .bets import catalog
+    from .shoe import Shoe
+    from . import reportfmt
+
+    fmt = check_format(args.format)
+    decks = _decks_list(args.decks_list)
+    cat = catalog()
+    if args.table or args.bets or args.bets_file:
+        bets = bets_from_args(args)
+        from .bets import Table
+        tables = [Table("selected", "Selected bets", "The bets named on the command line.",
+                        tuple(b.id for b in bets))]
+    else:
+        bets = tuple(cat.bets.values())
+        tables = list(cat.tables.values())
+    solver = Solver(bets)
+    results = {d: solver.solve(Shoe.standard(d)) for d in decks}
+    ids = [b.id for b in bets]
+    command = "baccarat decks " + f"--decks-list {','.join(map(str, decks))}"
+    text = {"md": lambda: reportfmt.by_decks_markdown(results, tables, command, {}),
+            "csv": lambda: reportfmt.by_decks_csv(results, ids),
+            "json": lambda: reportfmt.by_decks_json(results, ids)}[fmt]()
+    write_output(text, args.output)
+    return 0
+
+
+def cmd_distributions(args) -> int:
+    from .distributions import distributions
+    from . import reportfmt
+
+    fmt = check_format(args.format)
+    shoe = shoe_from_args(args)
+    d = distributions(shoe)
+    text = {"md": lambda: reportfmt.distributions_markdown(d, "baccarat distributions " + _shoe_words(args)),
+            "csv": lambda: reportfmt.distributions_csv(d),
+            "json": lambda: reportfmt.distributions_json(d)}[fmt]()
+    write_output(text, args.output)
+    return 0
+
+
+def cmd_eor(args) -> int:
+    from .eor import effects_of_removal
+    from . import reportfmt
+
+    fmt = check_format(args.format)
+    shoe = shoe_from_args(args)
+    bets = bets_from_args(args)
+    e = effects_of_removal(shoe, bets, cards=args.cards)
+    command = "baccarat eor " + _shoe_words(args)
+    text = {"md": lambda: reportfmt.eor_markdown(e, command, {}),
+            "csv": lambda: reportfmt.eor_csv(e),
+            "json": lambda: reportfmt.eor_json(e)}[fmt]()
+    write_output(text, args.output)
+    return 0
+
+
+def cmd_payouts(args) -> int:
+    from .analysis import Solver
+    from . import reportfmt
+
+    fmt = check_format(args.format)
+    if fmt == "json":
+        raise UsageError("payouts supports --format md or csv (the JSON of 'baccarat odds --breakeven' "
+                         "covers one bet)")
+    shoe = shoe_from_args(args)
+    a = Solver(bets_from_args(args)).solve(shoe)
+    text = (reportfmt.payouts_markdown(a, "baccarat payouts " + _shoe_words(args)) if fmt == "md"
+            else reportfmt.payouts_csv(a))
+    write_output(text, args.output)
+    return 0
+
+
+def cmd_report(args) -> int:
+    from .report import run
+    return run(args.out, _decks_list(args.decks_list))
+
+
+def _shoe_words(args) -> str:
+    words = []
+    if args.shoe:
+        words.append(f"--shoe '{args.shoe}'")
+    else:
+        words.append(f"--decks {args.decks or 8}")
+    if args.remove.strip():
+        words.append(f"--remove '{args.remove}'")
+    for t in getattr(args, "table", []) or []:
+        words.append(f"--table {t}")
+    for b in getattr(args, "bets", []) or []:
+        words.append(f"--bets {b}")
+    return " ".join(words)
+
+
+def register(sub) -> None:
+    p = sub.add_parser("decks", help="house edge of the bets by number of decks",
+                       description="Exact probability, EV and house edge of every bet for several shoe sizes "
+                                   "(all catalog bets by table, unless --table/--bets name some).")
+    p.add_argument("--decks-list", default="1,2,4,6,8", metavar="LIST", help="numbers of decks (default 1,2,4,6,8)")
+    add_bet_options(p)
+    add_output_options(p)
+    p.set_defaults(func=cmd_decks)
+
+    p = sub.add_parser("distributions", help="exact distributions and conditional odds of a coup",
+                       description="Final totals grid, totals by cards, winner by total, margin, cards dealt, "
+                                   "naturals, and the odds after the first 2, 3 and 4 cards.")
+    add_shoe_options(p)
+    add_output_options(p)
+    p.set_defaults(func=cmd_distributions)
+
+    p = sub.add_parser("eor", help="effects of removal and ideal count tags",
+                       description="Exact change in each bet's EV when cards of one rank leave the shoe, "
+                                   "with ideal linear count tags and their correlation.")
+    add_shoe_options(p)
+    add_bet_options(p)
+    p.add_argument("--cards", type=int, default=1, metavar="K", help="cards of the rank removed (default 1)")
+    add_output_options(p)
+    p.set_defaults(func=cmd_eor)
+
+    p = sub.add_parser("payouts", help="EV as an exact polynomial in the payouts; break-even payouts",
+                       description="EV of each bet with its payouts left symbolic (sympy), and the payout "
+                                   "of its first paying event that makes it break even.")
+    add_shoe_options(p)
+    add_bet_options(p)
+    add_output_options(p)
+    p.set_defaults(func=cmd_payouts)
+
+    p = sub.add_parser("report", help="regenerate the reports folder",
+                       description="Regenerate every report (Markdown, CSV, JSON, and charts with the plots "
+                                   "extra) deterministically.")
+    p.add_argument("--out", default="reports", metavar="DIR", help="output folder (default reports)")
+    p.add_argument("--decks-list", default="1,2,4,6,8", metavar="LIST",
+                   help="shoe sizes of the by-decks report (default 1,2,4,6,8)")
+    p.set_defaults(func=cmd_report)

@@ -1,0 +1,191 @@
+"""``baccarat report``: regenerate the ``reports/`` folder, deterministically.
+
+Every file is written through a temporary file and a rename, so an interrupted
+run leaves complete files only.  Charts need the optional matplotlib extra;
+without it the reports are still written and say the charts are missing.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from . import formatting, reportfmt
+from .analysis import Solver
+from .bets import catalog
+from .cards import RANKS
+from .cli import atomic_write
+from .distributions import distributions
+from .eor import effects_of_removal
+from .shoe import Shoe
+
+DEFAULT_DECKS = (1, 2, 4, 6, 8)
+REPORT_COMMAND = "baccarat report --out reports/"
+
+
+@dataclass
+class Progress:
+    """Progress on stderr: a bar on a terminal, a line per step otherwise."""
+
+    total: int
+    stream: object = sys.stderr
+    done: int = 0
+    start: float = 0.0
+    quiet: bool = False
+
+    def step(self, what: str) -> None:
+        self.done += 1
+        if self.quiet:
+            return
+        tty = hasattr(self.stream, "isatty") and self.stream.isatty()
+        if tty:
+            width = 30
+            filled = width * self.done // self.total
+            self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} {what[:40]:40s}")
+            if self.done == self.total:
+                self.stream.write("\n")
+        else:
+            self.stream.write(f"[{self.done}/{self.total}] {what}\n")
+        self.stream.flush()
+
+
+def generate(out: Path, decks: tuple[int, ...] = DEFAULT_DECKS, plots: bool | None = None,
+             progress: Progress | None = None) -> list[Path]:
+    """Write every report into ``out``; returns the files written."""
+    from . import plots as plotting
+    if plots is None:
+        plots = plotting.available()
+    out.mkdir(parents=True, exist_ok=True)
+    cat = catalog()
+    bets = tuple(cat.bets.values())
+    bet_ids = [b.id for b in bets]
+    solver = Solver(bets)
+    written: list[Path] = []
+    steps: list[tuple[str, Callable[[], None]]] = []
+
+    def write(name: str, text: str) -> None:
+        path = out / name
+        atomic_write(path, text)
+        written.append(path)
+
+    # -- full odds for 8 and 6 decks
+    for d in (8, 6):
+        def odds_step(d=d):
+            a = solver.solve(Shoe.standard(d))
+            cmd = f"baccarat odds --decks {d} --bets all"
+            write(f"odds_{d}_decks.md", formatting.odds_markdown(a, title="Exact odds of every catalog bet",
+                                                                  command=cmd))
+            write(f"odds_{d}_decks.csv", formatting.odds_csv(a))
+            write(f"odds_{d}_decks.json", formatting.odds_json(a))
+        steps.append((f"odds_{d}_decks", odds_step))
+
+    # -- house edge by number of decks
+    def decks_step():
+        results = {d: solver.solve(Shoe.standard(d)) for d in decks}
+        charts = None
+        if plots:
+            charts = {}
+            for t in cat.tables.values():
+                rel = f"charts/house_edge_{t.id}.png"
+                plotting.decks_chart(f"House edge by number of decks: {t.name}", list(decks),
+                                     {b: [float(results[d].bet(b).house_edge) * 100 for d in decks]
+                                      for b in t.bets}, out / rel)
+                written.append(out / rel)
+                charts[t.id] = rel
+        cmd = f"baccarat decks --decks-list {','.join(map(str, decks))}"
+        write("odds_by_decks.md", reportfmt.by_decks_markdown(results, list(cat.tables.values()), cmd, charts))
+        write("odds_by_decks.csv", reportfmt.by_decks_csv(results, bet_ids))
+        write("odds_by_decks.json", reportfmt.by_decks_json(results, bet_ids))
+    steps.append(("odds_by_decks", decks_step))
+
+    # -- distributions
+    for d in (8, 6):
+        def dist_step(d=d):
+            dist = distributions(Shoe.standard(d))
+            cmd = f"baccarat distributions --decks {d}"
+            write(f"distributions_{d}_decks.md", reportfmt.distributions_markdown(dist, cmd))
+            write(f"distributions_{d}_decks.csv", reportfmt.distributions_csv(dist))
+            write(f"distributions_{d}_decks.json", reportfmt.distributions_json(dist))
+        steps.append((f"distributions_{d}_decks", dist_step))
+
+    # -- effects of removal
+    def eor_step():
+        e = effects_of_removal(Shoe.standard(8), bets, solver=solver)
+        charts = None
+        if plots:
+            charts = {}
+            for b in e.bets.values():
+                if b.vanishes:
+                    continue
+                rel = f"charts/eor_{b.bet.id}.png"
+                plotting.eor_chart(b.bet.name, list(RANKS),
+                                   [None if b.effect(r) is None else float(b.effect(r)) * 100 for r in RANKS],
+                                   out / rel, "8 decks, one card of each rank removed")
+                written.append(out / rel)
+                charts[b.bet.id] = rel
+        cmd = "baccarat eor --decks 8 --bets all"
+        write("eor_8_decks.md", reportfmt.eor_markdown(e, cmd, charts))
+        write("eor_8_decks.csv", reportfmt.eor_csv(e))
+        write("eor_8_decks.json", reportfmt.eor_json(e))
+    steps.append(("eor_8_decks", eor_step))
+
+    # -- EV as a polynomial in the payouts
+    def payouts_step():
+        a = solver.solve(Shoe.standard(8))
+        cmd = "baccarat payouts --decks 8 --bets all"
+        write("payouts_8_decks.md", reportfmt.payouts_markdown(a, cmd))
+        write("payouts_8_decks.csv", reportfmt.payouts_csv(a))
+    steps.append(("payouts_8_decks", payouts_step))
+
+    progress = progress or Progress(total=len(steps) + 1)
+    for name, fn in steps:
+        fn()
+        progress.step(name)
+    write("README.md", index_markdown(written, out, plots))
+    progress.step("README.md")
+    return written
+
+
+_DESCRIPTIONS = {
+    "odds_8_decks": "Every catalog bet on 8 decks: each payout event's exact ways and probability, EV, house edge, variance",
+    "odds_6_decks": "The same for 6 decks",
+    "odds_by_decks": "House edge of every bet for 1, 2, 4, 6 and 8 decks, one table per rule set, with charts",
+    "distributions_8_decks": "8 decks: final totals grid, totals by cards, winner by total, margin, cards dealt, naturals, conditional odds after 2, 3 and 4 cards",
+    "distributions_6_decks": "The same for 6 decks",
+    "eor_8_decks": "Effects of removal of one card of each rank for every bet, ideal count tags and their correlation, with charts",
+    "payouts_8_decks": "EV of every bet as an exact polynomial in its payouts, and the break-even payout",
+}
+
+
+def index_markdown(written: list[Path], out: Path, plots: bool) -> str:
+    lines = ["# Reports", "",
+             "Exact odds of Punto Banco baccarat, generated by baccarat-analyzer; never typed by hand.",
+             f"Regenerate the whole folder with `{REPORT_COMMAND}`; a test fails when these files differ "
+             "from a fresh run.", "",
+             "| report | files | what |", "|---|---|---|"]
+    stems = []
+    for p in written:
+        rel = p.relative_to(out)
+        if rel.parts[0] == "charts" or rel.name == "README.md":
+            continue
+        if rel.stem not in stems:
+            stems.append(rel.stem)
+    for stem in stems:
+        files = sorted((p.relative_to(out) for p in written if p.stem == stem and p.parent == out),
+                       key=lambda q: (q.suffix != ".md", q.suffix))
+        links = " ".join(f"[{f.suffix[1:]}]({f.as_posix()})" for f in files)
+        lines.append(f"| {stem} | {links} | {_DESCRIPTIONS.get(stem, '')} |")
+    lines.append("")
+    if not plots:
+        lines += [reportfmt.PLOTS_MISSING, ""]
+    return "\n".join(lines)
+
+
+def run(out: str, decks: tuple[int, ...] = DEFAULT_DECKS) -> int:
+    start = time.perf_counter()
+    files = generate(Path(out), decks)
+    print(f"wrote {len(files)} files to {out} in {time.perf_counter() - start:.1f} s", file=sys.stderr)
+    return 0
