@@ -1,0 +1,25 @@
+"""The README documents what the code offers."""
+
+from pathlib import Path
+
+from analyzer import FEATURES, catalog
+
+README = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+
+
+def test_every_feature_is_documented():
+    missing = [f for f in FEATURES if f"`{f}`" not in README]
+    assert not missing
+
+
+def test_every_catalog_bet_and_table_is_named():
+    cat = catalog()
+    named = [b for b in cat.bets if f"`{b}`" not in README and not b.startswith("egalite_")]
+    assert not named
+    assert not [t for t in cat.tables if f"`{t}`" not in README]
+
+
+def test_readme_opens_with_the_two_setup_commands():
+    head = README.split("## ")[0]
+    assert "python -m pip install . && baccarat odds" in head
+    assert "python -m pip install '.[test]' && python -m pytest" in head
