@@ -23,3 +23,16 @@ def test_readme_opens_with_the_two_setup_commands():
     head = README.split("## ")[0]
     assert "python -m pip install . && baccarat odds" in head
     assert "python -m pip install '.[test]' && python -m pytest" in head
+
+
+def test_readme_bet_file_example_works(tmp_path):
+    from analyzer import Shoe, Solver, load_bets_file
+
+    block = README.split("```toml\n", 1)[1].split("```", 1)[0]
+    path = tmp_path / "mybets.toml"
+    path.write_text(block)
+    cat = load_bets_file(path)
+    a = Solver(cat.select(["pair_win", "player_pair", "player"])).solve(Shoe.standard(8))
+    pair_win = a.bet("pair_win").events[0].ways
+    assert 0 < pair_win < a.bet("player_pair").events[0].ways
+    assert cat.table("mine").bets == ("pair_win", "banker", "player")
