@@ -14,6 +14,7 @@ condition holds decides the payout, and a coup matching none pays
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -126,11 +127,41 @@ _EVENT_KEYS = {"event", "when", "pays"}
 _TABLE_KEYS = {"id", "name", "description", "bets"}
 
 
-def _line_of(text: str, needle: str) -> str:
-    for n, line in enumerate(text.splitlines(), 1):
-        if needle and needle in line:
-            return f"line {n}: "
-    return ""
+class _Lines:
+    """Line numbers of the ``[[bet]]`` / ``[[table]]`` blocks of a TOML text, for messages.
+
+    ``tomllib`` gives no positions, so the i-th parsed bet is matched with the
+    i-th ``[[bet]]`` header; a line is then looked for inside that block only.
+    """
+
+    def __init__(self, text: str):
+        self.lines = text.splitlines()
+        headers = []
+        for n, line in enumerate(self.lines):
+            m = re.match(r"\s*\[\[\s*(bet|table)\s*\]\]", line)
+            if m:
+                headers.append((m.group(1), n))
+        self.blocks: dict[str, list[tuple[int, int]]] = {"bet": [], "table": []}
+        for i, (kind, start) in enumerate(headers):
+            end = headers[i + 1][1] if i + 1 < len(headers) else len(self.lines)
+            self.blocks[kind].append((start, end))
+
+    def _find(self, kind: str, index: int, pattern: str | None, literal: str | None) -> str:
+        if index >= len(self.blocks[kind]):
+            return ""
+        start, end = self.blocks[kind][index]
+        for n in range(start, end):
+            line = self.lines[n]
+            if (pattern and re.match(pattern, line)) or (literal and literal in line):
+                return f"line {n + 1}: "
+        return f"line {start + 1}: "
+
+    def block(self, kind: str, index: int) -> str:
+        """The line of the block's ``id =`` (else its header)."""
+        return self._find(kind, index, r"\s*id\s*=", None)
+
+    def containing(self, kind: str, index: int, text: str) -> str:
+        return self._find(kind, index, None, text)
 
 
 def _require_str(d: dict, key: str, where: str) -> str:
@@ -149,11 +180,12 @@ def parse_catalog(text: str, source: str = "<bets>", known_bets: frozenset[str] 
     unknown = set(data) - {"bet", "table"}
     if unknown:
         raise BetError(f"{source}: unknown section {sorted(unknown)[0]!r} (use [[bet]] and [[table]])")
+    lines = _Lines(text)
     bets: dict[str, Bet] = {}
-    for raw in data.get("bet", []):
+    for index, raw in enumerate(data.get("bet", [])):
         if not isinstance(raw, dict):
             raise BetError(f"{source}: each [[bet]] must be a table")
-        where = f"{source}: {_line_of(text, str(raw.get('id', '')))}bet {raw.get('id', '?')!r}"
+        where = f"{source}: {lines.block('bet', index)}bet {raw.get('id', '?')!r}"
         extra = set(raw) - _BET_KEYS
         if extra:
             raise BetError(f"{where}: unknown key {sorted(extra)[0]!r} (keys: {', '.join(sorted(_BET_KEYS))})")
@@ -172,7 +204,7 @@ def parse_catalog(text: str, source: str = "<bets>", known_bets: frozenset[str] 
                 raise BetError(f"{where}: unknown event key {sorted(extra)[0]!r} (keys: event, when, pays)")
             name = _require_str(ev, "event", where)
             when_text = _require_str(ev, "when", where)
-            ev_where = f"{source}: {_line_of(text, when_text)}bet {bet_id!r}, event {name!r}"
+            ev_where = f"{source}: {lines.containing('bet', index, when_text)}bet {bet_id!r}, event {name!r}"
             if "pays" not in ev:
                 raise BetError(f"{ev_where}: 'pays' is missing")
             try:
@@ -193,10 +225,10 @@ def parse_catalog(text: str, source: str = "<bets>", known_bets: frozenset[str] 
             otherwise_event=str(raw.get("otherwise_event", "loses" if otherwise == -1 else "otherwise")),
         )
     tables: dict[str, Table] = {}
-    for raw in data.get("table", []):
+    for index, raw in enumerate(data.get("table", [])):
         if not isinstance(raw, dict):
             raise BetError(f"{source}: each [[table]] must be a table")
-        where = f"{source}: {_line_of(text, str(raw.get('id', '')))}table {raw.get('id', '?')!r}"
+        where = f"{source}: {lines.block('table', index)}table {raw.get('id', '?')!r}"
         extra = set(raw) - _TABLE_KEYS
         if extra:
             raise BetError(f"{where}: unknown key {sorted(extra)[0]!r} (keys: {', '.join(sorted(_TABLE_KEYS))})")

@@ -13,8 +13,8 @@ Grammar (keywords are lower case)::
     negation   := "not" negation | comparison
     comparison := sum (OP sum | "in" "[" item ("," item)* "]")?      OP: == != < <= > >=
     sum        := atom (("+" | "-") atom)*
-    atom       := INTEGER | FEATURE | CONSTANT | "(" condition ")"
-    item       := INTEGER | INTEGER ".." INTEGER | CONSTANT
+    atom       := ["-"] INTEGER | FEATURE | CONSTANT | "(" condition ")"
+    item       := ["-"] INTEGER | INTEGER ".." INTEGER | CONSTANT
 
 Features are listed in :data:`FEATURES`; constants are ``player``, ``banker``
 and ``tie`` (values of ``winner``), ranks ``A T J Q K`` (A=1 .. K=13; 2..9 are
@@ -204,20 +204,27 @@ class _Parser:
         values: list[int] = []
         while True:
             k, v, col = self.take()
+            sign = ""
+            if v == "-" and self.peek()[0] == "num":
+                sign = "-"
+                k, v, col = self.take()
             if k == "num" and kind == "int":
-                lo = int(v)
+                lo = int(sign + v)
                 if self.peek()[1] == "..":
                     self.take()
                     k2, v2, col2 = self.take()
                     if k2 != "num":
                         raise _Fail(f"expected a number after '..' at column {col2}")
+                    if int(v2) < lo:
+                        raise _Fail(f"empty range {lo}..{v2} at column {col}: write the smaller number first")
                     values.extend(range(lo, int(v2) + 1))
                 else:
                     values.append(lo)
             elif k == "name" and v in CONSTANTS and CONSTANTS[v][0] == kind:
                 values.append(CONSTANTS[v][1])
             else:
-                raise _Fail(f"{v or 'end of text'!r} at column {col} is not a {kind} value")
+                article = "an" if kind[0] in "aeiou" else "a"
+                raise _Fail(f"{v or 'end of text'!r} at column {col} is not {article} {kind} value")
             k, v, col = self.take()
             if v == "]":
                 return values
@@ -232,13 +239,16 @@ class _Parser:
             if node[0] != "int" or right[0] != "int":
                 raise _Fail(f"'{op}' needs numbers on both sides (column {col})")
             if op == "+":
-                node = ("int", lambda f, a=node[1], b=right[1]: a(f).astype(np.int16) + b(f))
+                node = ("int", lambda f, a=node[1], b=right[1]: np.asarray(a(f), dtype=np.int16) + b(f))
             else:
-                node = ("int", lambda f, a=node[1], b=right[1]: a(f).astype(np.int16) - b(f))
+                node = ("int", lambda f, a=node[1], b=right[1]: np.asarray(a(f), dtype=np.int16) - b(f))
         return node
 
     def atom(self) -> _Node:
         kind, value, col = self.take()
+        if value == "-" and self.peek()[0] == "num":   # a negative number
+            kind, value, col = self.take()
+            value = "-" + value
         if kind == "num":
             n = int(value)
             return ("int", lambda f, n=n: n)

@@ -82,10 +82,11 @@ def breakeven_dict(be) -> dict:
          "current": exact(Fraction(int(be.current.p), int(be.current.q)))}
     if be.pays is not None:
         pays = Fraction(int(be.pays.p), int(be.pays.q))
-        d.update({"pays": exact(pays), "pays_float": float(pays),
-                  "commission": exact(1 - pays), "commission_float": float(1 - pays)})
+        d.update({"pays": exact(pays), "pays_float": float(pays)})
+        if 0 < be.current < 1:  # a win paying 1 to 1 less commission
+            d.update({"commission": exact(1 - pays), "commission_float": float(1 - pays)})
     else:
-        d.update({"pays": None, "commission": None})
+        d.update({"pays": None})
     return d
 
 
