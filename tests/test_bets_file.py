@@ -452,11 +452,7 @@ def test_negative_literal_for_missing_third_card():
     assert mask("player_value3 == -1", player_value3=[-1, 0, 7]) == [True, False, False]
 
 
-CONSTANT_FIRST = "analyzer/conditions.py _Parser.sum(): the left operand of + / - is assumed to be a numpy array " \
-                 "(a(f).astype(...)), so a sum starting with an integer constant or a rank feature (a plain int " \
-                 "when card features are fixed) raises AttributeError instead of being counted"
-
-
+# Sums may start with a constant or a rank feature (a plain int when card features are fixed).
 def test_constant_first_in_a_sum_condition_mask():
     assert mask("player_value3 == 0 - 1", player_value3=[-1, 0, 7]) == [True, False, False]
 
