@@ -198,6 +198,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     from .cli_report import register as _register_report
     _register_report(sub)
+    from .cli_check import register; register(sub)
+    from .cli_study import register as _register_study; _register_study(sub)
     return p
 
 

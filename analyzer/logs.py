@@ -37,7 +37,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-import math
+import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -226,7 +226,7 @@ class _LogBuilder:
             seen=self.seen, extra=self.extra, reused=self.reused, columns=tuple(columns))
 
 
-def _read_text(path: str | Path) -> str:
+def read_text(path: str | Path) -> str:
     p = Path(path)
     try:
         data = p.read_bytes()
@@ -254,7 +254,7 @@ def read_hand_log(path: str | Path, text: str | None = None) -> HandLog:
     """Read a hand log (CSV with header, or JSON Lines).  Raises :class:`LogError`."""
     path = str(path)
     if text is None:
-        text = _read_text(path)
+        text = read_text(path)
     if not text.strip():
         raise LogError(f"{path}: empty file (expected a hand log with columns shoe, player, banker)")
     if _is_jsonl(path, text):
@@ -301,6 +301,9 @@ def _read_csv_log(path: str, text: str) -> HandLog:
             if len(fields) < need:
                 raise LogError(f"{path}: row {row}: {len(fields)} field{'s' if len(fields) != 1 else ''} "
                                f"but the header has {len(header)} (need at least {need})")
+            if len(fields) > len(header) and any(f.strip() for f in fields[len(header):]):
+                raise LogError(f"{path}: row {row}: {len(fields)} fields but the header has {len(header)} "
+                               f"(quote a card list that contains commas)")
             add(row, fields[i_shoe], fields[i_p], fields[i_b],
                 fields[i_o] if i_o is not None else None,
                 fields[i_s] if i_s is not None else None)
@@ -377,14 +380,17 @@ def _parse_category(cat: str) -> tuple[str, object] | None:
     return None
 
 
+_AMOUNT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)|[+-]?[0-9]+/[0-9]+")
+
+
 def parse_return(text: str) -> Fraction:
-    """An exact amount: integer, decimal (``-1234.55``) or ``p/q``.
+    """An exact amount: integer, decimal (``-1234.55``) or ``p/q`` (ASCII digits only).
 
     >>> parse_return("-12.35"), parse_return("7/20")
     (Fraction(-247, 20), Fraction(7, 20))
     """
     t = text.strip()
-    if not t or t.lower() in ("nan", "inf", "-inf", "+inf", "infinity"):
+    if not _AMOUNT.fullmatch(t):
         raise ValueError(t)
     return Fraction(t)
 
@@ -393,7 +399,7 @@ def read_tallies(path: str | Path, text: str | None = None) -> Tallies:
     """Read a tallies CSV.  Raises :class:`LogError` naming file and row."""
     path = str(path)
     if text is None:
-        text = _read_text(path)
+        text = read_text(path)
     if not text.strip():
         raise LogError(f"{path}: empty file (expected a header category,count,total_return)")
     reader = csv.reader(io.StringIO(text, newline=""))
@@ -415,6 +421,7 @@ def read_tallies(path: str | Path, text: str | None = None) -> Tallies:
             row = reader.line_num
             where = f"{path}: row {row}"
             if len(fields) < need and not (i_r is not None and len(fields) == need - 1 and i_r == need - 1):
+                # (a missing trailing total_return is read as empty)
                 raise LogError(f"{where}: {len(fields)} fields but the header has {len(header)}")
             cat = fields[i_cat].strip()
             parsed = _parse_category(cat)
@@ -427,7 +434,7 @@ def read_tallies(path: str | Path, text: str | None = None) -> Tallies:
                 raise LogError(f"{where}: category {cat!r} already given at row {rows[canon]}")
             rows[canon] = row
             count_text = fields[i_n].strip()
-            if not count_text.isdigit():
+            if not re.fullmatch(r"[0-9]+", count_text):
                 raise LogError(f"{where}: count {count_text!r} is not a whole number >= 0")
             count = int(count_text)
             ret_text = fields[i_r].strip() if i_r is not None and i_r < len(fields) else ""
@@ -529,10 +536,3 @@ def tallies_csv(outcomes: dict[str, int], totals: dict[tuple[int, int], int] | N
 
 def log_header(seen: bool) -> str:
     return "shoe,player,banker,outcome" + (",seen" if seen else "")
-
-
-def gcd_all(values) -> int:
-    g = 0
-    for v in values:
-        g = math.gcd(g, v)
-    return g

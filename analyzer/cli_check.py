@@ -1,0 +1,212 @@
+"""``baccarat verify``, ``baccarat check`` and ``baccarat simulate``.
+
+Exit status: 0 when the log / sample passes, 1 when ``verify`` finds a
+violation or ``check`` rejects, 2 on bad input (one line ``baccarat: error: ...``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import tempfile
+from fractions import Fraction
+from pathlib import Path
+
+from .cli import (UsageError, add_bet_options, add_output_options, add_shoe_options, bets_from_args,
+                  catalog_from_args, check_format, shoe_from_args, write_output)
+
+REFERENCES = ("shoe-aware", "off-the-top")
+
+
+def _whole(text: str, option: str, minimum: int = 0) -> int:
+    if not re.fullmatch(r"[0-9]+", text.strip()):
+        raise UsageError(f"{option} must be a whole number >= {minimum}, got {text!r}")
+    value = int(text)
+    if value < minimum:
+        raise UsageError(f"{option} must be a whole number >= {minimum}, got {text!r}")
+    return value
+
+
+def _fraction(text: str, option: str, low: Fraction, high: Fraction, what: str) -> Fraction:
+    try:
+        t = text.strip()
+        if t.endswith("%"):
+            value = Fraction(t[:-1]) / 100
+        else:
+            value = Fraction(t)
+    except (ValueError, ZeroDivisionError):
+        raise UsageError(f"{option} must be a number, got {text!r}") from None
+    if not low < value < high:
+        raise UsageError(f"{option} must be {what}, got {text!r}")
+    return value
+
+
+def register(sub) -> None:
+    v = sub.add_parser(
+        "verify", help="replay a hand log against the drawing rules and the declared shoe",
+        description="Replay every coup of a hand log (CSV or JSON Lines): number of cards, third cards "
+                    "by the tableau, the reported outcome, and every card against the declared shoe. "
+                    "Exit status 1 when any rule is broken.")
+    v.add_argument("log", metavar="LOG", help="hand log: CSV with a header, or JSON Lines (.jsonl)")
+    add_shoe_options(v)
+    v.add_argument("--max-violations", metavar="N", default="50",
+                   help="list at most N violations (default 50; 0 lists them all); all are counted")
+    add_output_options(v)
+    v.set_defaults(func=cmd_verify)
+
+    c = sub.add_parser(
+        "check", help="test a hand log or tallies against the exact distribution",
+        description="Statistical check of a simulator: chi-square of outcomes, cards per coup and final "
+                    "totals, per-category and per-bet z-scores, with exact expected values, a Holm "
+                    "correction and a power statement.  A hand log is tested shoe-aware by default "
+                    "(each coup against the exact distribution of what is left of its shoe); tallies "
+                    "off the top.  Exit status 1 when the verdict is FAIL.")
+    c.add_argument("input", metavar="LOG|TALLIES",
+                   help="hand log (CSV or JSON Lines) or tallies (CSV with header category,count,total_return)")
+    add_shoe_options(c)
+    add_bet_options(c)
+    c.add_argument("--reference", metavar="REF", default=None,
+                   help="shoe-aware (default for a hand log) or off-the-top (the only one for tallies)")
+    c.add_argument("--alpha", metavar="A", default="0.01",
+                   help="family-wise significance level (default 0.01)")
+    c.add_argument("--power", metavar="P", default="0.9", help="power for the power statement (default 0.9)")
+    c.add_argument("--detect", metavar="PP", default="0.1",
+                   help="deviation for the power statement, in percentage points of a frequency or of "
+                        "the stake (default 0.1)")
+    add_output_options(c)
+    c.set_defaults(func=cmd_check)
+
+    s = sub.add_parser(
+        "simulate", help="deal real shoes (seeded) and write a hand log and tallies",
+        description="Reference simulator: shuffles the declared shoe with numpy's PCG64 (seeded, "
+                    "reproducible), deals coups until the cut card comes out, and writes a hand log "
+                    "and tallies (one unit bet on each selected bet every coup).  Without --log or "
+                    "--tallies the tallies go to standard output.")
+    add_shoe_options(s)
+    s.add_argument("--shoes", metavar="N", required=True, help="number of shoes to deal")
+    s.add_argument("--seed", metavar="S", required=True, help="seed of the PCG64 generator (whole number)")
+    s.add_argument("--cut-card", metavar="K", default=None,
+                   help="the cut card is K cards from the end of the shoe (default 14); the coup in "
+                        "which it comes out is finished, then a new shoe")
+    s.add_argument("--burn", action="store_true",
+                   help="turn the first card of each shoe face up (column 'seen') and burn as many "
+                        "cards as its value (10 for T/J/Q/K) face down")
+    s.add_argument("--log", metavar="FILE", help="write the hand log (JSON Lines if FILE ends in .jsonl)")
+    s.add_argument("--tallies", metavar="FILE", help="write the tallies CSV")
+    add_bet_options(s)
+    s.add_argument("--fault", metavar="FAULT", action="append", default=[],
+                   help="break the simulator on purpose, to see the checker catch it: banker-cell=T:P, "
+                        "with-replacement, biased-shuffle, commission=0.04, extra-card=As")
+    s.set_defaults(func=cmd_simulate)
+
+
+def cmd_verify(args) -> int:
+    from . import verify
+    from .logs import read_hand_log
+
+    fmt = check_format(args.format)
+    limit = _whole(args.max_violations, "--max-violations")
+    shoe = shoe_from_args(args)
+    log = read_hand_log(args.log)
+    rep = verify.replay(log, shoe)
+    total = len(rep.violations)
+    shown = rep.violations if limit == 0 else rep.violations[:limit]
+    if fmt == "md":
+        text = verify.summary_text(rep, shown, total)
+    elif fmt == "json":
+        text = verify.replay_json(rep, shown, total)
+    else:
+        text = verify.replay_csv(rep, shown)
+    write_output(text, args.output)
+    return 1 if total else 0
+
+
+def cmd_check(args) -> int:
+    from . import check
+    from .logs import read_text, read_hand_log, read_tallies, sniff_kind
+
+    fmt = check_format(args.format)
+    alpha = _fraction(args.alpha, "--alpha", Fraction(0), Fraction(1), "between 0 and 1")
+    power = _fraction(args.power, "--power", Fraction(0), Fraction(1), "between 0 and 1")
+    detect = _fraction(args.detect, "--detect", Fraction(0), Fraction(100), "between 0 and 100 "
+                       "percentage points") / 100
+    if args.reference is not None and args.reference not in REFERENCES:
+        raise UsageError(f"unknown --reference {args.reference!r} (choose from {', '.join(REFERENCES)})")
+    shoe = shoe_from_args(args)
+    cat = catalog_from_args(args)
+    named = bool(args.bets or args.table)
+    text = read_text(args.input)
+    kind = sniff_kind(args.input, text)
+    if kind == "tallies":
+        if args.reference == "shoe-aware":
+            raise UsageError(f"{args.input}: tallies have no shoe boundaries, so only "
+                             f"--reference off-the-top applies")
+        tallies = read_tallies(args.input, text)
+        bets = tuple(b.id for b in bets_from_args(args, cat)) if named else None
+        report = check.check_tallies(tallies, shoe, bets, cat, alpha, power, detect)
+    else:
+        log = read_hand_log(args.input, text)
+        del text
+        bets = bets_from_args(args, cat)
+        report = check.check_log(log, shoe, args.reference or "shoe-aware", tuple(b.id for b in bets), cat,
+                                 alpha, power, detect)
+    out = {"md": check.report_markdown, "json": check.report_json, "csv": check.report_csv}[fmt](report)
+    write_output(out, args.output)
+    return 1 if report.failed else 0
+
+
+def cmd_simulate(args) -> int:
+    from .simulate import DEFAULT_CUT_CARD, Faults, simulate
+
+    shoe = shoe_from_args(args)
+    shoes = _whole(args.shoes, "--shoes", 1)
+    seed = _whole(args.seed, "--seed")
+    cut = DEFAULT_CUT_CARD if args.cut_card is None else _whole(args.cut_card, "--cut-card")
+    faults = Faults.parse(args.fault)
+    bets = bets_from_args(args)
+    log_format = "jsonl" if args.log and Path(args.log).suffix.lower() in (".jsonl", ".ndjson") else "csv"
+    if args.log and args.tallies and Path(args.log).resolve() == Path(args.tallies).resolve():
+        raise UsageError("--log and --tallies name the same file")
+    if args.log:
+        result = _simulate_to_file(Path(args.log), lambda f: simulate(
+            shoe, shoes, seed, cut, args.burn, bets, faults, f, log_format))
+    else:
+        result = simulate(shoe, shoes, seed, cut, args.burn, bets, faults)
+    tallies = result.tallies_csv()
+    if args.tallies:
+        write_output(tallies, args.tallies)
+    elif not args.log:
+        sys.stdout.write(tallies)
+    if args.log or args.tallies:
+        sys.stdout.write(f"simulated {result.coups:,} coup{'s' if result.coups != 1 else ''} in {result.shoes:,} "
+                         f"shoe{'s' if result.shoes != 1 else ''} of "
+                         f"{shoe.describe()} (seed {seed}, cut card {cut}{', burn' if args.burn else ''})"
+                         + (f"; log {args.log}" if args.log else "")
+                         + (f"; tallies {args.tallies}" if args.tallies else "") + "\n")
+    return 0
+
+
+def _simulate_to_file(path: Path, run):
+    """Stream the log into a temporary file beside ``path``, then rename it into place."""
+    if path.is_dir():
+        raise UsageError(f"cannot write {str(path)!r}: it is a directory")
+    directory = path.parent if str(path.parent) else Path(".")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as e:
+        raise UsageError(f"cannot write {str(path)!r}: {e.strerror or e}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            result = run(f)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, path)
+    except OSError as e:
+        Path(tmp).unlink(missing_ok=True)
+        raise UsageError(f"cannot write {str(path)!r}: {e.strerror or e}") from None
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return result

@@ -1,0 +1,322 @@
+"""A reference simulator: deals real shoes, card by card, and writes a hand log and tallies.
+
+Each shoe is the declared shoe shuffled with numpy's PCG64 generator seeded by
+``seed`` (same seed, same shoes, same log).  Coups are dealt from the top in
+the order of ``RULES.md`` (P B P B, then third cards by the tableau kept in
+:mod:`analyzer.rules`) until the cut card comes out, with the conventions of
+:mod:`analyzer.study`: the cut card sits ``cut_card`` cards (at least 6) from
+the end, a coup starts only while at least ``cut_card`` cards remain, and the
+coup in which the cut card comes out is finished; then a new shoe.  With
+``burn``, the first card of each shoe is turned face up (it goes to the
+``seen`` column of the shoe's first coup) and as many cards as its point value
+(10 for a ten or a face card) are burned face down, unseen (no burn when that
+would reach the cut card).  ``cut_card`` equal to the shoe size deals one coup
+per shoe: every coup off the top of a fresh shoe.
+
+Every coup bets one unit on each selected bet, paid by the bet's pay table.
+
+:class:`Faults` deliberately breaks the simulator, to show that
+``baccarat verify`` / ``baccarat check`` catch each kind of bug.
+
+>>> from analyzer.shoe import Shoe
+>>> r = simulate(Shoe.standard(8), shoes=2, seed=1)
+>>> r.coups == sum(r.outcomes.values()) == sum(r.cards.values()), r.shoes
+(True, 2)
+>>> simulate(Shoe.standard(8), shoes=2, seed=1).outcomes == r.outcomes
+True
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import TextIO
+
+import numpy as np
+
+from .bets import MAIN_BETS, Bet, catalog
+from .errors import BaccaratError
+from .logs import (CARD_POINT, NO_SUIT, OUTCOME_NAMES, Tallies, card_text, encode_card, log_header,
+                   read_tallies, tallies_csv)
+from .rules import BANKER_DRAWS
+from .shoe import Shoe
+
+DEFAULT_CUT_CARD = 14
+
+
+class SimulationError(BaccaratError):
+    pass
+
+
+@dataclass(frozen=True)
+class Faults:
+    """Deliberate bugs, for testing the checker (all off by default).
+
+    ``banker_cell``: flip one cell of the Banker tableau, ``(banker two-card total,
+    Player's third card)``; ``with_replacement``: every card is drawn from the full
+    shoe (cards are never used up); ``biased_shuffle``: the naive "swap each
+    position with a random one" shuffle of a shoe built rank by rank (all aces,
+    then all twos, ...);
+    ``banker_pays``: what a Banker win pays (19/20 is right); ``extra_card``: one
+    more copy of this card in every shoe (``"As"``: a ninth ace of spades in 8 decks).
+    """
+
+    banker_cell: tuple[int, int] | None = None
+    with_replacement: bool = False
+    biased_shuffle: bool = False
+    banker_pays: Fraction | None = None
+    extra_card: str | None = None
+
+    @classmethod
+    def parse(cls, specs: list[str]) -> Faults:
+        """From CLI words: ``banker-cell=5:4``, ``with-replacement``, ``biased-shuffle``,
+        ``commission=0.04``, ``extra-card=As``."""
+        kw: dict = {}
+        for spec in specs:
+            name, _, value = spec.partition("=")
+            name = name.strip().lower()
+            try:
+                if name == "banker-cell":
+                    t, _, p = value.partition(":")
+                    cell = (int(t), int(p))
+                    if not (0 <= cell[0] <= 7 and 0 <= cell[1] <= 9):
+                        raise ValueError
+                    kw["banker_cell"] = cell
+                elif name == "with-replacement" and not value:
+                    kw["with_replacement"] = True
+                elif name == "biased-shuffle" and not value:
+                    kw["biased_shuffle"] = True
+                elif name == "commission":
+                    c = Fraction(value)
+                    if not 0 <= c < 1:
+                        raise ValueError
+                    kw["banker_pays"] = 1 - c
+                elif name == "extra-card":
+                    encode_card(value)
+                    kw["extra_card"] = value.strip()
+                else:
+                    raise ValueError
+            except (ValueError, ZeroDivisionError, BaccaratError):
+                raise SimulationError(
+                    f"unknown --fault {spec!r} (use banker-cell=T:P, with-replacement, biased-shuffle, "
+                    f"commission=0.04 or extra-card=As)") from None
+        return cls(**kw)
+
+
+@dataclass
+class SimResult:
+    """What a simulation dealt: tallies (and the log, if one was written)."""
+
+    coups: int
+    shoes: int
+    outcomes: dict[str, int]
+    totals: dict[tuple[int, int], int]
+    cards: dict[int, int]
+    bets: dict[str, tuple[int, Fraction]] = field(default_factory=dict)
+
+    def tallies_csv(self) -> str:
+        return tallies_csv(self.outcomes, self.totals, self.cards, self.bets)
+
+    def as_tallies(self, path: str = "<simulation>") -> Tallies:
+        """The same counts as :func:`analyzer.logs.read_tallies` would read them back."""
+        return read_tallies(path, self.tallies_csv())
+
+
+def _event_tables(bets: tuple[Bet, ...]) -> list[np.ndarray]:
+    """For each bet, the index of the paying event of every six-value sequence."""
+    from .engine import coup_table
+
+    table = coup_table()
+    features = table.features()
+    out = []
+    for bet in bets:
+        idx = np.full(table.size, len(bet.events), dtype=np.int8)
+        taken = np.zeros(table.size, dtype=bool)
+        for i, e in enumerate(bet.events):
+            m = e.when.mask(features) & ~taken
+            idx[m] = i
+            taken |= m
+        out.append(idx)
+    return out
+
+
+def _base_cards(shoe: Shoe, faults: Faults) -> np.ndarray:
+    """The shoe's cards as codes, in new-deck order (deck by deck when standard)."""
+    if shoe.suited:
+        counts = shoe.card_tuple
+        codes = []
+        # deck by deck: every card type with count left, suits s h d c, ranks A..K
+        left = list(counts)
+        while any(left):
+            for s in range(4):
+                for r in range(13):
+                    j = 4 * r + s
+                    if left[j]:
+                        codes.append(5 * r + s)
+                        left[j] -= 1
+    else:
+        codes = []
+        left = list(shoe.rank_tuple)
+        while any(left):
+            for r in range(13):
+                if left[r]:
+                    codes.append(5 * r + NO_SUIT)
+                    left[r] -= 1
+    if faults.extra_card:
+        codes.append(encode_card(faults.extra_card))
+    return np.array(codes, dtype=np.int16)
+
+
+def simulate(shoe: Shoe, shoes: int, seed: int, cut_card: int = DEFAULT_CUT_CARD,
+             burn: bool = False, bets: tuple[str, ...] | tuple[Bet, ...] = MAIN_BETS,
+             faults: Faults | None = None, log: TextIO | None = None,
+             log_format: str = "csv") -> SimResult:
+    """Deal ``shoes`` shoes; write the hand log to ``log`` if given; return the tallies."""
+    faults = faults or Faults()
+    if isinstance(shoes, bool) or not isinstance(shoes, int) or shoes < 1:
+        raise SimulationError(f"number of shoes must be a whole number of at least 1, got {shoes!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise SimulationError(f"seed must be a whole number >= 0, got {seed!r}")
+    if isinstance(cut_card, bool) or not isinstance(cut_card, int) or cut_card < 6:
+        raise SimulationError(f"--cut-card must be a whole number >= 6 (a coup can use 6 cards), "
+                              f"got {cut_card!r}")
+    if cut_card > shoe.cards:
+        raise SimulationError(f"--cut-card {cut_card} is deeper than the shoe ({shoe.cards} cards): "
+                              f"no coup could be dealt")
+    if log_format not in ("csv", "jsonl"):
+        raise SimulationError(f"unknown log format {log_format!r}")
+    bet_objs = tuple(catalog().bet(b) if isinstance(b, str) else b for b in bets)
+    from .check import value_only
+    for bet in bet_objs:
+        if not value_only(bet):
+            raise SimulationError(f"bet {bet.id!r} reads ranks or suits: the reference simulator pays bets "
+                                  f"on point values only")
+    pays = []
+    for bet in bet_objs:
+        p = [e.pays for e in bet.events] + [bet.otherwise]
+        if faults.banker_pays is not None and bet.id == "banker":
+            p = [faults.banker_pays if x == Fraction(19, 20) else x for x in p]
+        pays.append(p)
+
+    rng = np.random.Generator(np.random.PCG64(seed))
+    base = _base_cards(shoe, faults)
+    n_cards = int(base.shape[0])
+    point_of = list(CARD_POINT)
+    name_of = [card_text(c) for c in range(len(CARD_POINT))]
+    grid = [list(row) for row in BANKER_DRAWS]
+    if faults.banker_cell is not None:
+        t, p = faults.banker_cell
+        grid[t][p] = not grid[t][p]
+    bdraw = tuple(tuple(row) for row in grid)
+    stop = n_cards - cut_card      # a coup starts at position pos only while pos <= stop
+    outcome_word = OUTCOME_NAMES
+    seq_out: list[int] = []
+    tot_out: list[int] = []
+    n_out: list[int] = []
+    seqs_append, tots_append, n_append = seq_out.append, tot_out.append, n_out.append
+    write = log.write if log is not None else None
+    if write is not None and log_format == "csv":
+        write(log_header(burn) + "\n")
+    base_list = base.tolist()
+    sorted_list = sorted(base_list)   # rank by rank: all aces, then all twos, ...
+
+    for s in range(1, shoes + 1):
+        if faults.with_replacement:
+            codes = base[rng.integers(0, n_cards, n_cards)].tolist()
+        elif faults.biased_shuffle:
+            codes = sorted_list[:]
+            js = rng.integers(0, n_cards, n_cards).tolist()
+            for i in range(n_cards):
+                j = js[i]
+                codes[i], codes[j] = codes[j], codes[i]
+        else:
+            codes = rng.permutation(base).tolist()
+        v = [point_of[c] for c in codes]
+        pos = 0
+        seen = ""
+        if burn and n_cards - 1 >= cut_card:
+            seen = name_of[codes[0]]
+            burned = v[0] or 10
+            if n_cards - 1 - burned < cut_card:
+                burned = 0
+            pos = 1 + burned
+        lines = []
+        sid = str(s)
+        while pos <= stop:
+            i = pos
+            p1, b1, p2, b2 = v[i], v[i + 1], v[i + 2], v[i + 3]
+            pt = (p1 + p2) % 10
+            bt = (b1 + b2) % 10
+            j = i + 4
+            c5 = c6 = 0
+            p3 = b3 = -1
+            if pt < 8 and bt < 8:
+                if pt <= 5:
+                    p3 = c5 = v[j]
+                    j += 1
+                    if bdraw[bt][p3]:
+                        b3 = c6 = v[j]
+                        j += 1
+                    pt = (pt + p3) % 10
+                elif bt <= 5:
+                    b3 = c5 = v[j]
+                    j += 1
+                if b3 >= 0:
+                    bt = (bt + b3) % 10
+            w = 0 if pt > bt else 1 if bt > pt else 2
+            seqs_append(((((p1 * 10 + b1) * 10 + p2) * 10 + b2) * 10 + c5) * 10 + c6)
+            tots_append(pt * 10 + bt)
+            n_append(j - i)
+            if write is not None:
+                pc = codes
+                if p3 >= 0:
+                    ph = f"{name_of[pc[i]]} {name_of[pc[i + 2]]} {name_of[pc[i + 4]]}"
+                    bh = (f"{name_of[pc[i + 1]]} {name_of[pc[i + 3]]} {name_of[pc[i + 5]]}" if b3 >= 0
+                          else f"{name_of[pc[i + 1]]} {name_of[pc[i + 3]]}")
+                else:
+                    ph = f"{name_of[pc[i]]} {name_of[pc[i + 2]]}"
+                    bh = (f"{name_of[pc[i + 1]]} {name_of[pc[i + 3]]} {name_of[pc[i + 4]]}" if b3 >= 0
+                          else f"{name_of[pc[i + 1]]} {name_of[pc[i + 3]]}")
+                if log_format == "csv":
+                    lines.append(f"{sid},{ph},{bh},{outcome_word[w]},{seen}" if burn
+                                 else f"{sid},{ph},{bh},{outcome_word[w]}")
+                else:
+                    rec = {"shoe": s, "player": ph, "banker": bh, "outcome": outcome_word[w]}
+                    if seen:
+                        rec["seen"] = seen
+                    lines.append(json.dumps(rec))
+                seen = ""
+            pos = j
+        if write is not None and lines:
+            write("\n".join(lines) + "\n")
+
+    seqs = np.array(seq_out, dtype=np.int64)
+    tots = np.array(tot_out, dtype=np.int64)
+    ncs = np.array(n_out, dtype=np.int64)
+    pt_all, bt_all = tots // 10, tots % 10
+    win = np.where(pt_all > bt_all, 0, np.where(bt_all > pt_all, 1, 2))
+    wc = np.bincount(win, minlength=3)
+    tc = np.bincount(tots, minlength=100)
+    cc = np.bincount(ncs, minlength=7)
+    result = SimResult(
+        coups=int(seqs.shape[0]), shoes=shoes,
+        outcomes={o: int(wc[i]) for i, o in enumerate(OUTCOME_NAMES)},
+        totals={(p, b): int(tc[10 * p + b]) for p in range(10) for b in range(10)},
+        cards={c: int(cc[c]) for c in (4, 5, 6)})
+    if bet_objs:
+        for bet, idx, p in zip(bet_objs, _event_tables(bet_objs), pays):
+            counts = np.bincount(idx[seqs], minlength=len(p))
+            result.bets[bet.id] = (result.coups, sum((int(c) * x for c, x in zip(counts, p)), Fraction(0)))
+    return result
+
+
+def simulate_to_text(shoe: Shoe, shoes: int, seed: int, **kw) -> tuple[str, SimResult]:
+    """Convenience for tests: the log as text and the result."""
+    buf = io.StringIO()
+    r = simulate(shoe, shoes, seed, log=buf, **kw)
+    return buf.getvalue(), r
+
+
+__all__ = ["Faults", "SimResult", "SimulationError", "simulate", "simulate_to_text", "DEFAULT_CUT_CARD"]

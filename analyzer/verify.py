@@ -1,0 +1,318 @@
+"""Replay a hand log against the drawing rules and the declared shoe.
+
+Every coup is replayed from its cards: the number of cards of each hand, every
+third card (drawn only where the tableau of ``RULES.md`` says, as kept in
+:mod:`analyzer.rules`), the reported outcome against the computed one, and the
+cards themselves against the declared shoe: no card the shoe does not hold,
+and no shoe (a run of rows with the same ``shoe`` id) dealing more of a card
+than the shoe contains.  Cards of the ``seen`` column count as dealt.
+
+>>> from analyzer.logs import read_hand_log
+>>> from analyzer.shoe import Shoe
+>>> text = "shoe,player,banker,outcome\\n1,2 3 4,K 5,banker\\n1,9 9,8 K,banker\\n"
+>>> rep = replay(read_hand_log("hands.csv", text), Shoe.standard(8))
+>>> for v in rep.violations: print(v)
+row 2: banker stood on 5 although player's third card was 4
+row 2: reported outcome banker but the cards give player (player 9, banker 5)
+row 3: reported outcome banker but the cards give a tie (player 8, banker 8)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .cards import RANKS, SUITS
+from .logs import CARD_CODES, CARD_POINT, NO_SUIT, OUTCOME_NAMES, HandLog, card_text
+from .rules import (BANKER_DRAWS, BANKER_DRAWS_ON_IF_PLAYER_STOOD, NATURAL_TOTALS,
+                    PLAYER_DRAWS_ON)
+from .shoe import Shoe
+
+#: rule names used in :class:`Violation`
+RULES = {
+    "cards": "each hand has 2 or 3 cards",
+    "natural": "nobody draws when either hand has a two-card 8 or 9",
+    "player": "Player draws on 0-5 and stands on 6-7",
+    "banker": "Banker follows the third-card table",
+    "outcome": "the reported outcome is the one the cards give",
+    "not-in-shoe": "every card is one the declared shoe holds",
+    "overdealt": "a shoe deals no card more often than it holds it",
+    "shoe-id": "a shoe id changes at each new shoe and does not come back",
+}
+
+
+@dataclass(frozen=True)
+class Violation:
+    row: int
+    shoe: str
+    rule: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"row {self.row}: {self.message}"
+
+
+def ordinal(n: int) -> str:
+    """``1st 2nd 3rd 4th ... 11th 12th 13th 21st``.
+
+    >>> [ordinal(n) for n in (1, 2, 3, 4, 9, 11, 12, 13, 21, 33)]
+    ['1st', '2nd', '3rd', '4th', '9th', '11th', '12th', '13th', '21st', '33rd']
+    """
+    if 10 <= n % 100 <= 20:
+        return f"{n}th"
+    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+_RANK_WORD = {"A": "ace", "T": "ten", "J": "jack", "Q": "queen", "K": "king"}
+
+
+def _rank_word(rank: str) -> str:
+    return _RANK_WORD.get(rank, rank)
+
+
+@dataclass
+class Replay:
+    """The replayed log.  Per-coup arrays are meaningful only for rule-abiding coups."""
+
+    log: HandLog
+    shoe: Shoe
+    violations: list[Violation]
+    winner: np.ndarray          # 0 player, 1 banker, 2 tie
+    player_total: np.ndarray
+    banker_total: np.ndarray
+    cards: np.ndarray           # cards dealt in the coup, 4..6
+    sequence: np.ndarray        # index of the coup's six point values (engine order)
+    remaining: np.ndarray       # (n, 10) unseen cards of each point value before the coup
+    counts: dict = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return not self.violations
+
+    @property
+    def unseen(self) -> np.ndarray:
+        return self.remaining.sum(axis=1)
+
+
+def replay(log: HandLog, shoe: Shoe, limit: int | None = None) -> Replay:
+    """Replay every coup of ``log`` from ``shoe`` (each new shoe id starts a full ``shoe``).
+
+    ``limit`` stops collecting violations after that many (the count of rows is still exact).
+    """
+    n = log.coups
+    point = np.array(CARD_POINT + (0,), dtype=np.int16)  # index -1 -> 0 (no card)
+    P = point[log.player.astype(np.int16)]
+    B = point[log.banker.astype(np.int16)]
+    plen = log.player_len.astype(np.int16)
+    blen = log.banker_len.astype(np.int16)
+    p1, p2 = P[:, 0], P[:, 1]
+    b1, b2 = B[:, 0], B[:, 1]
+    p_drew, b_drew = plen == 3, blen == 3
+    p3 = np.where(p_drew, P[:, 2], -1)
+    b3 = np.where(b_drew, B[:, 2], -1)
+    shape_ok = (plen >= 2) & (plen <= 3) & (blen >= 2) & (blen <= 3)
+
+    pt2 = (p1 + p2) % 10
+    bt2 = (b1 + b2) % 10
+    nat_t = np.array(NATURAL_TOTALS)
+    natural = np.isin(pt2, nat_t) | np.isin(bt2, nat_t)
+    p_should = ~natural & np.isin(pt2, list(PLAYER_DRAWS_ON))
+    grid = np.array(BANKER_DRAWS, dtype=bool)
+    b_should = ~natural & np.where(p_drew, grid[bt2, np.maximum(p3, 0)],
+                                   np.isin(bt2, list(BANKER_DRAWS_ON_IF_PLAYER_STOOD)))
+    pt = (pt2 + np.maximum(p3, 0)) % 10
+    bt = (bt2 + np.maximum(b3, 0)) % 10
+    winner = np.where(pt > bt, 0, np.where(bt > pt, 1, 2)).astype(np.int8)
+    cards = (plen + blen).astype(np.int8)
+    c5 = np.where(p_drew, p3, np.where(b_drew, b3, 0))
+    c6 = np.where(p_drew & b_drew, b3, 0)
+    sequence = (((((p1.astype(np.int64) * 10 + b1) * 10 + p2) * 10 + b2) * 10 + c5) * 10 + c6)
+
+    found: list[tuple[int, int, str, str]] = []  # (coup index, order, rule, message)
+    rows = log.rows
+
+    def flag(mask, rule, make):
+        for k in np.flatnonzero(mask):
+            found.append((int(k), len(found), rule, make(int(k))))
+
+    def natural_who(k):
+        if pt2[k] in NATURAL_TOTALS:
+            return f"player has a natural {pt2[k]}"
+        return f"banker has a natural {bt2[k]}"
+
+    def count_msg(side, lens):
+        def make(k):
+            m = int(lens[k])
+            return f"{side} has {m} card{'s' if m != 1 else ''} (a hand has 2 or 3)"
+        return make
+
+    flag((plen < 2) | (plen > 3), "cards", count_msg("player", plen))
+    flag((blen < 2) | (blen > 3), "cards", count_msg("banker", blen))
+    ok = shape_ok
+    flag(ok & natural & p_drew, "natural",
+         lambda k: f"player drew a third card although {natural_who(k)}")
+    flag(ok & natural & b_drew, "natural",
+         lambda k: f"banker drew a third card although {natural_who(k)}")
+    flag(ok & p_should & ~p_drew, "player", lambda k: f"player stood on {pt2[k]} (player draws on 0-5)")
+    flag(ok & ~natural & ~p_should & p_drew, "player",
+         lambda k: f"player drew on {pt2[k]} (player stands on 6-7)")
+
+    def banker_reason(k):
+        return f"player's third card was {p3[k]}" if p_drew[k] else "player stood"
+
+    flag(ok & b_should & ~b_drew, "banker",
+         lambda k: f"banker stood on {bt2[k]} although {banker_reason(k)}")
+    flag(ok & ~natural & ~b_should & b_drew, "banker",
+         lambda k: f"banker drew on {bt2[k]} although {banker_reason(k)}")
+
+    def outcome_msg(k):
+        got = OUTCOME_NAMES[winner[k]]
+        said = OUTCOME_NAMES[log.outcome[k]]
+        give = "a tie" if got == "tie" else got
+        return f"reported outcome {said} but the cards give {give} (player {pt[k]}, banker {bt[k]})"
+
+    flag(ok & (log.outcome >= 0) & (log.outcome != winner), "outcome", outcome_msg)
+
+    for k, shoe_id, first_row in log.reused:
+        found.append((k, len(found), "shoe-id",
+                      f"shoe id {shoe_id!r} comes back after other shoes (first used at row "
+                      f"{first_row}); ids must change at each new shoe and not repeat"))
+
+    found.extend(_account(log, shoe, len(found)))
+    found.sort(key=lambda t: (t[0], t[1]))
+    violations = []
+    for k, _, rule, msg in found:
+        violations.append(Violation(int(rows[k]), log.shoe_ids[log.shoe[k]], rule, msg))
+        if limit is not None and len(violations) >= limit:
+            break
+    remaining = _remaining(log, shoe, P, B, plen, blen)
+    rep = Replay(log, shoe, violations, winner, pt.astype(np.int8), bt.astype(np.int8), cards,
+                 sequence, remaining)
+    rep.counts = {"violations": len(found), "rows": n, "shoes": log.shoes,
+                  "violating_rows": len({t[0] for t in found})}
+    return rep
+
+
+def _account(log: HandLog, shoe: Shoe, order0: int) -> list[tuple[int, int, str, str]]:
+    """Cards against the declared shoe, shoe by shoe (a Python loop over cards)."""
+    rank_cap = list(shoe.rank_tuple)
+    card_cap = list(shoe.card_tuple) if shoe.suited else None
+    rank_of = [c // 5 for c in range(CARD_CODES)]
+    suit_of = [c % 5 for c in range(CARD_CODES)]
+    known = [rank_cap[rank_of[c]] > 0 and (card_cap is None or suit_of[c] == NO_SUIT
+                                           or card_cap[4 * rank_of[c] + suit_of[c]] > 0)
+             for c in range(CARD_CODES)]
+    where = shoe.describe()
+    out: list[tuple[int, int, str, str]] = []
+    order = order0
+    player = log.player.tolist()
+    banker = log.banker.tolist()
+    plen = log.player_len.tolist()
+    blen = log.banker_len.tolist()
+    shoe_idx = log.shoe.tolist()
+    seen = log.seen
+    extra = log.extra
+    current = -1
+    ranks = cards = None
+    for k in range(log.coups):
+        if shoe_idx[k] != current:
+            current = shoe_idx[k]
+            ranks = rank_cap[:]
+            cards = card_cap[:] if card_cap is not None else None
+        hand = []
+        if k in seen:
+            hand.extend(seen[k])
+        hand.extend(player[k][:min(3, plen[k])])
+        hand.extend(banker[k][:min(3, blen[k])])
+        if k in extra:
+            hand.extend(extra[k][0])
+            hand.extend(extra[k][1])
+        for c in hand:
+            if not known[c]:
+                out.append((k, order, "not-in-shoe",
+                            f"{card_text(c)} is not in the declared shoe ({where})"))
+                order += 1
+                continue
+            r = rank_of[c]
+            ranks[r] -= 1
+            if ranks[r] < 0:
+                cap = rank_cap[r]
+                out.append((k, order, "overdealt",
+                            f"shoe {log.shoe_ids[current]!r} deals a {ordinal(cap - ranks[r])} "
+                            f"{_rank_word(RANKS[r])} ({card_text(c)}), but the declared shoe holds "
+                            f"{cap}"))
+                order += 1
+                continue
+            if cards is not None and suit_of[c] != NO_SUIT:
+                j = 4 * r + suit_of[c]
+                cards[j] -= 1
+                if cards[j] < 0:
+                    cap = card_cap[j]
+                    name = RANKS[r] + SUITS[suit_of[c]]
+                    out.append((k, order, "overdealt",
+                                f"shoe {log.shoe_ids[current]!r} deals a {ordinal(cap - cards[j])} "
+                                f"{name}, but the declared shoe holds {cap}"))
+                    order += 1
+    return out
+
+
+def _remaining(log: HandLog, shoe: Shoe, P, B, plen, blen) -> np.ndarray:
+    """Unseen cards of each value before each coup (after that coup's ``seen`` cards)."""
+    n = log.coups
+    dealt = np.zeros((n + 1, 10), dtype=np.int32)
+    rows = np.arange(n)
+    for j in range(3):
+        for vals, lens in ((P, plen), (B, blen)):
+            has = lens > j
+            np.add.at(dealt, (rows[has] + 1, vals[has, j]), 1)
+    for k, (pe, be) in log.extra.items():
+        for c in pe + be:
+            dealt[k + 1, CARD_POINT[c]] += 1
+    seen = np.zeros((n + 1, 10), dtype=np.int32)
+    for k, codes in log.seen.items():
+        for c in codes:
+            seen[k + 1, CARD_POINT[c]] += 1
+    np.cumsum(dealt, axis=0, out=dealt)
+    np.cumsum(seen, axis=0, out=seen)
+    idx = log.shoe
+    starts = np.flatnonzero(np.r_[True, idx[1:] != idx[:-1]])
+    first = starts[idx]  # shoe indices count up by one at each change of id
+    full = np.array(shoe.value_counts, dtype=np.int32)
+    return full[None, :] - (dealt[:-1] - dealt[first]) - (seen[1:] - seen[first])
+
+
+def summary_text(rep: Replay, shown: list[Violation], total: int) -> str:
+    log = rep.log
+    head = (f"{log.path}: {log.coups} coup{'s' if log.coups != 1 else ''} in {log.shoes} "
+            f"shoe{'s' if log.shoes != 1 else ''}, declared shoe {rep.shoe.describe()}")
+    if not total:
+        return head + "\nOK: every coup follows the drawing rules and the declared shoe.\n"
+    lines = [head, *(str(v) for v in shown)]
+    more = total - len(shown)
+    if more > 0:
+        lines.append(f"... and {more} more violation{'s' if more != 1 else ''}")
+    rows = rep.counts.get("violating_rows", total)
+    lines.append(f"FAIL: {total} violation{'s' if total != 1 else ''} in {rows} "
+                 f"row{'s' if rows != 1 else ''}.")
+    return "\n".join(lines) + "\n"
+
+
+def replay_json(rep: Replay, shown: list[Violation], total: int) -> str:
+    import json
+    doc = {"source": rep.log.path, "shoe": rep.shoe.spec(), "coups": rep.log.coups, "shoes": rep.log.shoes,
+           "violations": total, "violating_rows": rep.counts.get("violating_rows", 0),
+           "ok": not total,
+           "listed": [{"row": v.row, "shoe": v.shoe, "rule": v.rule, "message": v.message} for v in shown]}
+    return json.dumps(doc, indent=2) + "\n"
+
+
+def replay_csv(rep: Replay, shown: list[Violation]) -> str:
+    import csv
+    import io
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["row", "shoe", "rule", "message"])
+    for v in shown:
+        w.writerow([v.row, v.shoe, v.rule, v.message])
+    return buf.getvalue()

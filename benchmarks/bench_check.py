@@ -1,0 +1,100 @@
+"""How fast are ``baccarat simulate``, ``verify`` and ``check`` on a big hand log?
+
+Each step runs as a whole ``python -m analyzer`` process (start-up included),
+timed by wall clock, on a log the first step writes to a temporary directory:
+
+(a) ``simulate --decks 8 --shoes N --seed S --log hands.csv --tallies tallies.csv``
+    (N = 12,500 deals about 1,000,000 coups);
+(b) ``verify hands.csv`` (replay of every coup);
+(c) ``check hands.csv`` -- shoe-aware: one exact solve per coup;
+(d) ``check hands.csv --reference off-the-top``;
+(e) ``check tallies.csv``.
+
+The machine may be shared: the load average before and after each step is
+printed with it.  Run from the repository root:
+
+    python benchmarks/bench_check.py [--shoes 12500] [--seed 1] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def env() -> dict:
+    e = dict(os.environ)
+    e["PYTHONPATH"] = os.pathsep.join([str(REPO)] + [p for p in [e.get("PYTHONPATH")] if p])
+    return e
+
+
+def run(args: list[str], cwd: Path) -> tuple[float, int, str]:
+    t = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-m", "analyzer", *args], cwd=cwd, env=env(),
+                          capture_output=True, text=True)
+    elapsed = time.perf_counter() - t
+    if proc.returncode not in (0, 1):
+        raise SystemExit(f"{' '.join(args)} failed: {proc.stderr.strip()}")
+    return elapsed, proc.returncode, proc.stdout
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--shoes", type=int, default=12_500)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--json", action="store_true")
+    a = ap.parse_args()
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        cwd = Path(tmp)
+        steps = [
+            ("simulate (log + tallies)", ["simulate", "--decks", "8", "--shoes", str(a.shoes), "--seed",
+                                          str(a.seed), "--log", "hands.csv", "--tallies", "tallies.csv"]),
+            ("verify", ["verify", "hands.csv"]),
+            ("check, shoe-aware", ["check", "hands.csv", "--output", "report.md"]),
+            ("check, off the top", ["check", "hands.csv", "--reference", "off-the-top", "--output", "r2.md"]),
+            ("check tallies", ["check", "tallies.csv", "--output", "r3.md"]),
+        ]
+        coups = None
+        for name, args in steps:
+            load0 = os.getloadavg()[0]
+            elapsed, rc, out = run(args, cwd)
+            load1 = os.getloadavg()[0]
+            if coups is None:
+                coups = int(out.split()[1].replace(",", ""))
+            verdict = ""
+            if name.startswith("check"):
+                text = (cwd / args[args.index("--output") + 1]).read_text()
+                verdict = "PASS" if "**PASS**" in text else "FAIL"
+            elif name == "verify":
+                verdict = "OK" if rc == 0 else "violations"
+            rows.append({"step": name, "seconds": round(elapsed, 2),
+                         "us_per_coup": round(elapsed / coups * 1e6, 1), "result": verdict,
+                         "load_before": round(load0, 2), "load_after": round(load1, 2)})
+        size = (cwd / "hands.csv").stat().st_size
+    info = {"coups": coups, "shoes": a.shoes, "log_bytes": size, "nproc": os.cpu_count(),
+            "python": platform.python_version(), "machine": platform.machine()}
+    if a.json:
+        print(json.dumps({"info": info, "steps": rows}, indent=2))
+        return
+    print(f"{coups:,} coups in {a.shoes:,} shoes of 8 decks (log {size / 1e6:.1f} MB); "
+          f"nproc {info['nproc']}, Python {info['python']}")
+    print()
+    print("| step | seconds | us/coup | result | load avg before/after |")
+    print("|---|---|---|---|---|")
+    for r in rows:
+        print(f"| {r['step']} | {r['seconds']} | {r['us_per_coup']} | {r['result']} | "
+              f"{r['load_before']} / {r['load_after']} |")
+
+
+if __name__ == "__main__":
+    main()
