@@ -74,6 +74,8 @@ def register(sub) -> None:
     c.add_argument("--detect", metavar="PP", default="0.1",
                    help="deviation for the power statement, in percentage points of a frequency or of "
                         "the stake (default 0.1)")
+    c.add_argument("--jobs", metavar="N", default="1",
+                   help="share the shoe-aware solves among N processes (default 1; same result)")
     add_output_options(c)
     c.set_defaults(func=cmd_check)
 
@@ -131,6 +133,7 @@ def cmd_check(args) -> int:
     power = _fraction(args.power, "--power", Fraction(0), Fraction(1), "between 0 and 1")
     detect = _fraction(args.detect, "--detect", Fraction(0), Fraction(100), "between 0 and 100 "
                        "percentage points") / 100
+    jobs = _whole(args.jobs, "--jobs", 1)
     if args.reference is not None and args.reference not in REFERENCES:
         raise UsageError(f"unknown --reference {args.reference!r} (choose from {', '.join(REFERENCES)})")
     shoe = shoe_from_args(args)
@@ -150,7 +153,7 @@ def cmd_check(args) -> int:
         del text
         bets = bets_from_args(args, cat)
         report = check.check_log(log, shoe, args.reference or "shoe-aware", tuple(b.id for b in bets), cat,
-                                 alpha, power, detect)
+                                 alpha, power, detect, jobs=jobs)
     out = {"md": check.report_markdown, "json": check.report_json, "csv": check.report_csv}[fmt](report)
     write_output(out, args.output)
     return 1 if report.failed else 0

@@ -290,7 +290,7 @@ def _read_csv_log(path: str, text: str) -> HandLog:
     index = _header(path, header, REQUIRED_LOG_FIELDS, "hand log")
     i_shoe, i_p, i_b = index["shoe"], index["player"], index["banker"]
     i_o, i_s = index.get("outcome"), index.get("seen")
-    need = max(i for i in (i_shoe, i_p, i_b, i_o, i_s) if i is not None) + 1
+    need = max(i_shoe, i_p, i_b) + 1   # optional trailing fields may be left out
     b = _LogBuilder(path, "csv")
     add = b.add
     try:
@@ -305,8 +305,8 @@ def _read_csv_log(path: str, text: str) -> HandLog:
                 raise LogError(f"{path}: row {row}: {len(fields)} fields but the header has {len(header)} "
                                f"(quote a card list that contains commas)")
             add(row, fields[i_shoe], fields[i_p], fields[i_b],
-                fields[i_o] if i_o is not None else None,
-                fields[i_s] if i_s is not None else None)
+                fields[i_o] if i_o is not None and i_o < len(fields) else None,
+                fields[i_s] if i_s is not None and i_s < len(fields) else None)
     except csv.Error as e:
         raise LogError(f"{path}: row {reader.line_num}: {e}") from None
     return b.build(tuple(n.strip().lower() for n in header))

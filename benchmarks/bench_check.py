@@ -6,7 +6,7 @@ timed by wall clock, on a log the first step writes to a temporary directory:
 (a) ``simulate --decks 8 --shoes N --seed S --log hands.csv --tallies tallies.csv``
     (N = 12,500 deals about 1,000,000 coups);
 (b) ``verify hands.csv`` (replay of every coup);
-(c) ``check hands.csv`` -- shoe-aware: one exact solve per coup;
+(c) ``check hands.csv`` -- shoe-aware: one exact solve per coup (then with ``--jobs 2``);
 (d) ``check hands.csv --reference off-the-top``;
 (e) ``check tallies.csv``.
 
@@ -61,6 +61,7 @@ def main() -> None:
                                           str(a.seed), "--log", "hands.csv", "--tallies", "tallies.csv"]),
             ("verify", ["verify", "hands.csv"]),
             ("check, shoe-aware", ["check", "hands.csv", "--output", "report.md"]),
+            ("check, shoe-aware, --jobs 2", ["check", "hands.csv", "--jobs", "2", "--output", "report2.md"]),
             ("check, off the top", ["check", "hands.csv", "--reference", "off-the-top", "--output", "r2.md"]),
             ("check tallies", ["check", "tallies.csv", "--output", "r3.md"]),
         ]

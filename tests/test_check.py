@@ -12,12 +12,12 @@ import numpy as np
 import pytest
 
 from analyzer import Shoe, analyze
-from analyzer.check import (CheckError, Counter, Finding, build_families, check_log, check_tallies, chi2_p,
+from analyzer.check import (CheckError, Finding, build_families, check_log, check_tallies, chi2_p,
                             chi_square, counter_for, hands_needed, holm, normal_p, normal_quantile,
                             off_the_top, shoe_aware, _select_bets)
 from analyzer.cli import main
 from analyzer.engine import falling
-from analyzer.logs import read_hand_log, read_tallies
+from analyzer.logs import read_hand_log
 from analyzer.simulate import Faults, simulate, simulate_to_text
 from analyzer.verify import replay
 
@@ -436,3 +436,14 @@ def test_exact_sums_for_huge_payouts_and_huge_shoes(decks, cut):
         a = solver.solve(shoe_of_values(vc))
         exp = [x + a.probability(o) for x, o in zip(exp, MAIN)]
     assert ref.families["outcome"].expected == exp
+
+
+def test_jobs_give_the_same_result():
+    log, _ = log_from_sim(EIGHT, 120, 31)
+    one = check_log(log, EIGHT)
+    two = check_log(log, EIGHT, jobs=2)
+    for key in one.cells:
+        assert [(c.expected, c.variance) for c in one.cells[key]] == [(c.expected, c.variance) for c in two.cells[key]]
+    assert [(b.expected, b.variance) for b in one.bets] == [(b.expected, b.variance) for b in two.bets]
+    assert [c.statistic for c in one.chisq] == pytest.approx([c.statistic for c in two.chisq], rel=1e-9)
+    assert [z for _, z, _ in one.depletion] == pytest.approx([z for _, z, _ in two.depletion], rel=1e-9)

@@ -131,6 +131,11 @@ def test_jsonl_and_csv_read_the_same_coups():
     assert csv_log.seen == js.seen and js.shoe_ids == ["a", "b"]
 
 
+def test_trailing_optional_fields_may_be_left_out():
+    log = read_hand_log("h.csv", "shoe,player,banker,outcome,seen\n1,7 8,9 K\n1,7 8,9 K,banker\n")
+    assert log.coups == 2 and log.outcome.tolist() == [-1, 1] and not log.seen
+
+
 def test_extra_columns_are_ignored_and_order_is_free():
     log = read_hand_log("h.csv", "table,Banker,note,Player,Shoe\nT1,9 K,hi,7 8,1\nT1,9 K,hi,7 8,1,,\n")
     assert replay(log, EIGHT).ok and log.coups == 2
