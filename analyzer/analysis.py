@@ -211,4 +211,9 @@ def analyze(shoe: Shoe, bets: tuple[str, ...] | list[str] | tuple[Bet, ...] | No
     bets = tuple(bets)
     if all(isinstance(b, str) for b in bets):
         return solver(bets).solve(shoe)
-    return Solver([catalog().bet(b) if isinstance(b, str) else b for b in bets]).solve(shoe)
+    return _solver_for(tuple(catalog().bet(b) if isinstance(b, str) else b for b in bets)).solve(shoe)
+
+
+@lru_cache(maxsize=64)
+def _solver_for(bets: tuple[Bet, ...]) -> Solver:
+    return Solver(bets)

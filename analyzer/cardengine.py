@@ -37,7 +37,7 @@ from __future__ import annotations
 import numpy as np
 
 from .cards import POINTS, RANKS
-from .conditions import CARD_FEATURES, SUIT_FEATURES, Condition
+from .conditions import SUIT_FEATURES
 from .engine import INT64_LIMIT, POSITIONS, CoupTable, falling
 
 RANK_LEVEL = "rank"

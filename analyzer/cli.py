@@ -7,13 +7,12 @@ with status 2; nothing that looks like a result is printed.
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import sys
-import tempfile
 from pathlib import Path
 
 from .errors import BaccaratError
+from .fileio import atomic_write
 
 FORMATS = ("md", "csv", "json")
 
@@ -74,32 +73,6 @@ def write_output(text: str, output: str | None) -> None:
         sys.stdout.write(text)
         return
     atomic_write(Path(output), text)
-
-
-def atomic_write(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file and a rename, so an
-    interrupted run never leaves a half-written file.  The file gets the usual
-    permissions (0666 less the umask)."""
-    directory = path.parent if str(path.parent) else Path(".")
-    if path.is_dir():
-        raise UsageError(f"cannot write {str(path)!r}: it is a directory")
-    try:
-        fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
-    except OSError as e:
-        raise UsageError(f"cannot write {str(path)!r}: {e.strerror or e}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    except OSError as e:
-        Path(tmp).unlink(missing_ok=True)
-        raise UsageError(f"cannot write {str(path)!r}: {e.strerror or e}") from None
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def add_bet_options(p: argparse.ArgumentParser) -> None:

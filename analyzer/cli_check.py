@@ -6,13 +6,12 @@ violation or ``check`` rejects, 2 on bad input (one line ``baccarat: error: ...`
 
 from __future__ import annotations
 
-import os
 import re
 import sys
-import tempfile
 from fractions import Fraction
 from pathlib import Path
 
+from .fileio import atomic_open
 from .cli import (UsageError, add_bet_options, add_output_options, add_shoe_options, bets_from_args,
                   catalog_from_args, check_format, shoe_from_args, write_output)
 
@@ -192,24 +191,7 @@ def cmd_simulate(args) -> int:
 
 def _simulate_to_file(path: Path, run):
     """Stream the log into a temporary file beside ``path``, then rename it into place."""
-    if path.is_dir():
-        raise UsageError(f"cannot write {str(path)!r}: it is a directory")
-    directory = path.parent if str(path.parent) else Path(".")
-    try:
-        fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
-    except OSError as e:
-        raise UsageError(f"cannot write {str(path)!r}: {e.strerror or e}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            result = run(f)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    except OSError as e:
-        Path(tmp).unlink(missing_ok=True)
-        raise UsageError(f"cannot write {str(path)!r}: {e.strerror or e}") from None
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return result
+    with atomic_open(path) as f:
+        return run(f)
+
+

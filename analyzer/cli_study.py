@@ -535,19 +535,14 @@ def write_chart(res, path: Path) -> str:
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=110)
     plt.close(fig)
-    from .study import _atomic_write_bytes
-    if path.is_dir():
-        raise UsageError(f"cannot write {str(path)!r}: it is a directory")
-    try:
-        _atomic_write_bytes(path, buf.getvalue())
-    except OSError as e:
-        raise UsageError(f"cannot write {str(path)!r}: {e.strerror or e}") from None
+    from .fileio import atomic_write
+    atomic_write(path, buf.getvalue())
     return str(path)
 
 
 def write_trace(params, path: Path) -> None:
     """Every coup of every shoe: remaining shoe and the exact EV of each bet (CSV)."""
-    from .cli import atomic_write
+    from .fileio import atomic_write
     from .study import trace_shoe
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")

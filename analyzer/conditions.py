@@ -294,7 +294,11 @@ class Condition:
 
     def mask(self, features: dict) -> np.ndarray:
         """Evaluate over feature arrays (card features may be scalars); a boolean array."""
-        out = self._evaluate(features)
+        try:
+            out = self._evaluate(features)
+        except KeyError as e:
+            raise BetError(f"condition {self.text!r} reads {e.args[0]}, which is not available here "
+                           "(rank and suit features need the card engine)") from None
         return np.broadcast_to(np.asarray(out, dtype=bool), features["winner"].shape)
 
     def __repr__(self) -> str:

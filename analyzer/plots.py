@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import tempfile
 from pathlib import Path
 
 
@@ -27,15 +26,10 @@ def _pyplot():
 
 
 def _save(fig, path: Path) -> None:
+    from .fileio import atomic_open
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.close(fd)
-    try:
-        fig.savefig(tmp, format="png", dpi=100, metadata={"Software": None})
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    finally:
-        Path(tmp).unlink(missing_ok=True)
+    with atomic_open(path, binary=True) as f:
+        fig.savefig(f, format="png", dpi=100, metadata={"Software": None})
 
 
 def eor_chart(bet_name: str, ranks: list[str], effects_percent: list[float | None], path: Path,

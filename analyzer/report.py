@@ -17,7 +17,7 @@ from . import formatting, reportfmt
 from .analysis import Solver
 from .bets import catalog
 from .cards import RANKS
-from .cli import atomic_write
+from .fileio import atomic_write
 from .distributions import distributions
 from .eor import effects_of_removal
 from .shoe import Shoe

@@ -51,7 +51,6 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -65,6 +64,7 @@ from .bets import Bet, catalog, parse_catalog
 from .cards import POINTS, RANKS
 from .engine import POSITIONS, coup_table, falling
 from .errors import BaccaratError
+from .fileio import atomic_write
 from .rules import play_coup
 from .shoe import MIN_CARDS, Shoe
 
@@ -758,7 +758,7 @@ class ChunkStore:
             if old is not None and old.get("key") != self.key:
                 raise StudyError(f"state directory {str(self.dir)!r} holds another study "
                                  f"(key {old.get('key')}, this one is {self.key}); choose another --state")
-        _atomic_write_bytes(meta, (json.dumps(ident, indent=1, sort_keys=True) + "\n").encode())
+        atomic_write(meta, (json.dumps(ident, indent=1, sort_keys=True) + "\n").encode())
 
     def load(self, index: int, shoes: int) -> dict | None:
         path = self._path(index, shoes)
@@ -775,19 +775,7 @@ class ChunkStore:
 
     def save(self, chunk: dict) -> None:
         text = json.dumps(chunk, separators=(",", ":"))
-        _atomic_write_bytes(self._path(chunk["index"], chunk["shoes"]), text.encode())
-
-
-def _atomic_write_bytes(path: Path, data: bytes) -> None:
-    import tempfile
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+        atomic_write(self._path(chunk["index"], chunk["shoes"]), text.encode())
 
 
 def default_state_dir(params: StudyParams, root: str | Path = ".baccarat-study") -> Path:

@@ -1,6 +1,5 @@
 """Distributions, effects of removal and the reports folder (issue: reports)."""
 
-import os
 from fractions import Fraction
 from pathlib import Path
 
