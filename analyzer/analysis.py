@@ -112,6 +112,20 @@ class Analysis:
         return self.bets[bet_id]
 
 
+def event_index(bet: Bet, features: dict | None = None) -> np.ndarray:
+    """For each of the ``10**6`` value sequences, the index of the event of ``bet``
+    that pays (the first whose condition holds), or ``len(bet.events)`` for the
+    ``otherwise`` event.  Bets that read ranks or suits need the card engine."""
+    features = features if features is not None else coup_table().features()
+    index = np.full(features["winner"].shape, len(bet.events), dtype=np.int16)
+    taken = np.zeros(features["winner"].shape, dtype=bool)
+    for i, e in enumerate(bet.events):
+        m = e.when.mask(features) & ~taken
+        index[m] = i
+        taken |= m
+    return index
+
+
 def _first_match(conditions: list, i: int):
     """Event ``i`` of a pay table: its condition holds and no earlier one does."""
     def mask(features):
@@ -155,7 +169,8 @@ class Solver:
             conds = [e.when for e in bet.events]
             used = frozenset().union(*(c.card_features for c in conds))
             if not used:
-                sources = [("value", row_of(_first_match(conds, i)(features))) for i in range(len(conds))]
+                index = event_index(bet, features)
+                sources = [("value", row_of(index == i)) for i in range(len(conds))]
             else:
                 level = level_for(used)
                 if level == CARD_LEVEL:

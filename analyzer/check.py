@@ -182,19 +182,13 @@ def _cached(fn):
 @_cached
 def bet_family(bet: Bet) -> Family:
     """The bet's pay table as cells: its events in order, then ``otherwise``."""
+    from .analysis import event_index
     from .engine import coup_table
 
     if not value_only(bet):
         raise BetError(f"bet {bet.id!r} reads ranks or suits: a hand-log check covers bets on point "
                        f"values only (check it from tallies against the off-the-top reference)")
-    table = coup_table()
-    features = table.features()
-    code = np.full(table.size, len(bet.events), dtype=np.int16)
-    taken = np.zeros(table.size, dtype=bool)
-    for i, e in enumerate(bet.events):
-        m = e.when.mask(features) & ~taken
-        code[m] = i
-        taken |= m
+    code = event_index(bet, coup_table().features())
     labels = tuple(e.event for e in bet.events) + (bet.otherwise_event,)
     pays = tuple(e.pays for e in bet.events) + (bet.otherwise,)
     return Family(f"bet:{bet.id}", bet.name, labels, code, bet, pays)

@@ -126,20 +126,11 @@ class SimResult:
 
 def _event_tables(bets: tuple[Bet, ...]) -> list[np.ndarray]:
     """For each bet, the index of the paying event of every six-value sequence."""
+    from .analysis import event_index
     from .engine import coup_table
 
-    table = coup_table()
-    features = table.features()
-    out = []
-    for bet in bets:
-        idx = np.full(table.size, len(bet.events), dtype=np.int8)
-        taken = np.zeros(table.size, dtype=bool)
-        for i, e in enumerate(bet.events):
-            m = e.when.mask(features) & ~taken
-            idx[m] = i
-            taken |= m
-        out.append(idx)
-    return out
+    features = coup_table().features()
+    return [event_index(bet, features).astype(np.int8) for bet in bets]
 
 
 def _base_cards(shoe: Shoe, faults: Faults) -> np.ndarray:
