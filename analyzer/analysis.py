@@ -169,8 +169,8 @@ class Solver:
             conds = [e.when for e in bet.events]
             used = frozenset().union(*(c.card_features for c in conds))
             if not used:
-                index = event_index(bet, features)
-                sources = [("value", row_of(index == i)) for i in range(len(conds))]
+                paying = event_index(bet, features)
+                sources = [("value", row_of(paying == i)) for i in range(len(conds))]
             else:
                 level = level_for(used)
                 if level == CARD_LEVEL:
