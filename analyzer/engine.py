@@ -177,7 +177,7 @@ class CoupTable:
 
 @lru_cache(maxsize=1)
 def coup_table() -> CoupTable:
-    """The shared :class:`CoupTable` (built on first use, about 0.2 s)."""
+    """The shared :class:`CoupTable` (built on first use, about 50 ms)."""
     return CoupTable()
 
 
