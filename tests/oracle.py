@@ -81,90 +81,22 @@ def full_shoe_counts(cards: list[str], key=lambda coup: coup["winner"]) -> tuple
 
 
 def value_recursion_counts(value_counts) -> dict[str, int]:
-    """Plain exact enumeration by point value with integer weights (no engine code).
-
-    Walks P1 B1 P2 B2 and the third cards, multiplying by the number of cards of
-    each value left; a coup that stops after k < 6 cards is multiplied by the
-    ways to fill the unused positions, (N-k)(N-k-1)...(N-5).
-    """
-    n = list(value_counts)
-    total = sum(n)
+    """Plain exact enumeration by point value with integer weights (no engine code):
+    the winner's ways, summed from :func:`value_coup_weights`."""
     out = {"player": 0, "banker": 0, "tie": 0}
-
-    def fill(k):
-        f = 1
-        for i in range(k, 6):
-            f *= total - i
-        return f
-
-    def finish(w, pt, bt, used):
-        out["player" if pt > bt else "banker" if bt > pt else "tie"] += w * fill(used)
-
-    for p1 in range(10):
-        w1 = n[p1]; n[p1] -= 1
-        for b1 in range(10):
-            w2 = w1 * n[b1]; n[b1] -= 1
-            for p2 in range(10):
-                w3 = w2 * n[p2]; n[p2] -= 1
-                for b2 in range(10):
-                    w4 = w3 * n[b2]; n[b2] -= 1
-                    pt, bt = (p1 + p2) % 10, (b1 + b2) % 10
-                    if w4 == 0:
-                        pass
-                    elif pt >= 8 or bt >= 8 or (pt >= 6 and bt >= 6):
-                        finish(w4, pt, bt, 4)
-                    elif pt >= 6:  # player stands, banker (0-5) draws
-                        for b3 in range(10):
-                            if n[b3]:
-                                finish(w4 * n[b3], pt, (bt + b3) % 10, 5)
-                    else:
-                        for p3 in range(10):
-                            w5 = w4 * n[p3]
-                            if not w5:
-                                continue
-                            n[p3] -= 1
-                            pt3 = (pt + p3) % 10
-                            if banker_draws_prose(bt, p3):
-                                for b3 in range(10):
-                                    if n[b3]:
-                                        finish(w5 * n[b3], pt3, (bt + b3) % 10, 6)
-                            else:
-                                finish(w5, pt3, bt, 5)
-                            n[p3] += 1
-                    n[b2] += 1
-                n[p2] += 1
-            n[b1] += 1
-        n[p1] += 1
+    for (p, b), w in value_coup_weights(value_counts).items():
+        pt, bt = sum(p) % 10, sum(b) % 10
+        out["player" if pt > bt else "banker" if bt > pt else "tie"] += w
     return out
-
-
-# -- Added for the catalog tests: many pay tables tallied in one pass -------------------
-
-#: A representative rank for each point value (used where only values matter).
-VALUE_RANK = {0: "T", 1: "A", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9"}
-
-
-def six_card_tally(cards: list[str], keys: dict) -> tuple[dict[str, Counter], int]:
-    """Deal every ordered choice of 6 of the physical ``cards`` once and tally,
-    for each ``name -> key`` of ``keys``, ``key(coup)`` (``coup`` as :func:`deal`
-    returns it).  Returns ``({name: Counter}, deals)``."""
-    tallies = {name: Counter() for name in keys}
-    items = list(keys.items())
-    deals = 0
-    for perm in itertools.permutations(range(len(cards)), 6):
-        coup = deal([cards[i] for i in perm])
-        for name, key in items:
-            tallies[name][key(coup)] += 1
-        deals += 1
-    return tallies, deals
 
 
 def value_coup_weights(value_counts) -> dict[tuple[tuple[int, ...], tuple[int, ...]], int]:
     """Every distinct coup by point values, ``(player values, banker values)`` in
     dealing order, with its exact number of ordered six-card deals.
 
-    The same plain walk as :func:`value_recursion_counts` (cards P1 B1 P2 B2, then
-    the third cards by the prose rules), keeping the hands instead of the winner.
+    Walks P1 B1 P2 B2 and the third cards (by the prose rules), multiplying by the
+    number of cards of each value left; a coup that stops after k < 6 cards is
+    multiplied by the ways to fill the unused positions, (N-k)(N-k-1)...(N-5).
     """
     n = list(value_counts)
     total = sum(n)
