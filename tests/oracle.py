@@ -90,6 +90,25 @@ def value_recursion_counts(value_counts) -> dict[str, int]:
     return out
 
 
+#: A representative rank for each point value (used where only values matter).
+VALUE_RANK = {0: "T", 1: "A", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9"}
+
+
+def six_card_tally(cards: list[str], keys: dict) -> tuple[dict[str, Counter], int]:
+    """Deal every ordered choice of 6 of the physical ``cards`` once and tally,
+    for each ``name -> key`` of ``keys``, ``key(coup)`` (``coup`` as :func:`deal`
+    returns it).  Returns ``({name: Counter}, deals)``."""
+    tallies = {name: Counter() for name in keys}
+    items = list(keys.items())
+    deals = 0
+    for perm in itertools.permutations(range(len(cards)), 6):
+        coup = deal([cards[i] for i in perm])
+        for name, key in items:
+            tallies[name][key(coup)] += 1
+        deals += 1
+    return tallies, deals
+
+
 def value_coup_weights(value_counts) -> dict[tuple[tuple[int, ...], tuple[int, ...]], int]:
     """Every distinct coup by point values, ``(player values, banker values)`` in
     dealing order, with its exact number of ordered six-card deals.
