@@ -39,6 +39,8 @@ from functools import lru_cache
 import numpy as np
 
 from .bets import MAIN_BETS, Bet
+from .engine import POSITIONS
+from .engine import falling as _falling
 from .errors import BaccaratError, BetError
 from .logs import OUTCOME_NAMES, HandLog, Tallies
 from .shoe import Shoe
@@ -47,7 +49,6 @@ DEFAULT_ALPHA = Fraction(1, 100)
 DEFAULT_POWER = Fraction(9, 10)
 DEFAULT_DETECT = Fraction(1, 1000)   # 0.1 percentage point
 MIN_EXPECTED = 5                     # cells below this are pooled / not z-tested
-POSITIONS = 6
 BATCH = 128
 
 
@@ -62,10 +63,8 @@ def _mp():
 
 
 def falling(n: int, k: int = POSITIONS) -> int:
-    out = 1
-    for i in range(k):
-        out *= n - i
-    return out if out > 0 else 0
+    """``n (n-1) ... (n-k+1)``; six cards by default."""
+    return _falling(n, k)
 
 
 class single_blas_thread:
@@ -228,10 +227,9 @@ class Counter:
     """Exact ways of every cell of ``families`` for many shoes (value counts) at once.
 
     For a shoe with ``n_v`` cards of value ``v``, the ordered six-card deals
-    showing a value multiset ``m`` number ``prod_v n_v (n_v-1)...``: the product
-    is split into the values 0-4 and 5-9 (462 partial products each), so the
-    5005 monomials of a batch of shoes cost two gathers and a multiplication,
-    and the cells' counts are one matrix product.  While ``N (N-1) ... (N-5) <
+    showing a value multiset ``m`` number ``prod_v n_v (n_v-1)...``
+    (:meth:`analyzer.engine.CoupTable.batch_monomials`, for a batch of shoes at
+    once), and the cells' counts are one matrix product.  While ``N (N-1) ... (N-5) <
     2**53`` (shoes of at most 458 cards) every monomial, product and partial sum
     is an integer below ``2**53``, so double precision is exact; larger shoes
     use int64 (below ``2**63``) or Python integers.
@@ -251,32 +249,8 @@ class Counter:
         self._coef_f = self.coef.astype(np.float64)
         self._coef_obj = None
         self._exact_cache: dict = {}
-        exps = table.exponents
-        self._exps = exps
-
-        def uniq(rows):
-            u, inv = np.unique(rows, axis=0, return_inverse=True)
-            return u, inv.ravel()
-
-        def halves(cols):
-            u, idx = uniq(exps[:, cols])
-            a_u, a_i = uniq(u[:, :2])
-            b_u, b_i = uniq(u[:, 2:])
-            return idx, (cols, a_u, a_i, b_u, b_i)
-
-        self._lo_i, self._lo = halves([0, 1, 2, 3, 4])
-        self._hi_i, self._hi = halves([5, 6, 7, 8, 9])
-
-    @staticmethod
-    def _half(F, plan):
-        # F[v, k] is a row of B shoes: every gather below copies whole contiguous rows
-        cols, a_u, a_i, b_u, b_i = plan
-        A = F[cols[0], a_u[:, 0]] * F[cols[1], a_u[:, 1]]
-        B = F[cols[2], b_u[:, 0]] * F[cols[3], b_u[:, 1]]
-        B *= F[cols[4], b_u[:, 2]]
-        out = A[a_i]
-        out *= B[b_i]
-        return out
+        self._exps = table.exponents
+        self._table = table
 
     def ways(self, value_counts: np.ndarray) -> np.ndarray:
         """``(B, E)`` int64 (or object) exact ways for ``B`` shoes given by value counts."""
@@ -291,16 +265,7 @@ class Counter:
             dtype = np.int64
         else:
             return self.ways_exact(vc)
-        B = vc.shape[0]
-        F = np.empty((10, POSITIONS + 1, B), dtype=dtype)
-        F[:, 0, :] = 1
-        vt = vc.T
-        for k in range(1, POSITIONS + 1):
-            F[:, k, :] = F[:, k - 1, :] * np.maximum(vt - (k - 1), 0)
-        lo = self._half(F, self._lo)
-        hi = self._half(F, self._hi)
-        mono = lo[self._lo_i]
-        mono *= hi[self._hi_i]
+        mono = self._table.batch_monomials(vc, dtype)
         if dtype is np.float64:
             return (self._coef_f @ mono).T.astype(np.int64)
         return (self.coef @ mono).T

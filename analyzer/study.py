@@ -59,7 +59,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .analysis import Solver, analyze  # noqa: F401  (analyze: doctest)
+from .analysis import Solver, analyze, event_index  # noqa: F401  (analyze: doctest)
 from .bets import Bet, catalog, parse_catalog
 from .cards import POINTS, RANKS
 from .engine import POSITIONS, coup_table, falling
@@ -238,7 +238,7 @@ class BatchEV:
         self.scales = [bet_scale(b) for b in bets]
         table = coup_table()
         features = table.features()
-        self._gather, _ = table.monomial_plan()
+        self._table = table
         rows, consts, self.value_index, bound = [], [], [], 0
         self.solver_bets: list[int] = []
         for i, bet in enumerate(bets):
@@ -247,15 +247,13 @@ class BatchEV:
                 continue
             L, o = self.scales[i], bet.otherwise
             row = np.zeros(table.multisets, dtype=np.int64)
-            taken = np.zeros(table.size, dtype=bool)
+            paying = event_index(bet, features)
             weights = []
-            for e in bet.events:
-                m = e.when.mask(features) & ~taken
-                taken |= m
+            for j, e in enumerate(bet.events):
                 w = (e.pays - o) * L
                 assert w.denominator == 1
                 weights.append(abs(int(w)))
-                row += table.coefficients(m) * int(w)
+                row += table.coefficients(paying == j) * int(w)
             const = o * L
             rows.append(row)
             consts.append(int(const))
@@ -269,18 +267,7 @@ class BatchEV:
 
     def monomials(self, value_counts: np.ndarray) -> np.ndarray:
         """``(5005, K)`` products of falling factorials for ``K`` shoes (rows of value counts)."""
-        k = value_counts.shape[0]
-        f = np.empty((POSITIONS + 1, 10, k), dtype=np.int64)
-        f[0] = 1
-        counts = value_counts.T.astype(np.int64)
-        for i in range(POSITIONS):
-            f[i + 1] = f[i] * (counts - i)
-        flat = f.transpose(1, 0, 2).reshape(10 * (POSITIONS + 1), k)
-        g = flat[self._gather]          # (6, 5005, K), padded with F[0][0] == 1
-        mono = g[0] * g[1]
-        for r in range(2, POSITIONS):
-            mono *= g[r]
-        return mono
+        return self._table.batch_monomials(value_counts, np.int64)
 
     def numerators(self, rank_counts: np.ndarray, card_counts: np.ndarray | None = None) -> list[list[int]]:
         """EV numerators ``[bet][coup]`` (over ``deals(N) * L_bet``) for remaining shoes.
