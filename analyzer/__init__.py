@@ -4,15 +4,25 @@
 >>> a = analyze(Shoe.standard(decks=8))
 >>> a.ways("player"), a.ways("banker"), a.ways("tie"), a.deals
 (2230518282592256, 2292252566437888, 475627426473216, 4998398275503360)
+
+The package is layered; each layer imports only those before it::
+
+    core  <-  io  <-  bets  <-  reports  <-  simcheck, studies  <-  cli
+
+This module re-exports the public names of :mod:`analyzer.core` and
+:mod:`analyzer.bets`.
 """
 
-from .analysis import Analysis, BetResult, EventResult, Solver, analyze, solver
-from .bets import MAIN_BETS, Bet, Catalog, Event, Table, catalog, load_bets_file, parse_pays
-from .cards import POINTS, RANKS, SUITS, parse_card, parse_cards
-from .conditions import FEATURES, Condition
-from .errors import BaccaratError, BetError, CardError, ShoeError
-from .rules import BANKER_DRAWS, BANKER_RULE_TABLE, Coup, banker_draws, play_coup, player_draws
-from .shoe import Shoe
+from .bets.catalog import MAIN_BETS, Bet, Catalog, Event, Table, catalog, load_bets_file, parse_pays
+from .bets.conditions import Condition
+from .bets.pricing import analyze, solver
+from .core.cards import POINTS, RANKS, SUITS, parse_card, parse_cards
+from .core.errors import BaccaratError, BetError, CardError, ShoeError
+from .core.features import FEATURES
+from .core.results import Analysis, BetResult, EventResult
+from .core.rules import BANKER_DRAWS, BANKER_RULE_TABLE, Coup, banker_draws, play_coup, player_draws
+from .core.shoe import Shoe
+from .core.solver import Solver
 
 __version__ = "0.1.0"
 

@@ -30,7 +30,7 @@ def main() -> None:
     args = ap.parse_args()
 
     from analyzer import Shoe, Solver, catalog
-    from analyzer.eor import effects_of_removal
+    from analyzer.reports.eor import effects_of_removal
 
     bets = tuple(catalog().bets.values())
     t = time.perf_counter()
@@ -38,7 +38,7 @@ def main() -> None:
     compile_s = time.perf_counter() - t
     shoes = [Shoe.standard(8).remove(r + "s") for r in "A23456789TJQK"]
     solve = timed(lambda: [solver.solve(s) for s in shoes], args.repeat) / len(shoes)
-    from analyzer.conditions import CARD_FEATURES
+    from analyzer.bets.conditions import CARD_FEATURES
     value_only = Solver(tuple(b for b in bets if not b.features & CARD_FEATURES.keys()))
     solve_value = timed(lambda: [value_only.solve(s) for s in shoes], args.repeat) / len(shoes)
     eor = timed(lambda: effects_of_removal(Shoe.standard(8), bets, solver=solver), args.repeat)

@@ -36,14 +36,14 @@ sys.path.insert(0, str(REPO / "tests"))
 import numpy as np  # noqa: E402
 
 from analyzer import Shoe  # noqa: E402
-from analyzer.cards import RANKS  # noqa: E402
+from analyzer.core.cards import RANKS  # noqa: E402
 
 COLD_SETUP = r"""
 import json, time
 t0 = time.perf_counter()
 import analyzer
-from analyzer.engine import coup_table
-from analyzer.analysis import solver
+from analyzer.core.engine import coup_table
+from analyzer.bets.pricing import solver
 t1 = time.perf_counter()
 coup_table()
 t2 = time.perf_counter()
@@ -123,7 +123,7 @@ def main(argv=None) -> int:
 
     # (b) warm solves of new shoes, int64 path
     from analyzer import analyze, solver
-    from analyzer.engine import INT64_LIMIT, POSITIONS, falling
+    from analyzer.core.engine import INT64_LIMIT, POSITIONS, falling
     s = solver()
     s.solve(Shoe.standard(8))                       # compile outside the timings
     seen: set = {Shoe.standard(8).value_counts}

@@ -1,4 +1,4 @@
-"""Break-even payouts and the symbolic EV (analyzer.breakeven), against published counts."""
+"""Break-even payouts and the symbolic EV (analyzer.bets.breakeven), against published counts."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 import sympy
 
 from analyzer import BetError, Shoe, Solver, analyze, catalog
-from analyzer.breakeven import breakeven, ev_polynomial
+from analyzer.bets.breakeven import breakeven, ev_polynomial
 from analyzer.cli import main as cli_main
 
 # Published 8-deck counts (Wizard of Odds; tests/data/published_8deck.toml).

@@ -12,14 +12,14 @@ import numpy as np
 import pytest
 
 from analyzer import Shoe, analyze
-from analyzer.check import (CheckError, Finding, build_families, check_log, check_tallies, chi2_p,
+from analyzer.simcheck.check import (CheckError, Finding, build_families, check_log, check_tallies, chi2_p,
                             chi_square, counter_for, hands_needed, holm, normal_p, normal_quantile,
                             off_the_top, shoe_aware, _select_bets)
 from analyzer.cli import main
-from analyzer.engine import falling
-from analyzer.logs import read_hand_log
-from analyzer.simulate import Faults, simulate, simulate_to_text
-from analyzer.verify import replay
+from analyzer.core.engine import falling
+from analyzer.simcheck.logs import read_hand_log
+from analyzer.simcheck.simulate import Faults, simulate, simulate_to_text
+from analyzer.simcheck.verify import replay
 
 EIGHT = Shoe.standard(8)
 ONE = Shoe.standard(1)
@@ -314,8 +314,8 @@ def test_coups_with_fewer_than_six_unseen_cards_are_left_out():
 # -- bets -----------------------------------------------------------------------------------
 
 def test_catalog_side_bets_on_point_values_work_in_both_references():
-    from analyzer.bets import catalog
-    from analyzer.check import value_only
+    from analyzer.bets.catalog import catalog
+    from analyzer.simcheck.check import value_only
     ids = [b for b, bet in catalog().bets.items() if value_only(bet)][:8]
     log, result = log_from_sim(EIGHT, 30, 77, bets=tuple(ids))
     rep = check_log(log, EIGHT, bets=tuple(ids))
@@ -328,8 +328,8 @@ def test_catalog_side_bets_on_point_values_work_in_both_references():
 
 
 def test_bets_on_cards_are_refused_for_logs():
-    from analyzer.bets import catalog
-    from analyzer.check import value_only
+    from analyzer.bets.catalog import catalog
+    from analyzer.simcheck.check import value_only
     card_bets = [b for b, bet in catalog().bets.items() if not value_only(bet)]
     if not card_bets:
         pytest.skip("no rank/suit bets in the catalog")
@@ -414,8 +414,8 @@ events = [{ event = "banker wins with a three-card 7", when = "winner == banker 
 def test_exact_sums_for_huge_payouts_and_huge_shoes(decks, cut):
     # A 1,000,000:1 payout pushes the bet's per-coup numerators past int64, and a 30-deck shoe
     # its deal counts past 2**63: both take the Python-integer paths, still exact.
-    from analyzer.analysis import Solver
-    from analyzer.bets import catalog, parse_catalog
+    from analyzer.core.solver import Solver
+    from analyzer.bets.catalog import catalog, parse_catalog
     shoe = Shoe.standard(decks)
     cat = catalog().merged(parse_catalog(JACKPOT, "jackpot.toml"))
     bets = (cat.bet("banker"), cat.bet("jackpot"))

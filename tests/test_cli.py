@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from analyzer import Shoe, analyze
-from analyzer.cards import RANKS
+from analyzer.core.cards import RANKS
 from analyzer.cli import main
 
 REPO = Path(__file__).resolve().parents[1]

@@ -7,9 +7,9 @@ import pytest
 
 from analyzer import Shoe, analyze, catalog
 from analyzer.cli import main
-from analyzer.distributions import WINNERS, distributions
-from analyzer.eor import effects_of_removal, removal
-from analyzer.report import generate
+from analyzer.reports.distributions import WINNERS, distributions
+from analyzer.reports.eor import effects_of_removal, removal
+from analyzer.reports.writer import generate
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -236,7 +236,7 @@ def test_reports_without_matplotlib(tmp_path, monkeypatch):
 
 def test_interrupted_report_leaves_no_partial_files(tmp_path, monkeypatch):
     monkeypatch.setenv("BACCARAT_NO_PLOTS", "1")
-    import analyzer.report as report
+    import analyzer.reports.writer as report
 
     real = report.distributions
 

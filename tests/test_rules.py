@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 
 from analyzer import BANKER_DRAWS, BANKER_RULE_TABLE, catalog, play_coup
-from analyzer.engine import coup_table
-from analyzer.rules import Coup, banker_draws, parse_values, player_draws
+from analyzer.core.engine import coup_table
+from analyzer.core.rules import Coup, banker_draws, parse_values, player_draws
 
 from oracle import POINT, banker_draws_prose, deal
 

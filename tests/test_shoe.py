@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from analyzer import CardError, Shoe, ShoeError
-from analyzer.cards import RANKS, SUITS
-from analyzer.errors import BaccaratError
+from analyzer.core.cards import RANKS, SUITS
+from analyzer.core.errors import BaccaratError
 
 ALL_RANKS_32 = ",".join(f"{r}=32" for r in RANKS)
 

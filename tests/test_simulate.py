@@ -11,10 +11,10 @@ import pytest
 
 from analyzer import Shoe
 from analyzer.cli import main
-from analyzer.logs import CARD_POINT, read_hand_log, read_tallies
-from analyzer.rules import play_coup
-from analyzer.simulate import Faults, SimulationError, simulate, simulate_to_text
-from analyzer.verify import replay
+from analyzer.simcheck.logs import CARD_POINT, read_hand_log, read_tallies
+from analyzer.core.rules import play_coup
+from analyzer.simcheck.simulate import Faults, SimulationError, simulate, simulate_to_text
+from analyzer.simcheck.verify import replay
 
 EIGHT = Shoe.standard(8)
 

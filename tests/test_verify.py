@@ -7,10 +7,10 @@ import pytest
 
 from analyzer import Shoe
 from analyzer.cli import main
-from analyzer.logs import LogError, read_hand_log, read_tallies
-from analyzer.rules import BANKER_DRAWS, play_coup
-from analyzer.simulate import Faults, simulate_to_text
-from analyzer.verify import ordinal, replay
+from analyzer.simcheck.logs import LogError, read_hand_log, read_tallies
+from analyzer.core.rules import BANKER_DRAWS, play_coup
+from analyzer.simcheck.simulate import Faults, simulate_to_text
+from analyzer.simcheck.verify import ordinal, replay
 
 EIGHT = Shoe.standard(8)
 

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 
 import sympy
 
-from .analysis import BetResult
-from .errors import BetError
+from ..core.results import BetResult
+from ..core.errors import BetError
 
 
 def event_symbol(index: int) -> sympy.Symbol:

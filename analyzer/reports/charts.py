@@ -26,7 +26,7 @@ def _pyplot():
 
 
 def _save(fig, path: Path) -> None:
-    from .fileio import atomic_open
+    from ..io.files import atomic_open
     path.parent.mkdir(parents=True, exist_ok=True)
     with atomic_open(path, binary=True) as f:
         fig.savefig(f, format="png", dpi=100, metadata={"Software": None})

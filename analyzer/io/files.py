@@ -12,7 +12,7 @@ import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 
-from .errors import BaccaratError
+from ..core.errors import BaccaratError
 
 
 class OutputError(BaccaratError):

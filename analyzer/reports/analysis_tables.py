@@ -10,10 +10,10 @@ import io
 import json
 from fractions import Fraction
 
-from .analysis import Analysis
+from ..core.results import Analysis
 from .distributions import WINNERS, Distributions
 from .eor import Effects
-from .formatting import _md_table, decimal, exact, percent
+from .odds_tables import _md_table, decimal, exact, percent
 
 PLOTS_MISSING = ("*(Charts are not included: matplotlib is not installed. "
                  "Install the `plots` extra, `pip install .[plots]`, and run the command again.)*")
@@ -182,7 +182,7 @@ def distributions_json(d: Distributions) -> str:
 # -- effects of removal ---------------------------------------------------------------
 
 def eor_markdown(e: Effects, command: str, charts: dict | None) -> str:
-    from .cards import RANKS
+    from ..core.cards import RANKS
     out = header(f"Effects of removal ({e.cards} card{'s' if e.cards > 1 else ''} of a rank)",
                  e.shoe.describe(), None, command,
                  "Effect = EV(shoe without the cards) - EV(shoe), exact; shown here in percent of a unit "
@@ -219,7 +219,7 @@ def eor_markdown(e: Effects, command: str, charts: dict | None) -> str:
 
 
 def eor_csv(e: Effects) -> str:
-    from .cards import RANKS
+    from ..core.cards import RANKS
     rows = []
     for b in e.bets.values():
         tags = b.tags()
@@ -246,7 +246,7 @@ def eor_json(e: Effects) -> str:
 # -- EV as a polynomial in the payouts ------------------------------------------------
 
 def payouts_markdown(a: Analysis, command: str) -> str:
-    from .breakeven import breakeven, ev_polynomial
+    from ..bets.breakeven import breakeven, ev_polynomial
     out = header("EV as a function of the payouts, and break-even payouts", a.shoe.describe(), a.deals,
                  command, "The EV is linear in each payout: x1, x2, ... are the payouts (to 1) of the "
                  "bet's events in pay-table order, the last one the 'otherwise' event (-1 when it loses). "
@@ -274,7 +274,7 @@ def payouts_markdown(a: Analysis, command: str) -> str:
 
 
 def payouts_csv(a: Analysis) -> str:
-    from .breakeven import breakeven
+    from ..bets.breakeven import breakeven
     rows = []
     for r in a.bets.values():
         be = breakeven(r)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .cli import (UsageError, add_bet_options, add_output_options, add_shoe_options, bets_from_args,
+from .options import (UsageError, add_bet_options, add_output_options, add_shoe_options, bets_from_args,
                   check_format, shoe_from_args, write_output)
 
 
@@ -16,17 +16,17 @@ def _decks_list(text: str) -> tuple[int, ...]:
 
 
 def cmd_decks(args) -> int:
-    from .analysis import Solver
-    from .bets import catalog
-    from .shoe import Shoe
-    from . import reportfmt
+    from ..core.solver import Solver
+    from ..bets.catalog import catalog
+    from ..core.shoe import Shoe
+    from ..reports import analysis_tables as reportfmt
 
     fmt = check_format(args.format)
     decks = _decks_list(args.decks_list)
     cat = catalog()
     if args.table or args.bets or args.bets_file:
         bets = bets_from_args(args)
-        from .bets import Table
+        from ..bets.catalog import Table
         tables = [Table("selected", "Selected bets", "The bets named on the command line.",
                         tuple(b.id for b in bets))]
     else:
@@ -44,8 +44,8 @@ def cmd_decks(args) -> int:
 
 
 def cmd_distributions(args) -> int:
-    from .distributions import distributions
-    from . import reportfmt
+    from ..reports.distributions import distributions
+    from ..reports import analysis_tables as reportfmt
 
     fmt = check_format(args.format)
     shoe = shoe_from_args(args)
@@ -58,8 +58,8 @@ def cmd_distributions(args) -> int:
 
 
 def cmd_eor(args) -> int:
-    from .eor import effects_of_removal
-    from . import reportfmt
+    from ..reports.eor import effects_of_removal
+    from ..reports import analysis_tables as reportfmt
 
     fmt = check_format(args.format)
     shoe = shoe_from_args(args)
@@ -74,8 +74,8 @@ def cmd_eor(args) -> int:
 
 
 def cmd_payouts(args) -> int:
-    from .analysis import Solver
-    from . import reportfmt
+    from ..core.solver import Solver
+    from ..reports import analysis_tables as reportfmt
 
     fmt = check_format(args.format)
     if fmt == "json":
@@ -90,7 +90,7 @@ def cmd_payouts(args) -> int:
 
 
 def cmd_report(args) -> int:
-    from .report import run
+    from ..reports.writer import run
     return run(args.out, _decks_list(args.decks_list))
 
 

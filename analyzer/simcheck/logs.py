@@ -44,8 +44,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .cards import POINTS, RANK_INDEX, RANKS, SUIT_INDEX, SUITS, parse_card
-from .errors import BaccaratError, CardError
+from ..core.cards import POINTS, RANK_INDEX, RANKS, SUIT_INDEX, SUITS, parse_card
+from ..core.errors import BaccaratError, CardError
 
 OUTCOME_NAMES = ("player", "banker", "tie")
 _OUTCOME_READ = {"player": 0, "banker": 1, "tie": 2, "p": 0, "b": 1, "t": 2}

@@ -1,6 +1,6 @@
 """Exact counts of events that read ranks and suits of the first two cards of each hand.
 
-The value engine (:mod:`analyzer.engine`) counts by point value only.  Pair and
+The value engine (:mod:`analyzer.core.engine`) counts by point value only.  Pair and
 suit bets need to know *which* cards the first four positions hold.  Every
 count is still over the same ``N (N-1) ... (N-5)`` ordered six-card deals.
 
@@ -37,7 +37,7 @@ from __future__ import annotations
 import numpy as np
 
 from .cards import POINTS, RANKS
-from .conditions import SUIT_FEATURES
+from .features import SUIT_FEATURES
 from .engine import INT64_LIMIT, POSITIONS, CoupTable, falling
 
 RANK_LEVEL = "rank"
@@ -94,7 +94,7 @@ class CardTabulation:
     """Events reading card features, compiled once and counted on any shoe.
 
     ``events`` is a list of conditions already made mutually exclusive where
-    needed (see :class:`analyzer.analysis.Solver`): each is a callable taking a
+    needed (see :class:`analyzer.core.solver.Solver`): each is a callable taking a
     feature dict and returning a mask.
     """
 

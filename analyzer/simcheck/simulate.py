@@ -3,8 +3,8 @@
 Each shoe is the declared shoe shuffled with numpy's PCG64 generator seeded by
 ``seed`` (same seed, same shoes, same log).  Coups are dealt from the top in
 the order of ``RULES.md`` (P B P B, then third cards by the tableau kept in
-:mod:`analyzer.rules`) until the cut card comes out, with the conventions of
-:mod:`analyzer.study`: the cut card sits ``cut_card`` cards (at least 6) from
+:mod:`analyzer.core.rules`) until the cut card comes out, with the conventions of
+:mod:`analyzer.studies.study`: the cut card sits ``cut_card`` cards (at least 6) from
 the end, a coup starts only while at least ``cut_card`` cards remain, and the
 coup in which the cut card comes out is finished; then a new shoe.  With
 ``burn``, the first card of each shoe is turned face up (it goes to the
@@ -18,7 +18,7 @@ Every coup bets one unit on each selected bet, paid by the bet's pay table.
 :class:`Faults` deliberately breaks the simulator, to show that
 ``baccarat verify`` / ``baccarat check`` catch each kind of bug.
 
->>> from analyzer.shoe import Shoe
+>>> from analyzer.core.shoe import Shoe
 >>> r = simulate(Shoe.standard(8), shoes=2, seed=1)
 >>> r.coups == sum(r.outcomes.values()) == sum(r.cards.values()), r.shoes
 (True, 2)
@@ -36,12 +36,12 @@ from typing import TextIO
 
 import numpy as np
 
-from .bets import MAIN_BETS, Bet, catalog
-from .errors import BaccaratError
+from ..bets.catalog import MAIN_BETS, Bet, catalog
+from ..core.errors import BaccaratError
 from .logs import (CARD_POINT, NO_SUIT, OUTCOME_NAMES, Tallies, card_text, encode_card, log_header,
                    read_tallies, tallies_csv)
-from .rules import BANKER_DRAWS
-from .shoe import Shoe
+from ..core.rules import BANKER_DRAWS
+from ..core.shoe import Shoe
 
 DEFAULT_CUT_CARD = 14
 
@@ -120,14 +120,14 @@ class SimResult:
         return tallies_csv(self.outcomes, self.totals, self.cards, self.bets)
 
     def as_tallies(self, path: str = "<simulation>") -> Tallies:
-        """The same counts as :func:`analyzer.logs.read_tallies` would read them back."""
+        """The same counts as :func:`analyzer.simcheck.logs.read_tallies` would read them back."""
         return read_tallies(path, self.tallies_csv())
 
 
 def _event_tables(bets: tuple[Bet, ...]) -> list[np.ndarray]:
     """For each bet, the index of the paying event of every six-value sequence."""
-    from .analysis import event_index
-    from .engine import coup_table
+    from ..core.solver import event_index
+    from ..core.engine import coup_table
 
     features = coup_table().features()
     return [event_index(bet, features).astype(np.int8) for bet in bets]

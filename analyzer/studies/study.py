@@ -14,7 +14,7 @@ Conventions (fixed, and part of every result):
   the shoe's cards (``Generator.permutation``).  Every shoe has its own seed, so
   a shoe's cards do not depend on how shoes are grouped into chunks or on which
   process deals them.  No card is burnt.
-* **Coups** are dealt card by card with :func:`analyzer.rules.play_coup`.
+* **Coups** are dealt card by card with :func:`analyzer.core.rules.play_coup`.
 * **Cut card.**  The cut card sits with ``cut_card`` cards behind it.  A coup is
   started only while at least ``cut_card`` cards remain; the coup during which
   the cut card comes out is played to its end, and the shoe ends there.  So
@@ -23,9 +23,9 @@ Conventions (fixed, and part of every result):
 * **EV of a coup** is the exact EV on the remaining shoe (the start shoe minus
   every card dealt before the coup), counted like :func:`analyzer.analyze`.
   For bets on point values it is computed here for all coups of a shoe at once
-  (the same polynomial counts as :mod:`analyzer.engine`, one integer matrix
+  (the same polynomial counts as :mod:`analyzer.core.engine`, one integer matrix
   product per shoe); bets that read ranks or suits go through
-  :class:`analyzer.analysis.Solver` coup by coup.
+  :class:`analyzer.core.solver.Solver` coup by coup.
 * **Exactness.**  A coup's EV is kept as an integer numerator over
   ``deals(N) * L`` (``deals(N) = N (N-1) ... (N-5)`` for ``N`` cards left, ``L``
   the common denominator of the bet's payouts).  Sums are kept per ``N`` as
@@ -59,14 +59,15 @@ from pathlib import Path
 
 import numpy as np
 
-from .analysis import Solver, analyze, event_index  # noqa: F401  (analyze: doctest)
-from .bets import Bet, catalog, parse_catalog
-from .cards import POINTS, RANKS
-from .engine import POSITIONS, coup_table, falling
-from .errors import BaccaratError
-from .fileio import atomic_write
-from .rules import play_coup
-from .shoe import MIN_CARDS, Shoe
+from ..bets.pricing import analyze  # noqa: F401  (doctest)
+from ..core.solver import Solver, event_index
+from ..bets.catalog import Bet, catalog, parse_catalog
+from ..core.cards import POINTS, RANKS
+from ..core.engine import POSITIONS, coup_table, falling
+from ..core.errors import BaccaratError
+from ..io.files import atomic_write
+from ..core.rules import play_coup
+from ..core.shoe import MIN_CARDS, Shoe
 
 FORMAT_VERSION = 1
 
@@ -156,7 +157,7 @@ class StudyParams:
         need_eor = [b for b in count_ids if b not in tags]
         effects = {}
         if need_eor:
-            from .eor import effects_of_removal
+            from ..reports.eor import effects_of_removal
             effects = effects_of_removal(shoe, [b for b in bets if b.id in need_eor]).bets
         for b in count_ids:
             if b in tags:
@@ -213,7 +214,7 @@ def _level(bet: Bet) -> str:
     used = frozenset().union(*(e.when.card_features for e in bet.events))
     if not used:
         return "value"
-    from .cardengine import level_for
+    from ..core.cardengine import level_for
     return level_for(used)
 
 
@@ -228,9 +229,9 @@ class BatchEV:
 
     For a bet with events ``e`` paying ``p_e`` and ``o`` otherwise,
     ``EV * deals * L = sum_e (p_e - o) L ways_e + o L deals``: one integer row over
-    the 5005 value multisets of :mod:`analyzer.engine`, so the EVs of all coups of
+    the 5005 value multisets of :mod:`analyzer.core.engine`, so the EVs of all coups of
     a shoe are one integer matrix product.  Bets reading ranks or suits are
-    solved coup by coup with :class:`~analyzer.analysis.Solver`.
+    solved coup by coup with :class:`~analyzer.core.solver.Solver`.
     """
 
     def __init__(self, bets: tuple[Bet, ...], max_cards: int):
@@ -302,7 +303,7 @@ class BatchEV:
 
     def _python_numerators(self, values, deals, out):
         """Python-integer path for shoes too large for int64."""
-        from .engine import Tabulation
+        from ..core.engine import Tabulation
         tab = getattr(self, "_tab", None)
         if tab is None:
             tab = self._tab = Tabulation([], coef=self._rows)
@@ -676,7 +677,7 @@ def _correlations(params: StudyParams, bets, tags) -> dict[str, dict]:
     """Effects of removal of the counted bets on the start shoe, and the tags' correlation."""
     if not tags:
         return {}
-    from .eor import effects_of_removal
+    from ..reports.eor import effects_of_removal
     eff = effects_of_removal(params.start_shoe(), [b for b in bets if b.id in tags]).bets
     out = {}
     for b, (t, _) in tags.items():

@@ -24,11 +24,11 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .analysis import Solver
-from .bets import Bet, catalog
-from .cards import RANKS, SUITS
-from .errors import ShoeError
-from .shoe import Shoe
+from ..core.solver import Solver
+from ..bets.catalog import Bet, catalog
+from ..core.cards import RANKS, SUITS
+from ..core.errors import ShoeError
+from ..core.shoe import Shoe
 
 
 @dataclass(frozen=True)

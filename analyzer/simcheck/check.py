@@ -38,12 +38,12 @@ from functools import lru_cache
 
 import numpy as np
 
-from .bets import MAIN_BETS, Bet
-from .engine import POSITIONS
-from .engine import falling as _falling
-from .errors import BaccaratError, BetError
+from ..bets.catalog import MAIN_BETS, Bet
+from ..core.engine import POSITIONS
+from ..core.engine import falling as _falling
+from ..core.errors import BaccaratError, BetError
 from .logs import OUTCOME_NAMES, HandLog, Tallies
-from .shoe import Shoe
+from ..core.shoe import Shoe
 
 DEFAULT_ALPHA = Fraction(1, 100)
 DEFAULT_POWER = Fraction(9, 10)
@@ -150,7 +150,7 @@ def value_only(bet: Bet) -> bool:
 
 @lru_cache(maxsize=8)
 def _base_families():
-    from .engine import coup_table
+    from ..core.engine import coup_table
 
     table = coup_table()
     f = table.features()
@@ -181,8 +181,8 @@ def _cached(fn):
 @_cached
 def bet_family(bet: Bet) -> Family:
     """The bet's pay table as cells: its events in order, then ``otherwise``."""
-    from .analysis import event_index
-    from .engine import coup_table
+    from ..core.solver import event_index
+    from ..core.engine import coup_table
 
     if not value_only(bet):
         raise BetError(f"bet {bet.id!r} reads ranks or suits: a hand-log check covers bets on point "
@@ -228,7 +228,7 @@ class Counter:
 
     For a shoe with ``n_v`` cards of value ``v``, the ordered six-card deals
     showing a value multiset ``m`` number ``prod_v n_v (n_v-1)...``
-    (:meth:`analyzer.engine.CoupTable.batch_monomials`, for a batch of shoes at
+    (:meth:`analyzer.core.engine.CoupTable.batch_monomials`, for a batch of shoes at
     once), and the cells' counts are one matrix product.  While ``N (N-1) ... (N-5) <
     2**53`` (shoes of at most 458 cards) every monomial, product and partial sum
     is an integer below ``2**53``, so double precision is exact; larger shoes
@@ -236,7 +236,7 @@ class Counter:
     """
 
     def __init__(self, families: list[Family]):
-        from .engine import coup_table
+        from ..core.engine import coup_table
 
         table = coup_table()
         self.families = families
@@ -807,7 +807,7 @@ def depletion_test(ref: Reference) -> list[tuple[str, float, object]]:
 # -- assembling a report ---------------------------------------------------------------
 
 def _select_bets(ids, catalog_obj) -> tuple[Bet, ...]:
-    from .bets import catalog as builtin
+    from ..bets.catalog import catalog as builtin
     cat = catalog_obj or builtin()
     return tuple(cat.bet(i) for i in dict.fromkeys(ids))
 
@@ -930,7 +930,7 @@ def check_tallies(tallies: Tallies, shoe: Shoe, bets: tuple[str, ...] | None = N
 
 @_cached
 def _solver_for(bets: tuple[Bet, ...]):
-    from .analysis import Solver
+    from ..core.solver import Solver
     return Solver(list(bets))
 
 

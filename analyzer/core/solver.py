@@ -1,11 +1,18 @@
-"""Exact odds of a shoe: outcome counts and every selected bet's pay-table counts.
+"""The solver: a set of bets compiled once, then counted exactly on any shoe.
 
-All counts are Python integers over ``deals = N (N-1) (N-2) (N-3) (N-4) (N-5)``,
-the number of ordered six-card deals from a shoe of ``N`` cards (see
-:mod:`analyzer.engine`).  Probabilities, expected values and variances are
-``Fraction`` s built from those integers on request.
+A bet here is anything shaped like :class:`analyzer.bets.Bet`: an ``id``,
+``events`` (each with ``event``, ``pays`` and a condition ``when`` offering
+``mask(features)`` and ``card_features``), ``otherwise`` and
+``otherwise_event``.  The core does not parse bets; :mod:`analyzer.bets` does.
 
->>> a = analyze(Shoe.standard(8))
+Bets on point values only are counted by the value engine
+(:mod:`analyzer.core.engine`); bets reading ranks or suits of the first two
+cards of each hand by the card engine (:mod:`analyzer.core.cardengine`).  All
+counts are over ``deals = N (N-1) ... (N-5)``.
+
+>>> from analyzer.bets import catalog
+>>> s = Solver(catalog().select(["banker", "player", "tie"]))
+>>> a = s.solve(Shoe.standard(8))
 >>> a.deals, a.ways("banker")
 (4998398275503360, 2292252566437888)
 >>> a.bet("banker").house_edge
@@ -14,105 +21,18 @@ Fraction(114753351728, 10847218479825)
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
-from fractions import Fraction
-from functools import lru_cache
-
 import numpy as np
 
-from .bets import MAIN_BETS, Bet, catalog
 from .cardengine import CARD_LEVEL, CardTabulation, level_for
-from .errors import BetError
 from .engine import POSITIONS, Tabulation, coup_table, falling
+from .errors import BetError
+from .results import OUTCOMES, Analysis, BetResult, EventResult
 from .shoe import Shoe
 
-OUTCOMES = ("player", "banker", "tie")
+__all__ = ["Solver", "event_index", "Analysis", "BetResult", "EventResult", "OUTCOMES"]
 
 
-@dataclass(frozen=True)
-class EventResult:
-    """One payout event of a bet: ``ways`` deals of ``deals`` pay ``pays`` to 1."""
-
-    event: str
-    pays: Fraction
-    ways: int
-    deals: int
-
-    @property
-    def probability(self) -> Fraction:
-        return Fraction(self.ways, self.deals)
-
-
-@dataclass(frozen=True)
-class BetResult:
-    """Exact figures of one bet on one shoe.  The events partition all deals."""
-
-    bet: Bet
-    deals: int
-    events: tuple[EventResult, ...]
-
-    def _moment(self, power: int) -> Fraction:
-        # Sum integer numerators over one common denominator, then divide once.
-        lcm = math.lcm(*(e.pays.denominator for e in self.events)) ** power
-        total = sum(e.ways * e.pays.numerator ** power * (lcm // e.pays.denominator ** power)
-                    for e in self.events)
-        return Fraction(total, self.deals * lcm)
-
-    @property
-    def ev(self) -> Fraction:
-        """Expected net win per unit staked."""
-        return self._moment(1)
-
-    @property
-    def house_edge(self) -> Fraction:
-        """``-ev``: expected loss per unit staked (ties included in the denominator)."""
-        return -self.ev
-
-    @property
-    def variance(self) -> Fraction:
-        """Variance of the net win of one unit staked."""
-        ev = self.ev
-        return self._moment(2) - ev * ev
-
-    @property
-    def std_dev(self) -> float:
-        """Standard deviation (a float: the square root is generally irrational)."""
-        return math.sqrt(self.variance)
-
-    @property
-    def hit_frequency(self) -> Fraction:
-        """Probability that the bet wins something (pays more than 0)."""
-        return Fraction(sum(e.ways for e in self.events if e.pays > 0), self.deals)
-
-    def event(self, name: str) -> EventResult:
-        for e in self.events:
-            if e.event == name:
-                return e
-        raise KeyError(name)
-
-
-@dataclass(frozen=True)
-class Analysis:
-    """Exact results for one shoe: outcome ways and the selected bets."""
-
-    shoe: Shoe
-    deals: int
-    outcomes: dict[str, int]
-    bets: dict[str, BetResult]
-
-    def ways(self, outcome: str) -> int:
-        """Deals won by ``"player"`` / ``"banker"`` or tied (``"tie"``)."""
-        return self.outcomes[outcome]
-
-    def probability(self, outcome: str) -> Fraction:
-        return Fraction(self.outcomes[outcome], self.deals)
-
-    def bet(self, bet_id: str) -> BetResult:
-        return self.bets[bet_id]
-
-
-def event_index(bet: Bet, features: dict | None = None) -> np.ndarray:
+def event_index(bet, features: dict | None = None) -> np.ndarray:
     """For each of the ``10**6`` value sequences, the index of the event of ``bet``
     that pays (the first whose condition holds), or ``len(bet.events)`` for the
     ``otherwise`` event.  Bets that read ranks or suits need the card engine."""
@@ -142,10 +62,10 @@ class Solver:
     Compiling evaluates each event's condition over all ``10**6`` value
     sequences (milliseconds per event).  Solving a shoe costs tens of
     microseconds for bets on point values, and about a millisecond more for
-    bets that read ranks or suits (see :mod:`analyzer.cardengine`).
+    bets that read ranks or suits (see :mod:`analyzer.core.cardengine`).
     """
 
-    def __init__(self, bets: tuple[Bet, ...] | list[Bet]):
+    def __init__(self, bets):
         self.bets = tuple(bets)
         table = coup_table()
         features = table.features()
@@ -211,24 +131,3 @@ class Solver:
             events.append(EventResult(bet.otherwise_event, bet.otherwise, deals - sum(counts), deals))
             results[bet.id] = BetResult(bet, deals, tuple(events))
         return Analysis(shoe, deals, outcomes, results)
-
-
-@lru_cache(maxsize=64)
-def solver(bet_ids: tuple[str, ...] = MAIN_BETS) -> Solver:
-    """A cached :class:`Solver` for catalog bets."""
-    return Solver(catalog().select(list(bet_ids)))
-
-
-def analyze(shoe: Shoe, bets: tuple[str, ...] | list[str] | tuple[Bet, ...] | None = None) -> Analysis:
-    """Exact odds of ``shoe`` for ``bets`` (catalog ids or :class:`Bet` s; main bets by default)."""
-    if bets is None:
-        return solver().solve(shoe)
-    bets = tuple(bets)
-    if all(isinstance(b, str) for b in bets):
-        return solver(bets).solve(shoe)
-    return _solver_for(tuple(catalog().bet(b) if isinstance(b, str) else b for b in bets)).solve(shoe)
-
-
-@lru_cache(maxsize=64)
-def _solver_for(bets: tuple[Bet, ...]) -> Solver:
-    return Solver(bets)

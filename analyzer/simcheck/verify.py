@@ -2,13 +2,13 @@
 
 Every coup is replayed from its cards: the number of cards of each hand, every
 third card (drawn only where the tableau of ``RULES.md`` says, as kept in
-:mod:`analyzer.rules`), the reported outcome against the computed one, and the
+:mod:`analyzer.core.rules`), the reported outcome against the computed one, and the
 cards themselves against the declared shoe: no card the shoe does not hold,
 and no shoe (a run of rows with the same ``shoe`` id) dealing more of a card
 than the shoe contains.  Cards of the ``seen`` column count as dealt.
 
->>> from analyzer.logs import read_hand_log
->>> from analyzer.shoe import Shoe
+>>> from analyzer.simcheck.logs import read_hand_log
+>>> from analyzer.core.shoe import Shoe
 >>> text = "shoe,player,banker,outcome\\n1,2 3 4,K 5,banker\\n1,9 9,8 K,banker\\n"
 >>> rep = replay(read_hand_log("hands.csv", text), Shoe.standard(8))
 >>> for v in rep.violations: print(v)
@@ -23,11 +23,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .cards import RANKS, SUITS
+from ..core.cards import RANKS, SUITS
 from .logs import CARD_CODES, CARD_POINT, NO_SUIT, OUTCOME_NAMES, HandLog, card_text
-from .rules import (BANKER_DRAWS, BANKER_DRAWS_ON_IF_PLAYER_STOOD, NATURAL_TOTALS,
+from ..core.rules import (BANKER_DRAWS, BANKER_DRAWS_ON_IF_PLAYER_STOOD, NATURAL_TOTALS,
                     PLAYER_DRAWS_ON)
-from .shoe import Shoe
+from ..core.shoe import Shoe
 
 #: rule names used in :class:`Violation`
 RULES = {

@@ -11,8 +11,8 @@ import sys
 from fractions import Fraction
 from pathlib import Path
 
-from .fileio import atomic_open
-from .cli import (UsageError, add_bet_options, add_output_options, add_shoe_options, bets_from_args,
+from ..io.files import atomic_open
+from .options import (UsageError, add_bet_options, add_output_options, add_shoe_options, bets_from_args,
                   catalog_from_args, check_format, shoe_from_args, write_output)
 
 REFERENCES = ("shoe-aware", "off-the-top")
@@ -103,8 +103,8 @@ def register(sub) -> None:
 
 
 def cmd_verify(args) -> int:
-    from . import verify
-    from .logs import read_hand_log
+    from ..simcheck import verify
+    from ..simcheck.logs import read_hand_log
 
     fmt = check_format(args.format)
     limit = _whole(args.max_violations, "--max-violations")
@@ -124,8 +124,8 @@ def cmd_verify(args) -> int:
 
 
 def cmd_check(args) -> int:
-    from . import check
-    from .logs import read_text, read_hand_log, read_tallies, sniff_kind
+    from ..simcheck import check
+    from ..simcheck.logs import read_text, read_hand_log, read_tallies, sniff_kind
 
     fmt = check_format(args.format)
     alpha = _fraction(args.alpha, "--alpha", Fraction(0), Fraction(1), "between 0 and 1")
@@ -159,7 +159,7 @@ def cmd_check(args) -> int:
 
 
 def cmd_simulate(args) -> int:
-    from .simulate import DEFAULT_CUT_CARD, Faults, simulate
+    from ..simcheck.simulate import DEFAULT_CUT_CARD, Faults, simulate
 
     shoe = shoe_from_args(args)
     shoes = _whole(args.shoes, "--shoes", 1)

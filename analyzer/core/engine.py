@@ -117,7 +117,7 @@ class CoupTable:
         self.exponents = exps  # (5005, 10): multiplicity of each value in multiset m
 
     def features(self) -> dict[str, np.ndarray]:
-        """Arrays for every feature of :data:`analyzer.conditions.FEATURES`."""
+        """Arrays for every feature of :data:`analyzer.core.features.FEATURES`."""
         pt, bt = self.player_total, self.banker_total
         return {
             "winner": self.winner,

@@ -20,8 +20,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from .engine import POSITIONS, Tabulation, coup_table, falling
-from .shoe import Shoe
+from ..core.engine import POSITIONS, Tabulation, coup_table, falling
+from ..core.shoe import Shoe
 
 WINNERS = ("player", "banker", "tie")
 
@@ -137,7 +137,7 @@ class Distributions:
 
 
 def distributions(shoe: Shoe) -> Distributions:
-    """Every distribution and conditional table of :mod:`analyzer.distributions` for ``shoe``."""
+    """Every distribution and conditional table of :mod:`analyzer.reports.distributions` for ``shoe``."""
     c = _compiled()
     ways = c.tab.ways(shoe.value_counts)
     deals = falling(shoe.cards, POSITIONS)

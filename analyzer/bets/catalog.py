@@ -23,7 +23,7 @@ from importlib import resources
 from pathlib import Path
 
 from .conditions import Condition
-from .errors import BetError
+from ..core.errors import BetError
 
 
 def parse_pays(value: object, where: str = "pays") -> Fraction:
@@ -249,7 +249,7 @@ def parse_catalog(text: str, source: str = "<bets>", known_bets: frozenset[str] 
 @lru_cache(maxsize=1)
 def catalog() -> Catalog:
     """The built-in catalog shipped with the package."""
-    text = resources.files("analyzer").joinpath("data/bets.toml").read_text(encoding="utf-8")
+    text = resources.files("analyzer.bets").joinpath("data/bets.toml").read_text(encoding="utf-8")
     return parse_catalog(text, "built-in catalog")
 
 

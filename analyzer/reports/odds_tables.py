@@ -16,8 +16,8 @@ from fractions import Fraction
 
 from tabulate import tabulate
 
-from .analysis import OUTCOMES, Analysis, BetResult
-from .engine import POSITIONS
+from ..core.results import OUTCOMES, Analysis, BetResult
+from ..core.engine import POSITIONS
 
 
 def exact(x: Fraction | int) -> str:

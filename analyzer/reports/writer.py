@@ -13,14 +13,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from . import formatting, reportfmt
-from .analysis import Solver
-from .bets import catalog
-from .cards import RANKS
-from .fileio import atomic_write
+from . import odds_tables as formatting
+
+from . import analysis_tables as reportfmt
+from ..core.solver import Solver
+from ..bets.catalog import catalog
+from ..core.cards import RANKS
+from ..io.files import atomic_write
 from .distributions import distributions
 from .eor import effects_of_removal
-from .shoe import Shoe
+from ..core.shoe import Shoe
 
 DEFAULT_DECKS = (1, 2, 4, 6, 8)
 REPORT_COMMAND = "baccarat report --out reports/"
@@ -55,7 +57,7 @@ class Progress:
 def generate(out: Path, decks: tuple[int, ...] = DEFAULT_DECKS, plots: bool | None = None,
              progress: Progress | None = None) -> list[Path]:
     """Write every report into ``out``; returns the files written."""
-    from . import plots as plotting
+    from . import charts as plotting
     if plots is None:
         plots = plotting.available()
     out.mkdir(parents=True, exist_ok=True)

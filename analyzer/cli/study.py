@@ -1,6 +1,6 @@
 """``baccarat study``: exact perfect-play and counting figures over dealt shoes.
 
-The computation lives in :mod:`analyzer.study`; this module parses options,
+The computation lives in :mod:`analyzer.studies.study`; this module parses options,
 shows progress on stderr and renders Markdown, CSV, JSON and a chart.
 """
 
@@ -16,8 +16,8 @@ import time
 from fractions import Fraction
 from pathlib import Path
 
-from .cards import RANKS, parse_rank
-from .cli import (UsageError, add_bet_options, add_output_options, add_shoe_options, bets_from_args,
+from ..core.cards import RANKS, parse_rank
+from .options import (UsageError, add_bet_options, add_output_options, add_shoe_options, bets_from_args,
                   check_format, shoe_from_args, write_output)
 
 DESCRIPTION = """\
@@ -33,7 +33,7 @@ the same command is run again."""
 
 
 def register(sub) -> None:
-    from .study import CHUNK_SHOES
+    from ..studies.study import CHUNK_SHOES
     p = sub.add_parser("study", help="exact perfect-play and card-counting study over dealt shoes",
                        description=DESCRIPTION)
     add_shoe_options(p)
@@ -124,13 +124,13 @@ def parse_tags(text: str) -> tuple[str | None, dict[str, int]]:
 
 
 def params_from_args(args):
-    from .study import StudyParams
+    from ..studies.study import StudyParams
     shoe = shoe_from_args(args)
     bets = bets_from_args(args)
     bet_ids = [b.id for b in bets]
     bets_toml = None
     if getattr(args, "bets_file", None):
-        from .bets import catalog
+        from ..bets.catalog import catalog
         if any(b not in catalog().bets for b in bet_ids):
             bets_toml = Path(args.bets_file).read_text(encoding="utf-8")
     count = None
@@ -186,7 +186,7 @@ class Progress:
 
 
 def cmd_study(args) -> int:
-    from .study import default_state_dir, run_study
+    from ..studies.study import default_state_dir, run_study
     fmt = check_format(args.format)
     params = params_from_args(args)
     jobs = _whole("--jobs", args.jobs, 1)
@@ -306,7 +306,7 @@ def study_dict(res, chart: str | None = None) -> dict:
 
 
 def _bins() -> int:
-    from .study import HIST_BINS_PER_UNIT
+    from ..studies.study import HIST_BINS_PER_UNIT
     return HIST_BINS_PER_UNIT
 
 
@@ -535,15 +535,15 @@ def write_chart(res, path: Path) -> str:
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=110)
     plt.close(fig)
-    from .fileio import atomic_write
+    from ..io.files import atomic_write
     atomic_write(path, buf.getvalue())
     return str(path)
 
 
 def write_trace(params, path: Path) -> None:
     """Every coup of every shoe: remaining shoe and the exact EV of each bet (CSV)."""
-    from .fileio import atomic_write
-    from .study import trace_shoe
+    from ..io.files import atomic_write
+    from ..studies.study import trace_shoe
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     counted = [b for b, _, _ in params.tags]

@@ -1,0 +1,42 @@
+"""Price catalog bets on a shoe: :func:`analyze` and the cached :func:`solver`.
+
+The convenience layer over :class:`analyzer.core.solver.Solver`: bets may be
+named by catalog id, and solvers are cached by their bets.
+
+>>> from analyzer import Shoe
+>>> a = analyze(Shoe.standard(8))
+>>> a.deals, a.ways("banker")
+(4998398275503360, 2292252566437888)
+>>> a.bet("banker").house_edge
+Fraction(114753351728, 10847218479825)
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from ..core.results import Analysis
+from ..core.shoe import Shoe
+from ..core.solver import Solver
+from .catalog import MAIN_BETS, Bet, catalog
+
+
+@lru_cache(maxsize=64)
+def solver(bet_ids: tuple[str, ...] = MAIN_BETS) -> Solver:
+    """A cached :class:`Solver` for catalog bets."""
+    return Solver(catalog().select(list(bet_ids)))
+
+
+def analyze(shoe: Shoe, bets: tuple[str, ...] | list[str] | tuple[Bet, ...] | None = None) -> Analysis:
+    """Exact odds of ``shoe`` for ``bets`` (catalog ids or :class:`Bet` s; main bets by default)."""
+    if bets is None:
+        return solver().solve(shoe)
+    bets = tuple(bets)
+    if all(isinstance(b, str) for b in bets):
+        return solver(bets).solve(shoe)
+    return _solver_for(tuple(catalog().bet(b) if isinstance(b, str) else b for b in bets)).solve(shoe)
+
+
+@lru_cache(maxsize=64)
+def _solver_for(bets: tuple[Bet, ...]) -> Solver:
+    return Solver(bets)

@@ -1,0 +1,52 @@
+"""The ``baccarat`` command: a thin layer over the API.
+
+Owns: one module per command group, each registering its sub-commands
+(:mod:`.odds`, :mod:`.reports`, :mod:`.simcheck`, :mod:`.study`), over the
+shared options of :mod:`.options`.  A command only parses, calls the API,
+formats and writes.
+
+May import: every other layer.  Nothing outside this package imports it
+(but ``python -m analyzer``).
+
+Errors in the input print one line ``baccarat: error: ...`` on stderr and exit
+with status 2; nothing that looks like a result is printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..core.errors import BaccaratError
+from . import odds, reports, simcheck, study
+from .options import _Parser
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from .. import __version__
+    p = _Parser(prog="baccarat", description="Exact odds of Punto Banco baccarat on any finite shoe.")
+    p.add_argument("--version", action="version", version=f"baccarat-analyzer {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+
+    for group in (odds, reports, simcheck, study):
+        group.register(sub)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        return args.func(args)
+    except BaccaratError as e:
+        print(f"baccarat: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("baccarat: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

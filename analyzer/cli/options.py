@@ -1,0 +1,112 @@
+"""Options shared by every command: the shoe, the bets, the output.
+
+Each command module of :mod:`analyzer.cli` builds its parser from these, so
+``--decks``, ``--shoe``, ``--remove``, ``--table``, ``--bets``, ``--bets-file``,
+``--format`` and ``--output`` mean the same everywhere.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+from ..core.errors import BaccaratError
+from ..io.files import atomic_write
+
+FORMATS = ("md", "csv", "json")
+
+
+class UsageError(BaccaratError):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line, exit 2, like every other input error
+        raise UsageError(f"{message} (see '{self.prog} --help')")
+
+
+def add_shoe_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("shoe")
+    x = g.add_mutually_exclusive_group()
+    x.add_argument("--decks", type=str, default=None, metavar="N",
+                   help="number of 52-card decks (default 8)")
+    x.add_argument("--shoe", metavar="SPEC",
+                   help="counts per rank 'A=32,2=32,...,K=32' or per card 'As=8,Ah=8,...' "
+                        "(names not given count 0)")
+    g.add_argument("--remove", metavar="CARDS", default="",
+                   help="cards already seen, e.g. '5 5 K 9h' (a rank without a suit makes the "
+                        "shoe rank-only)")
+
+
+def shoe_from_args(args):
+    from ..core.shoe import Shoe
+    if args.shoe is not None:
+        shoe = Shoe.parse(args.shoe)
+    else:
+        decks = 8
+        if args.decks is not None:
+            if not re.fullmatch(r"-?[0-9]+", args.decks):
+                raise UsageError(f"--decks must be a whole number, got {args.decks!r}")
+            decks = int(args.decks)
+        shoe = Shoe.standard(decks)
+    if args.remove.strip():
+        shoe = shoe.remove(args.remove)
+    return shoe
+
+
+def add_output_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--format", default="md", metavar="FMT",
+                   help="output format: md (Markdown, default), csv or json")
+    p.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of standard output")
+
+
+def check_format(fmt: str) -> str:
+    if fmt not in FORMATS:
+        raise UsageError(f"unknown --format {fmt!r} (choose from {', '.join(FORMATS)})")
+    return fmt
+
+
+def write_output(text: str, output: str | None) -> None:
+    """Print, or write ``output`` atomically (temporary file, then rename)."""
+    if not output:
+        sys.stdout.write(text)
+        return
+    atomic_write(Path(output), text)
+
+
+def add_bet_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("bets")
+    g.add_argument("--table", metavar="NAME", action="append", default=[],
+                   help="a named rule set: its bets (see 'baccarat bets'); may be repeated")
+    g.add_argument("--bets", metavar="IDS", action="append", default=[],
+                   help="bet ids, comma separated (see 'baccarat bets'), or 'all'; may be repeated")
+    g.add_argument("--bets-file", metavar="FILE",
+                   help="a TOML file of extra bets and tables (format in README)")
+
+
+def catalog_from_args(args):
+    from ..bets.catalog import catalog, load_bets_file
+    return load_bets_file(args.bets_file) if getattr(args, "bets_file", None) else catalog()
+
+
+def bets_from_args(args, cat=None):
+    """The selected bets: tables, then ids; the main bets when nothing is named."""
+    from ..bets.catalog import MAIN_BETS
+    cat = cat or catalog_from_args(args)
+    ids: list[str] = []
+    for name in args.table:
+        ids.extend(cat.table(name.strip()).bets)
+    for group in args.bets:
+        for i in (i.strip() for i in group.split(",")):
+            if i == "all":
+                ids.extend(cat.bets)
+            elif i:
+                ids.append(i)
+    if not ids and getattr(args, "bets_file", None):
+        from ..bets.catalog import catalog
+        ids = [b for b in cat.bets if b not in catalog().bets]
+    if not ids:
+        ids = list(MAIN_BETS)
+    return cat.select(ids)

@@ -1,0 +1,100 @@
+"""Exact results of one shoe: outcome ways and each bet's payout events.
+
+Every count is a Python ``int`` of ordered six-card deals out of ``deals``
+(:mod:`analyzer.core.engine`); probabilities, EVs and variances are
+``Fraction`` s derived on request, summing integer numerators over one
+common denominator and dividing once.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from .shoe import Shoe
+
+OUTCOMES = ("player", "banker", "tie")
+
+
+@dataclass(frozen=True)
+class EventResult:
+    """One payout event of a bet: ``ways`` deals of ``deals`` pay ``pays`` to 1."""
+
+    event: str
+    pays: Fraction
+    ways: int
+    deals: int
+
+    @property
+    def probability(self) -> Fraction:
+        return Fraction(self.ways, self.deals)
+
+
+@dataclass(frozen=True)
+class BetResult:
+    """Exact figures of one bet on one shoe.  The events partition all deals."""
+
+    bet: Any   # the priced bet (an analyzer.bets.Bet)
+    deals: int
+    events: tuple[EventResult, ...]
+
+    def _moment(self, power: int) -> Fraction:
+        # Sum integer numerators over one common denominator, then divide once.
+        lcm = math.lcm(*(e.pays.denominator for e in self.events)) ** power
+        total = sum(e.ways * e.pays.numerator ** power * (lcm // e.pays.denominator ** power)
+                    for e in self.events)
+        return Fraction(total, self.deals * lcm)
+
+    @property
+    def ev(self) -> Fraction:
+        """Expected net win per unit staked."""
+        return self._moment(1)
+
+    @property
+    def house_edge(self) -> Fraction:
+        """``-ev``: expected loss per unit staked (ties included in the denominator)."""
+        return -self.ev
+
+    @property
+    def variance(self) -> Fraction:
+        """Variance of the net win of one unit staked."""
+        ev = self.ev
+        return self._moment(2) - ev * ev
+
+    @property
+    def std_dev(self) -> float:
+        """Standard deviation (a float: the square root is generally irrational)."""
+        return math.sqrt(self.variance)
+
+    @property
+    def hit_frequency(self) -> Fraction:
+        """Probability that the bet wins something (pays more than 0)."""
+        return Fraction(sum(e.ways for e in self.events if e.pays > 0), self.deals)
+
+    def event(self, name: str) -> EventResult:
+        for e in self.events:
+            if e.event == name:
+                return e
+        raise KeyError(name)
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """Exact results for one shoe: outcome ways and the selected bets."""
+
+    shoe: Shoe
+    deals: int
+    outcomes: dict[str, int]
+    bets: dict[str, BetResult]
+
+    def ways(self, outcome: str) -> int:
+        """Deals won by ``"player"`` / ``"banker"`` or tied (``"tie"``)."""
+        return self.outcomes[outcome]
+
+    def probability(self, outcome: str) -> Fraction:
+        return Fraction(self.outcomes[outcome], self.deals)
+
+    def bet(self, bet_id: str) -> BetResult:
+        return self.bets[bet_id]

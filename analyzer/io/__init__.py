@@ -1,0 +1,9 @@
+"""Files in and out, and the pure string builders of every table.
+
+Owns: :mod:`.files` (atomic writes of outputs), :mod:`.tables` (Markdown, CSV
+and JSON text and the exact-number cells of every table the tool prints: no
+other module builds a Markdown table by hand).
+
+May import: :mod:`analyzer.core` (its errors) and well-kept libraries
+(tabulate); nothing else of the package.
+"""

@@ -1,0 +1,10 @@
+"""Analyses and their documents: distributions, effects of removal, the reports.
+
+Owns: :mod:`.distributions` (every table of totals and winners),
+:mod:`.eor` (exact effects of removal and count tags), :mod:`.odds_tables`
+and :mod:`.analysis_tables` (the Markdown / CSV / JSON documents of odds,
+the catalog and the analyses, built on :mod:`analyzer.io.tables`),
+:mod:`.charts` (matplotlib, optional) and :mod:`.writer` (``reports/``).
+
+May import: :mod:`analyzer.core`, :mod:`analyzer.io`, :mod:`analyzer.bets`.
+"""
