@@ -14,7 +14,7 @@ Grammar (keywords are lower case)::
     comparison := sum (OP sum | "in" "[" item ("," item)* "]")?      OP: == != < <= > >=
     sum        := atom (("+" | "-") atom)*
     atom       := ["-"] INTEGER | FEATURE | CONSTANT | "(" condition ")"
-    item       := ["-"] INTEGER | INTEGER ".." INTEGER | CONSTANT
+    item       := ["-"] INTEGER [".." ["-"] INTEGER] | CONSTANT
 
 Features are listed in :data:`FEATURES`; constants are ``player``, ``banker``
 and ``tie`` (values of ``winner``), ranks ``A T J Q K`` (A=1 .. K=13; 2..9 are
@@ -22,6 +22,20 @@ written as numbers) and suits ``spades hearts diamonds clubs``.  A bare feature
 must be a yes/no feature.  Rank and suit features exist for the first two cards
 of each hand (:data:`CARD_FEATURES`); point values for every card.
 The text is tokenised and parsed here: it is never handed to ``eval``.
+
+Arithmetic is exact: a sum is its features (small integers, computed in
+``int64``) plus one constant kept as a Python ``int``; a comparison with a
+constant beyond what the features can reach is decided from their ranges
+(:data:`analyzer.core.features.RANGES`), so no number is too large and
+nothing wraps.  A condition is at most :data:`MAX_LENGTH` characters and
+:data:`MAX_DEPTH` levels of parentheses and ``not``; ``and`` / ``or`` chains
+of any length are evaluated without recursion.
+
+>>> Condition.parse("player_total + 32000 + 32000 > 0").mask(
+...     {"winner": np.zeros(3, np.int8), "player_total": np.array([0, 5, 9], np.int8)}).tolist()
+[True, True, True]
+>>> Condition.parse("player_total in [0..100000000]").features
+frozenset({'player_total'})
 
 >>> c = Condition.parse("winner == banker and banker_cards == 3 and banker_total == 7")
 >>> sorted(c.features)
@@ -35,13 +49,17 @@ analyzer.core.errors.BetError: condition 'winner = banker': unexpected '=' at co
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
 
 from ..core.errors import BetError
-from ..core.features import CARD_FEATURES, FEATURES, SUIT_FEATURES  # noqa: F401  (re-exported)
+from ..core.features import CARD_FEATURES, FEATURES, RANGES, SUIT_FEATURES  # noqa: F401  (re-exported)
+
+#: Longest condition text accepted, and deepest nesting of parentheses and ``not``.
+MAX_LENGTH = 20_000
+MAX_DEPTH = 64
 
 #: Named constants: name -> (kind, code).
 CONSTANTS: dict[str, tuple[str, int]] = {
@@ -50,7 +68,12 @@ CONSTANTS: dict[str, tuple[str, int]] = {
     "spades": ("suit", 0), "hearts": ("suit", 1), "diamonds": ("suit", 2), "clubs": ("suit", 3),
 }
 _OPS = ("==", "!=", "<=", ">=", "<", ">")
-_TOKEN = re.compile(r"\s*(?:(\d+)|([A-Za-z_][A-Za-z_0-9]*)|(\.\.|==|!=|<=|>=|[<>()\[\],+\-])|(\S))")
+_COMPARE = {"==": np.equal, "!=": np.not_equal, "<": np.less, "<=": np.less_equal,
+            ">": np.greater, ">=": np.greater_equal}
+_PY_COMPARE = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+               "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+_TOKEN = re.compile(r"\s*(?:([0-9]+)|([A-Za-z_][A-Za-z_0-9]*)|(\.\.|==|!=|<=|>=|[<>()\[\],+\-])|(\S))",
+                    re.ASCII)
 
 
 def _tokens(text: str) -> list[tuple[str, str, int]]:
@@ -77,14 +100,55 @@ class _Fail(Exception):
     pass
 
 
-# An expression node: (kind, evaluate(features) -> array).  kind is "bool", "int" or "winner".
-_Node = tuple[str, Callable[[dict], np.ndarray]]
+@dataclass
+class _Node:
+    """An expression.  ``bool``: ``fn(features)`` gives a mask.  ``int``,
+    ``winner`` and ``suit``: the signed features ``terms`` plus ``const``."""
+
+    kind: str
+    fn: Callable[[dict], np.ndarray] | None = None
+    terms: list[tuple[int, str]] = field(default_factory=list)
+    const: int = 0
+
+    def bounds(self) -> tuple[int, int]:
+        """Smallest and largest value of the feature part (the terms)."""
+        lo = hi = 0
+        for sign, name in self.terms:
+            a, b = RANGES[name]
+            lo, hi = (lo + a, hi + b) if sign > 0 else (lo - b, hi - a)
+        return lo, hi
+
+
+def _feature_sum(terms: list[tuple[int, str]]) -> Callable[[dict], np.ndarray]:
+    """The sum of signed features, in int64 (exact: each is a small integer)."""
+    def evaluate(f):
+        acc = None
+        for sign, name in terms:
+            x = np.asarray(f[name], dtype=np.int64)
+            x = x if sign > 0 else -x
+            acc = x if acc is None else acc + x
+        return acc
+    return evaluate
+
+
+def _all_of(fns: list, combine) -> Callable[[dict], np.ndarray]:
+    def evaluate(f):
+        out = np.asarray(fns[0](f), dtype=bool)
+        for fn in fns[1:]:
+            out = combine(out, fn(f))
+        return out
+    return evaluate
+
+
+def _constant(value: bool) -> Callable[[dict], np.ndarray]:
+    return lambda f: np.bool_(value)
 
 
 class _Parser:
     def __init__(self, text: str):
         self.toks = _tokens(text)
         self.i = 0
+        self.depth = 0
         self.used: set[str] = set()
 
     def peek(self) -> tuple[str, str, int]:
@@ -97,6 +161,11 @@ class _Parser:
         self.i += 1
         return tok
 
+    def enter(self, col: int) -> None:
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise _Fail(f"nested more than {MAX_DEPTH} levels deep at column {col}")
+
     def parse(self) -> _Node:
         node = self.disjunction()
         kind, value, col = self.peek()
@@ -106,32 +175,41 @@ class _Parser:
         return self.boolean(node, col)
 
     def boolean(self, node: _Node, col: int) -> _Node:
-        if node[0] != "bool":
-            raise _Fail(f"expression ending at column {col} is a {node[0]}, not a yes/no condition")
+        if node.kind != "bool":
+            raise _Fail(f"expression ending at column {col} is a {node.kind}, not a yes/no condition")
         return node
+
+    def chain(self, word: str, operand, combine) -> _Node:
+        node = operand()
+        if self.peek()[1] != word:
+            return node
+        fns = []
+        while self.peek()[1] == word:
+            col = self.take()[2]
+            fns.append(self.boolean(node, col).fn)
+            node = self.boolean(operand(), col)
+        fns.append(node.fn)
+        return _Node("bool", _all_of(fns, combine))
 
     def disjunction(self) -> _Node:
-        node = self.conjunction()
-        while self.peek()[1] == "or":
-            col = self.take()[2]
-            left, right = self.boolean(node, col), self.boolean(self.conjunction(), col)
-            node = ("bool", lambda f, a=left[1], b=right[1]: a(f) | b(f))
-        return node
+        return self.chain("or", self.conjunction, np.logical_or)
 
     def conjunction(self) -> _Node:
-        node = self.negation()
-        while self.peek()[1] == "and":
-            col = self.take()[2]
-            left, right = self.boolean(node, col), self.boolean(self.negation(), col)
-            node = ("bool", lambda f, a=left[1], b=right[1]: a(f) & b(f))
-        return node
+        return self.chain("and", self.negation, np.logical_and)
 
     def negation(self) -> _Node:
-        if self.peek()[1] == "not":
+        if self.peek()[1] != "not":
+            return self.comparison()
+        nots = 0
+        while self.peek()[1] == "not":
             col = self.take()[2]
-            inner = self.boolean(self.negation(), col)
-            return ("bool", lambda f, a=inner[1]: ~a(f))
-        return self.comparison()
+            self.enter(col)
+            nots += 1
+        inner = self.boolean(self.comparison(), col)
+        self.depth -= nots
+        if nots % 2 == 0:
+            return inner
+        return _Node("bool", lambda f, a=inner.fn: ~np.asarray(a(f), dtype=bool))
 
     def comparison(self) -> _Node:
         left = self.sum()
@@ -139,22 +217,53 @@ class _Parser:
         if op in _OPS:
             self.take()
             right = self.sum()
-            if left[0] != right[0] or left[0] == "bool":
-                raise _Fail(f"cannot compare {left[0]} with {right[0]} at column {col}")
-            if left[0] in ("winner", "suit") and op not in ("==", "!="):
-                raise _Fail(f"a {left[0]} can only be compared with == or != (column {col})")
-            fn = {"==": np.equal, "!=": np.not_equal, "<": np.less, "<=": np.less_equal,
-                  ">": np.greater, ">=": np.greater_equal}[op]
-            return ("bool", lambda f, a=left[1], b=right[1], fn=fn: fn(a(f), b(f)))
+            if left.kind != right.kind or left.kind == "bool":
+                raise _Fail(f"cannot compare {left.kind} with {right.kind} at column {col}")
+            if left.kind in ("winner", "suit") and op not in ("==", "!="):
+                raise _Fail(f"a {left.kind} can only be compared with == or != (column {col})")
+            # left OP right  <=>  (features of left - features of right) OP (right.const - left.const)
+            terms = left.terms + [(-s, n) for s, n in right.terms]
+            k = right.const - left.const
+            if not terms:
+                return _Node("bool", _constant(_PY_COMPARE[op](0, k)))
+            lo, hi = _Node("int", terms=terms).bounds()
+            k = min(max(k, lo - 1), hi + 1)   # same answer for every value the features reach
+            part, fn = _feature_sum(terms), _COMPARE[op]
+            return _Node("bool", lambda f, part=part, fn=fn, k=k: fn(part(f), k))
         if op == "in" and kind == "name":
             self.take()
-            values = self.items(left[0])
-            return ("bool", lambda f, a=left[1], v=values: np.isin(a(f), v))
+            return self.membership(left, self.items(left.kind))
         return left
 
-    def items(self, kind: str) -> list[int]:
+    def membership(self, node: _Node, intervals: list[tuple[int, int]]) -> _Node:
+        """``node in [...]``: the features' sum within any interval shifted by the constant."""
+        if not node.terms:
+            return _Node("bool", _constant(any(a <= node.const <= b for a, b in intervals)))
+        lo, hi = node.bounds()
+        spans = sorted((max(a - node.const, lo), min(b - node.const, hi)) for a, b in intervals)
+        spans = [(a, b) for a, b in spans if a <= b]
+        merged: list[tuple[int, int]] = []
+        for a, b in spans:
+            if merged and a <= merged[-1][1] + 1:
+                merged[-1] = (merged[-1][0], max(merged[-1][1], b))
+            else:
+                merged.append((a, b))
+        if not merged:
+            return _Node("bool", _constant(False))
+        part = _feature_sum(node.terms)
+
+        def evaluate(f, part=part, merged=merged):
+            x = part(f)
+            out = None
+            for a, b in merged:
+                m = (x >= a) & (x <= b) if a != b else (x == a)
+                out = m if out is None else out | m
+            return out
+        return _Node("bool", evaluate)
+
+    def items(self, kind: str) -> list[tuple[int, int]]:
         self.take("[")
-        values: list[int] = []
+        values: list[tuple[int, int]] = []
         while True:
             k, v, col = self.take()
             sign = ""
@@ -166,15 +275,18 @@ class _Parser:
                 if self.peek()[1] == "..":
                     self.take()
                     k2, v2, col2 = self.take()
+                    if v2 == "-" and self.peek()[0] == "num":
+                        k2, v2, col2 = self.take()
+                        v2 = "-" + v2
                     if k2 != "num":
                         raise _Fail(f"expected a number after '..' at column {col2}")
                     if int(v2) < lo:
                         raise _Fail(f"empty range {lo}..{v2} at column {col}: write the smaller number first")
-                    values.extend(range(lo, int(v2) + 1))
+                    values.append((lo, int(v2)))
                 else:
-                    values.append(lo)
+                    values.append((lo, lo))
             elif k == "name" and v in CONSTANTS and CONSTANTS[v][0] == kind:
-                values.append(CONSTANTS[v][1])
+                values.append((CONSTANTS[v][1], CONSTANTS[v][1]))
             else:
                 article = "an" if kind[0] in "aeiou" else "a"
                 raise _Fail(f"{v or 'end of text'!r} at column {col} is not {article} {kind} value")
@@ -186,16 +298,18 @@ class _Parser:
 
     def sum(self) -> _Node:
         node = self.atom()
+        if self.peek()[1] not in ("+", "-"):
+            return node
+        terms, const = list(node.terms), node.const
         while self.peek()[1] in ("+", "-"):
             op, col = self.take()[1:]
             right = self.atom()
-            if node[0] != "int" or right[0] != "int":
+            if node.kind != "int" or right.kind != "int":
                 raise _Fail(f"'{op}' needs numbers on both sides (column {col})")
-            if op == "+":
-                node = ("int", lambda f, a=node[1], b=right[1]: np.asarray(a(f), dtype=np.int16) + b(f))
-            else:
-                node = ("int", lambda f, a=node[1], b=right[1]: np.asarray(a(f), dtype=np.int16) - b(f))
-        return node
+            sign = 1 if op == "+" else -1
+            terms += [(sign * s, n) for s, n in right.terms]
+            const += sign * right.const
+        return _Node("int", terms=terms, const=const)
 
     def atom(self) -> _Node:
         kind, value, col = self.take()
@@ -203,19 +317,23 @@ class _Parser:
             kind, value, col = self.take()
             value = "-" + value
         if kind == "num":
-            n = int(value)
-            return ("int", lambda f, n=n: n)
+            return _Node("int", const=int(value))
         if value == "(":
+            self.enter(col)
             node = self.disjunction()
             self.take(")")
+            self.depth -= 1
             return node
         if kind == "name":
             if value in FEATURES:
                 self.used.add(value)
-                return (FEATURES[value][0], lambda f, name=value: f[name])
+                fkind = FEATURES[value][0]
+                if fkind == "bool":
+                    return _Node("bool", lambda f, name=value: f[name])
+                return _Node(fkind, terms=[(1, value)])
             if value in CONSTANTS:
                 ckind, c = CONSTANTS[value]
-                return (ckind, lambda f, c=c: c)
+                return _Node(ckind, const=c)
             known = ", ".join(sorted(FEATURES))
             raise _Fail(f"unknown feature {value!r} at column {col} (features: {known})")
         raise _Fail(f"unexpected {value or 'end of text'!r} at column {col}")
@@ -233,12 +351,14 @@ class Condition:
     def parse(cls, text: str) -> Condition:
         if not isinstance(text, str) or not text.strip():
             raise BetError("empty condition")
+        if len(text) > MAX_LENGTH:
+            raise BetError(f"condition of {len(text):,} characters: at most {MAX_LENGTH:,} are accepted")
         try:
             p = _Parser(text)
             node = p.parse()
         except _Fail as e:
-            raise BetError(f"condition {text!r}: {e}") from None
-        return cls(text, frozenset(p.used), node[1])
+            raise BetError(f"condition {_short(text)!r}: {e}") from None
+        return cls(text, frozenset(p.used), node.fn)
 
     @property
     def card_features(self) -> frozenset[str]:
@@ -250,9 +370,14 @@ class Condition:
         try:
             out = self._evaluate(features)
         except KeyError as e:
-            raise BetError(f"condition {self.text!r} reads {e.args[0]}, which is not available here "
+            raise BetError(f"condition {_short(self.text)!r} reads {e.args[0]}, which is not available here "
                            "(rank and suit features need the card engine)") from None
         return np.broadcast_to(np.asarray(out, dtype=bool), features["winner"].shape)
 
     def __repr__(self) -> str:
         return f"Condition.parse({self.text!r})"
+
+
+def _short(text: str, limit: int = 200) -> str:
+    """A condition as quoted in a message: long ones are cut."""
+    return text if len(text) <= limit else text[:limit] + "..."

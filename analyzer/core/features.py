@@ -59,3 +59,19 @@ FEATURES.update(CARD_FEATURES)
 
 #: Card features that need the shoe's suits.
 SUIT_FEATURES = frozenset(k for k in CARD_FEATURES if "suit" in k)
+
+#: The smallest and largest value of every non-boolean feature (codes for
+#: ``winner``: player 0, banker 1, tie 2; for suits: spades 0 .. clubs 3).
+#: The condition language uses these to keep arithmetic exact: a comparison
+#: with a number outside a feature's range is decided without computing.
+RANGES: dict[str, tuple[int, int]] = {
+    "winner": (0, 2),
+    "player_total": (0, 9), "banker_total": (0, 9), "winning_total": (0, 9), "margin": (0, 9),
+    "player_cards": (2, 3), "banker_cards": (2, 3), "cards": (4, 6),
+    "player_two_total": (0, 9), "banker_two_total": (0, 9),
+    "player_value1": (0, 9), "player_value2": (0, 9), "player_value3": (-1, 9),
+    "banker_value1": (0, 9), "banker_value2": (0, 9), "banker_value3": (-1, 9),
+    "max_value": (0, 9),
+    "player_rank1": (1, 13), "player_rank2": (1, 13), "banker_rank1": (1, 13), "banker_rank2": (1, 13),
+    "player_suit1": (0, 3), "player_suit2": (0, 3), "banker_suit1": (0, 3), "banker_suit2": (0, 3),
+}

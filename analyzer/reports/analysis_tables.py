@@ -1,19 +1,16 @@
-"""Pure string builders for the analyses of the reports (Markdown, CSV, JSON).
+"""The documents of the analyses: odds by decks, distributions, effects of removal, payouts.
 
 Exact values are printed as reduced fractions ``p/q`` with a decimal beside them.
 """
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 from fractions import Fraction
 
 from ..core.results import Analysis
 from .distributions import WINNERS, Distributions
 from .eor import Effects
-from .odds_tables import _md_table, decimal, exact, percent
+from ..io.tables import csv_text, decimal, exact, json_text, md_table, percent, to_float
 
 PLOTS_MISSING = ("*(Charts are not included: matplotlib is not installed. "
                  "Install the `plots` extra, `pip install .[plots]`, and run the command again.)*")
@@ -32,18 +29,6 @@ def header(title: str, shoe_text: str, deals: int | None, command: str, extra: s
         out.append(f"- {extra}")
     out.append("")
     return out
-
-
-def _csv(rows: list[list], headers: list[str]) -> str:
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(headers)
-    w.writerows(rows)
-    return buf.getvalue()
-
-
-def _json(doc) -> str:
-    return json.dumps(doc, indent=2) + "\n"
 
 
 # -- odds by number of decks ----------------------------------------------------------
@@ -73,7 +58,7 @@ def by_decks_markdown(results: dict[int, Analysis], tables: list, command: str, 
                 he = results[d].bet(bet_id).house_edge
                 row.append(f"{percent(he, 4)}")
             rows.append(row)
-        out.append(_md_table(rows, ["bet"] + [f"{d} decks" for d in decks],
+        out.append(md_table(rows, ["bet"] + [f"{d} decks" for d in decks],
                              ["left"] + ["right"] * len(decks)))
         out.append("")
         if charts is None:
@@ -88,7 +73,7 @@ def by_decks_markdown(results: dict[int, Analysis], tables: list, command: str, 
 def by_decks_csv(results: dict[int, Analysis], bet_ids: list[str]) -> str:
     rows = [[b, d, deals, exact(h), decimal(h, 12), exact(ev), decimal(ev, 12), exact(he), decimal(he, 12)]
             for b, d, deals, h, ev, he in by_decks_rows(results, bet_ids)]
-    return _csv(rows, ["bet", "decks", "deals", "hit_frequency", "hit_frequency_float", "ev", "ev_float",
+    return csv_text(rows, ["bet", "decks", "deals", "hit_frequency", "hit_frequency_float", "ev", "ev_float",
                        "house_edge", "house_edge_float"])
 
 
@@ -98,7 +83,7 @@ def by_decks_json(results: dict[int, Analysis], bet_ids: list[str]) -> str:
                                  "house_edge": exact(a.bet(b).house_edge),
                                  "house_edge_float": float(a.bet(b).house_edge)} for b in bet_ids}}
            for d, a in results.items()}
-    return _json({"decks": doc})
+    return json_text({"decks": doc})
 
 
 # -- distributions --------------------------------------------------------------------
@@ -124,11 +109,11 @@ def distributions_markdown(d: Distributions, command: str) -> str:
         out += [f"## {dist.title}", ""]
         if len(dist.labels) == 2:
             rows, headers = _grid(dist)
-            out.append(_md_table(rows, headers, ["left"] + ["right"] * (len(headers) - 1)))
+            out.append(md_table(rows, headers, ["left"] + ["right"] * (len(headers) - 1)))
         else:
             rows = [[str(k[0]), str(w), exact(Fraction(w, d.deals)), decimal(Fraction(w, d.deals))]
                     for k, w in dist.ways.items()]
-            out.append(_md_table(rows, [dist.labels[0], "ways", "probability", "decimal"],
+            out.append(md_table(rows, [dist.labels[0], "ways", "probability", "decimal"],
                                  ["left", "right", "right", "right"]))
         out.append("")
     for cond in d.conditionals.values():
@@ -141,7 +126,7 @@ def distributions_markdown(d: Distributions, command: str) -> str:
                 rows.append([*map(str, k), "0", "-", "-", "-"])
                 continue
             rows.append([*map(str, k), str(total)] + [decimal(Fraction(x, total), 6) for x in w])
-        out.append(_md_table(rows, list(cond.labels) + ["ways", "player", "banker", "tie"],
+        out.append(md_table(rows, list(cond.labels) + ["ways", "player", "banker", "tie"],
                              ["left"] * len(cond.labels) + ["right"] * 4))
         out.append("")
     return "\n".join(out)
@@ -161,7 +146,7 @@ def distributions_csv(d: Distributions) -> str:
                 p = Fraction(w, total) if total else None
                 rows.append([cond.name, "|".join(cond.labels), "|".join(map(str, k)), winner, w, total,
                              exact(p) if p is not None else "", decimal(p, 15) if p is not None else ""])
-    return _csv(rows, ["table", "key_labels", "key", "outcome", "ways", "of", "probability",
+    return csv_text(rows, ["table", "key_labels", "key", "outcome", "ways", "of", "probability",
                        "probability_float"])
 
 
@@ -176,7 +161,7 @@ def distributions_json(d: Distributions) -> str:
             "title": cond.title, "labels": list(cond.labels),
             "rows": [{"key": list(k), "ways": sum(ws), **{o: w for o, w in zip(WINNERS, ws)}}
                      for k, ws in cond.ways.items()]}
-    return _json(doc)
+    return json_text(doc)
 
 
 # -- effects of removal ---------------------------------------------------------------
@@ -201,7 +186,7 @@ def eor_markdown(e: Effects, command: str, charts: dict | None) -> str:
         row.append(" ".join(f"{r}:{tags[r]:+d}" for r in RANKS if r not in "JQK"))
         row.append(f"{b.correlation(tags):.4f}")
         rows.append(row)
-    out.append(_md_table(rows, ["bet"] + list(RANKS) + ["ideal tags (J Q K = T)", "correlation"],
+    out.append(md_table(rows, ["bet"] + list(RANKS) + ["ideal tags (J Q K = T)", "correlation"],
                          ["left"] + ["right"] * len(RANKS) + ["left", "right"]))
     out.append("")
     if notes:
@@ -227,7 +212,7 @@ def eor_csv(e: Effects) -> str:
             eff = b.effect(r)
             rows.append([b.bet.id, r, e.cards, "" if eff is None else exact(eff),
                          "" if eff is None else f"{float(eff) * 100:.10f}", tags[r], exact(b.base_ev)])
-    return _csv(rows, ["bet", "rank", "cards_removed", "effect", "effect_percent", "tag", "base_ev"])
+    return csv_text(rows, ["bet", "rank", "cards_removed", "effect", "effect_percent", "tag", "base_ev"])
 
 
 def eor_json(e: Effects) -> str:
@@ -240,7 +225,7 @@ def eor_json(e: Effects) -> str:
             "base_ev": exact(b.base_ev),
             "effects": {r: (None if eff is None else exact(eff)) for r, eff in b.effects.items()},
             "vanishes": b.vanishes, "tags": tags, "correlation": corr}
-    return _json(doc)
+    return json_text(doc)
 
 
 # -- EV as a polynomial in the payouts ------------------------------------------------
@@ -259,7 +244,7 @@ def payouts_markdown(a: Analysis, command: str) -> str:
         out.append("EV = `" + str(poly) + "`")
         out.append("")
         rows = [[str(s), ev, f"{e.pays}"] for (s, ev), e in zip(symbols.items(), r.events)]
-        out.append(_md_table(rows, ["symbol", "event", "pays now"]))
+        out.append(md_table(rows, ["symbol", "event", "pays now"]))
         out.append("")
         if be.pays is None:
             out.append(f"Break-even: none (`{be.event}` never happens on this shoe).")
@@ -281,4 +266,4 @@ def payouts_csv(a: Analysis) -> str:
         for e in r.events:
             rows.append([r.bet.id, e.event, exact(e.pays), e.ways, a.deals,
                          "" if be.pays is None or e.event != be.event else f"{be.pays.p}/{be.pays.q}"])
-    return _csv(rows, ["bet", "event", "pays", "ways", "deals", "breakeven_pays"])
+    return csv_text(rows, ["bet", "event", "pays", "ways", "deals", "breakeven_pays"])

@@ -1,4 +1,4 @@
-"""Pure string builders: Markdown (tabulate), CSV and JSON views of results.
+"""The documents of ``baccarat odds`` and ``baccarat bets``: Markdown, CSV and JSON.
 
 Nothing here computes odds; every exact value is printed exactly (a reduced
 ``p/q``) with a decimal beside it for reading.
@@ -9,30 +9,11 @@ Nothing here computes odds; every exact value is printed exactly (a reduced
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 from fractions import Fraction
 
-from tabulate import tabulate
-
-from ..core.results import OUTCOMES, Analysis, BetResult
 from ..core.engine import POSITIONS
-
-
-def exact(x: Fraction | int) -> str:
-    """``p/q`` text of an exact rational (always with the slash)."""
-    x = Fraction(x)
-    return f"{x.numerator}/{x.denominator}"
-
-
-def decimal(x: Fraction | float, digits: int = 10) -> str:
-    """Fixed-point decimal for display."""
-    return f"{float(x):.{digits}f}"
-
-
-def percent(x: Fraction, digits: int = 6) -> str:
-    return f"{float(x) * 100:.{digits}f}%"
+from ..core.results import OUTCOMES, Analysis, BetResult
+from ..io.tables import csv_text, decimal, exact, json_text, md_table, percent, to_float
 
 
 def pays_text(p: Fraction) -> str:
@@ -42,11 +23,6 @@ def pays_text(p: Fraction) -> str:
     if p == 0:
         return "push"
     return f"{p}:1"
-
-
-def _md_table(rows, headers, align=None) -> str:
-    return tabulate(rows, headers=headers, tablefmt="github", disable_numparse=True,
-                    colalign=align)
 
 
 def deals_formula(cards: int) -> str:
@@ -82,9 +58,9 @@ def breakeven_dict(be) -> dict:
          "current": exact(Fraction(int(be.current.p), int(be.current.q)))}
     if be.pays is not None:
         pays = Fraction(int(be.pays.p), int(be.pays.q))
-        d.update({"pays": exact(pays), "pays_float": float(pays)})
+        d.update({"pays": exact(pays), "pays_float": to_float(pays)})
         if 0 < be.current < 1:  # a win paying 1 to 1 less commission
-            d.update({"commission": exact(1 - pays), "commission_float": float(1 - pays)})
+            d.update({"commission": exact(1 - pays), "commission_float": to_float(1 - pays)})
     else:
         d.update({"pays": None})
     return d
@@ -105,12 +81,12 @@ def odds_markdown(a: Analysis, title: str | None = None, breakeven=None, command
     rows = [[o, str(a.ways(o)), exact(a.probability(o)), decimal(a.probability(o))] for o in OUTCOMES]
     rows.append(["total", str(sum(a.outcomes.values())), exact(Fraction(sum(a.outcomes.values()), a.deals)),
                  decimal(1)])
-    out.append(_md_table(rows, ["outcome", "ways", "probability", "decimal"],
+    out.append(md_table(rows, ["outcome", "ways", "probability", "decimal"],
                          ["left", "right", "right", "right"]))
     out.append("")
     out.append("## Bets")
     out.append("")
-    out.append(_md_table(bet_summary_rows(list(a.bets.values())), BET_SUMMARY_HEADERS,
+    out.append(md_table(bet_summary_rows(list(a.bets.values())), BET_SUMMARY_HEADERS,
                          ["left", "left", "right", "right", "right", "right", "right", "right"]))
     out.append("")
     out.append("EV is the expected net win per unit staked; house edge = -EV (ties count as "
@@ -124,13 +100,13 @@ def odds_markdown(a: Analysis, title: str | None = None, breakeven=None, command
             out.append("")
         rows = [[e.event, pays_text(e.pays), str(e.ways), exact(e.probability), decimal(e.probability)]
                 for e in r.events]
-        out.append(_md_table(rows, ["event", "pays", "ways", "probability", "decimal"],
+        out.append(md_table(rows, ["event", "pays", "ways", "probability", "decimal"],
                              ["left", "left", "right", "right", "right"]))
     if breakeven is not None:
         out.append("")
         out.append("## Break-even")
         out.append("")
-        out.append(_md_table(breakeven_rows(breakeven), ["", "exact"]))
+        out.append(md_table(breakeven_rows(breakeven), ["", "exact"]))
     out.append("")
     return "\n".join(out)
 
@@ -140,26 +116,24 @@ CSV_HEADERS = ["bet", "metric", "event", "pays", "ways", "deals", "exact", "deci
 
 def odds_csv(a: Analysis, breakeven=None) -> str:
     """Long-format CSV: outcome rows, one row per bet event, then each bet's summary metrics."""
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(CSV_HEADERS)
+    rows = []
     for o in OUTCOMES:
-        w.writerow(["", "outcome", o, "", a.ways(o), a.deals, exact(a.probability(o)),
+        rows.append(["", "outcome", o, "", a.ways(o), a.deals, exact(a.probability(o)),
                     decimal(a.probability(o), 15)])
     for r in a.bets.values():
         for e in r.events:
-            w.writerow([r.bet.id, "event", e.event, exact(e.pays), e.ways, a.deals,
+            rows.append([r.bet.id, "event", e.event, exact(e.pays), e.ways, a.deals,
                         exact(e.probability), decimal(e.probability, 15)])
         for metric, value in (("ev", r.ev), ("house_edge", r.house_edge), ("variance", r.variance),
                               ("hit_frequency", r.hit_frequency)):
-            w.writerow([r.bet.id, metric, "", "", "", "", exact(value), decimal(value, 15)])
-        w.writerow([r.bet.id, "std_dev", "", "", "", "", "", f"{r.std_dev:.15f}"])
+            rows.append([r.bet.id, metric, "", "", "", "", exact(value), decimal(value, 15)])
+        rows.append([r.bet.id, "std_dev", "", "", "", "", "", f"{r.std_dev:.15f}"])
     if breakeven is not None:
         d = breakeven_dict(breakeven)
         if d["pays"] is not None:
-            w.writerow([d["bet"], "breakeven_pays", d["event"], d["current"], "", "", d["pays"],
-                        f"{d['pays_float']:.15f}"])
-    return buf.getvalue()
+            rows.append([d["bet"], "breakeven_pays", d["event"], d["current"], "", "", d["pays"],
+                         decimal(Fraction(d["pays"]), 15)])
+    return csv_text(rows, CSV_HEADERS)
 
 
 def shoe_json(a: Analysis) -> dict:
@@ -175,13 +149,13 @@ def shoe_json(a: Analysis) -> dict:
 def bet_json(r: BetResult) -> dict:
     return {
         "name": r.bet.name,
-        "ev": exact(r.ev), "ev_float": float(r.ev),
-        "house_edge": exact(r.house_edge), "house_edge_float": float(r.house_edge),
-        "variance": exact(r.variance), "variance_float": float(r.variance),
-        "std_dev_float": r.std_dev,
-        "hit_frequency": exact(r.hit_frequency), "hit_frequency_float": float(r.hit_frequency),
+        "ev": exact(r.ev), "ev_float": to_float(r.ev),
+        "house_edge": exact(r.house_edge), "house_edge_float": to_float(r.house_edge),
+        "variance": exact(r.variance), "variance_float": to_float(r.variance),
+        "std_dev_float": to_float(r.std_dev),
+        "hit_frequency": exact(r.hit_frequency), "hit_frequency_float": to_float(r.hit_frequency),
         "events": [{"event": e.event, "pays": exact(e.pays), "ways": e.ways,
-                    "probability": exact(e.probability), "probability_float": float(e.probability)}
+                    "probability": exact(e.probability), "probability_float": to_float(e.probability)}
                    for e in r.events],
     }
 
@@ -192,7 +166,7 @@ def odds_dict(a: Analysis, breakeven=None) -> dict:
         "shoe": shoe_json(a),
         "deals": a.deals,
         "outcomes": {o: {"ways": a.ways(o), "probability": exact(a.probability(o)),
-                         "probability_float": float(a.probability(o))} for o in OUTCOMES},
+                         "probability_float": to_float(a.probability(o))} for o in OUTCOMES},
         "bets": {bet_id: bet_json(r) for bet_id, r in a.bets.items()},
     }
     if breakeven is not None:
@@ -201,7 +175,7 @@ def odds_dict(a: Analysis, breakeven=None) -> dict:
 
 
 def odds_json(a: Analysis, breakeven=None) -> str:
-    return json.dumps(odds_dict(a, breakeven), indent=2) + "\n"
+    return json_text(odds_dict(a, breakeven))
 
 
 # -- the catalog --------------------------------------------------------------------
@@ -216,23 +190,21 @@ def pay_table_text(bet) -> str:
 def catalog_markdown(cat) -> str:
     out = ["# Bets", ""]
     rows = [[b.id, b.name, pay_table_text(b), b.description] for b in cat.bets.values()]
-    out.append(_md_table(rows, ["id", "name", "pay table", "description"]))
+    out.append(md_table(rows, ["id", "name", "pay table", "description"]))
     out += ["", "# Tables", ""]
     rows = [[t.id, t.name, ", ".join(t.bets), t.description] for t in cat.tables.values()]
-    out.append(_md_table(rows, ["id", "name", "bets", "description"]))
+    out.append(md_table(rows, ["id", "name", "bets", "description"]))
     out.append("")
     return "\n".join(out)
 
 
 def catalog_csv(cat) -> str:
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["bet", "name", "event", "when", "pays", "description"])
+    rows = []
     for b in cat.bets.values():
         for e in b.events:
-            w.writerow([b.id, b.name, e.event, e.when.text, exact(e.pays), b.description])
-        w.writerow([b.id, b.name, b.otherwise_event, "otherwise", exact(b.otherwise), b.description])
-    return buf.getvalue()
+            rows.append([b.id, b.name, e.event, e.when.text, exact(e.pays), b.description])
+        rows.append([b.id, b.name, b.otherwise_event, "otherwise", exact(b.otherwise), b.description])
+    return csv_text(rows, ["bet", "name", "event", "when", "pays", "description"])
 
 
 def catalog_json(cat) -> str:
@@ -245,4 +217,4 @@ def catalog_json(cat) -> str:
         "tables": {t.id: {"name": t.name, "description": t.description, "bets": list(t.bets)}
                    for t in cat.tables.values()},
     }
-    return json.dumps(doc, indent=2) + "\n"
+    return json_text(doc)

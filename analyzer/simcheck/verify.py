@@ -24,10 +24,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..core.cards import RANKS, SUITS
-from .logs import CARD_CODES, CARD_POINT, NO_SUIT, OUTCOME_NAMES, HandLog, card_text
-from ..core.rules import (BANKER_DRAWS, BANKER_DRAWS_ON_IF_PLAYER_STOOD, NATURAL_TOTALS,
-                    PLAYER_DRAWS_ON)
+from ..core.rules import BANKER_DRAWS, BANKER_DRAWS_ON_IF_PLAYER_STOOD, NATURAL_TOTALS, PLAYER_DRAWS_ON
 from ..core.shoe import Shoe
+from ..io.tables import csv_text, json_text
+from .logs import CARD_CODES, CARD_POINT, NO_SUIT, OUTCOME_NAMES, HandLog, card_text
 
 #: rule names used in :class:`Violation`
 RULES = {
@@ -299,20 +299,12 @@ def summary_text(rep: Replay, shown: list[Violation], total: int) -> str:
 
 
 def replay_json(rep: Replay, shown: list[Violation], total: int) -> str:
-    import json
     doc = {"source": rep.log.path, "shoe": rep.shoe.spec(), "coups": rep.log.coups, "shoes": rep.log.shoes,
            "violations": total, "violating_rows": rep.counts.get("violating_rows", 0),
            "ok": not total,
            "listed": [{"row": v.row, "shoe": v.shoe, "rule": v.rule, "message": v.message} for v in shown]}
-    return json.dumps(doc, indent=2) + "\n"
+    return json_text(doc)
 
 
 def replay_csv(rep: Replay, shown: list[Violation]) -> str:
-    import csv
-    import io
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["row", "shoe", "rule", "message"])
-    for v in shown:
-        w.writerow([v.row, v.shoe, v.rule, v.message])
-    return buf.getvalue()
+    return csv_text([[v.row, v.shoe, v.rule, v.message] for v in shown], ["row", "shoe", "rule", "message"])

@@ -1,0 +1,113 @@
+"""Pure string builders for every table the tool prints: Markdown, CSV, JSON.
+
+Every other module builds its tables with these, so a table looks the same
+everywhere and exact values print exactly.  tabulate reformats anything that
+looks like a number, so cells are pre-formatted strings and parsing is off.
+
+>>> exact(Fraction(-1, 2)), exact(Fraction(0)), exact(3)
+('-1/2', '0/1', '3/1')
+>>> decimal(Fraction(1, 3), 4), percent(Fraction(1, 8), 2)
+('0.3333', '12.50%')
+>>> decimal(Fraction(10**400, 3), 4)
+'3.3333e+399'
+>>> to_float(Fraction(10**400)) is None, to_float(Fraction(-3, 4))
+(True, -0.75)
+>>> print(md_table([["a", "1/2"]], ["x", "y"]))
+| x   | y   |
+|-----|-----|
+| a   | 1/2 |
+>>> csv_text([[1, "a,b"]], ["n", "s"])
+'n,s\\n1,"a,b"\\n'
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from decimal import Context, Decimal
+from fractions import Fraction
+
+from tabulate import tabulate
+
+# A float shows about 15 significant digits; beyond this magnitude (or for
+# values a float cannot hold) decimals are written from the exact value.
+_FLOAT_SAFE = 1e15
+
+
+def exact(x: Fraction | int) -> str:
+    """``p/q`` text of an exact rational (always with the slash)."""
+    x = Fraction(x)
+    return f"{x.numerator}/{x.denominator}"
+
+
+def exact_or_none(x: Fraction | int | None) -> str | None:
+    return None if x is None else exact(x)
+
+
+def to_float(x) -> float | None:
+    """``float(x)``, or ``None`` when the value is beyond a float (JSON has no infinity)."""
+    if x is None:
+        return None
+    try:
+        f = float(x)
+    except OverflowError:
+        return None
+    return f if math.isfinite(f) else None
+
+
+def _scientific(x: Fraction, digits: int) -> str:
+    ctx = Context(prec=digits + 1)
+    d = ctx.divide(Decimal(x.numerator), Decimal(x.denominator))
+    return f"{d:.{digits}e}"
+
+
+def decimal(x: Fraction | float | int, digits: int = 10) -> str:
+    """Fixed-point decimal for display; scientific notation for huge magnitudes."""
+    if isinstance(x, float):
+        if not math.isfinite(x):
+            return str(x)
+        x = Fraction(x)
+    x = Fraction(x)
+    if abs(x) >= _FLOAT_SAFE:
+        return _scientific(x, digits)
+    return f"{float(x):.{digits}f}"
+
+
+def percent(x: Fraction | float | int, digits: int = 6) -> str:
+    """``x`` as a percentage for display."""
+    if isinstance(x, float) and not math.isfinite(x):
+        return f"{x}%"
+    x = Fraction(x) * 100
+    if abs(x) >= _FLOAT_SAFE:
+        return _scientific(x, digits) + "%"
+    return f"{float(x):.{digits}f}%"
+
+
+def md_table(rows, headers, align=None) -> str:
+    """A GitHub-flavoured Markdown table; cells are printed as given."""
+    rows = [[md_cell(c) for c in row] for row in rows]
+    return tabulate(rows, headers=[md_cell(h) for h in headers], tablefmt="github",
+                    disable_numparse=True, colalign=align)
+
+
+def md_cell(value) -> str:
+    """A cell's text with the characters that would break a Markdown table escaped."""
+    text = "" if value is None else str(value)
+    return text.replace("|", "\\|").replace("\r", " ").replace("\n", " ")
+
+
+def csv_text(rows, headers=None) -> str:
+    """CSV text (``\\n`` line ends), with a header row when ``headers`` is given."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    if headers is not None:
+        w.writerow(headers)
+    w.writerows(rows)
+    return buf.getvalue()
+
+
+def json_text(doc, indent: int | None = 2) -> str:
+    """JSON text ending in a newline; refuses NaN and infinity (not JSON)."""
+    return json.dumps(doc, indent=indent, allow_nan=False) + "\n"

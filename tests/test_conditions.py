@@ -1,0 +1,187 @@
+"""The condition language: exact arithmetic, bounded cost, no recursion limits, fuzzing.
+
+Regressions of issue 11 (each failed before the fix): 16-bit arithmetic that
+wrapped, a range that allocated one entry per number, and deep nesting or long
+chains that hit Python's recursion limit.
+"""
+
+from __future__ import annotations
+
+import tracemalloc
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from analyzer import BetError, Condition, Shoe, analyze
+from analyzer.bets.catalog import parse_catalog
+from analyzer.bets.conditions import MAX_DEPTH, MAX_LENGTH
+from analyzer.core.engine import coup_table
+from analyzer.core.features import FEATURES, RANGES
+
+FEATS = coup_table().features()
+ALL = FEATS["winner"].size
+
+
+def ways(text: str) -> int:
+    return int(Condition.parse(text).mask(FEATS).sum())
+
+
+def test_ranges_cover_every_feature_and_hold_on_the_engine():
+    for name, (kind, _) in FEATURES.items():
+        assert (kind == "bool") != (name in RANGES), name
+    for name, arr in FEATS.items():
+        if name in RANGES:
+            lo, hi = RANGES[name]
+            assert lo <= int(arr.min()) and int(arr.max()) <= hi, name
+
+
+def test_sums_beyond_16_bits_do_not_wrap():
+    # before: int16 arithmetic wrapped and this counted 0 sequences
+    assert ways("player_total + 32000 + 32000 > 0") == ALL
+    assert ways("player_total + 40000 > 5") == ALL               # before: a traceback
+    big = 10**40
+    assert ways(f"player_total + {big} > {big + 8}") == ways("player_total == 9")
+    assert ways(f"player_total + {big} == {big}") == ways("player_total == 0")
+    assert ways(f"{big} - player_total < {big}") == ways("player_total > 0")
+
+
+def test_constant_comparisons():
+    assert ways("1 + 1 == 2") == ALL
+    assert ways("3 < 2") == 0
+    assert ways("5 in [0..9]") == ALL
+
+
+def test_huge_range_costs_no_memory():
+    tracemalloc.start()
+    try:
+        n = ways("player_total in [0..100000000]")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert n == ALL
+    assert peak < 200 * 2**20, peak        # before: 5.6 GB
+    assert ways("player_total in [-5..3, 1000000000000..2000000000000]") == ways("player_total <= 3")
+    assert ways("player_total + 1000 in [1005, 1009]") == ways("player_total in [5, 9]")
+
+
+def test_deep_nesting_is_a_clear_error_and_moderate_nesting_works():
+    ok = "(" * MAX_DEPTH + "natural" + ")" * MAX_DEPTH
+    assert ways(ok) == ways("natural")
+    too_deep = "(" * 200 + "natural" + ")" * 200
+    with pytest.raises(BetError, match="nested more than"):
+        Condition.parse(too_deep)
+    with pytest.raises(BetError, match="nested more than"):
+        Condition.parse("not " * 1000 + "natural")
+
+
+def test_long_chains_evaluate_without_recursion():
+    chain = " and ".join(["natural"] * 1000)
+    assert ways(chain) == ways("natural")
+    chain = " or ".join(f"player_total == {i % 10}" for i in range(800))
+    assert ways(chain) == ALL
+    assert ways(" + ".join(["player_total"] * 500) + " == 4500") == ways("player_total == 9")
+
+
+def test_overlong_text_is_refused():
+    with pytest.raises(BetError, match="at most"):
+        Condition.parse("natural and " * (MAX_LENGTH // 5) + "natural")
+    with pytest.raises(BetError) as e:
+        Condition.parse("x" * 1_000_000)
+    assert len(str(e.value)) < 300
+
+
+def test_card_feature_sums_with_huge_constants_on_the_card_engine():
+    big = 10**30
+    cat = parse_catalog(f"""
+[[bet]]
+id = "kk_sum"
+name = "K K by a sum"
+events = [{{ event = "two kings", when = "player_rank1 + player_rank2 + {big} == {big + 26}", pays = 1 }}]
+[[bet]]
+id = "kk"
+name = "K K"
+events = [{{ event = "two kings", when = "player_rank1 == K and player_rank2 == K", pays = 1 }}]
+""")
+    a = analyze(Shoe.standard(2), [cat.bet("kk_sum"), cat.bet("kk")])
+    # 8 kings in 2 decks: the Player's first two cards are kings in 8 * 7 * (104-2)...(104-5) deals
+    expected = 8 * 7 * 102 * 101 * 100 * 99
+    assert a.bet("kk_sum").events[0].ways == a.bet("kk").events[0].ways == expected
+
+
+# -- an independent oracle: Python's own arithmetic on random expressions -----------------
+
+INT_FEATURES = [n for n, (k, _) in FEATURES.items() if k == "int" and n in FEATS]
+BOOL_FEATURES = [n for n, (k, _) in FEATURES.items() if k == "bool" and n in FEATS]
+ROWS = np.random.default_rng(7).integers(0, ALL, 300)
+
+
+def _sums():
+    term = st.one_of(st.sampled_from(INT_FEATURES), st.integers(-10**30, 10**30).map(str))
+    return st.lists(st.tuples(st.sampled_from("+-"), term), min_size=1, max_size=4)
+
+
+def _sum_text(terms):
+    first_sign, first = terms[0]
+    text = first if first_sign == "+" or first.startswith("-") else f"0 - {first}"
+    for sign, t in terms[1:]:
+        text += f" {sign} {t}"
+    return text
+
+
+def _sum_value(terms, row):
+    total = 0
+    for i, (sign, t) in enumerate(terms):
+        v = int(FEATS[t][row]) if t in FEATS else int(t)
+        total += -v if (sign == "-" and (i > 0 or not t.startswith("-"))) else v
+    return total
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_sums(), st.sampled_from(["==", "!=", "<", "<=", ">", ">="]), _sums())
+def test_comparisons_match_python_integers(left, op, right):
+    text = f"{_sum_text(left)} {op} {_sum_text(right)}"
+    mask = Condition.parse(text).mask(FEATS)
+    py = {"==": int.__eq__, "!=": int.__ne__, "<": int.__lt__, "<=": int.__le__,
+          ">": int.__gt__, ">=": int.__ge__}[op]
+    for row in ROWS:
+        assert bool(mask[row]) == py(_sum_value(left, row), _sum_value(right, row)), (text, row)
+
+
+@settings(max_examples=100, deadline=None)
+@given(_sums(), st.lists(st.tuples(st.integers(-30, 30), st.integers(0, 40)), min_size=1, max_size=4))
+def test_membership_matches_python(terms, spans):
+    items = ", ".join(f"{a}..{a + w}" for a, w in spans)
+    text = f"{_sum_text(terms)} in [{items}]"
+    mask = Condition.parse(text).mask(FEATS)
+    for row in ROWS:
+        v = _sum_value(terms, row)
+        assert bool(mask[row]) == any(a <= v <= a + w for a, w in spans), (text, row)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=300))
+def test_arbitrary_text_parses_or_gives_one_clear_error(text):
+    try:
+        c = Condition.parse(text)
+    except BetError as e:
+        assert "\n" not in str(e) or "\n" in text
+        return
+    if not c.card_features:
+        c.mask(FEATS)
+
+
+TOKENS = ["(", ")", "and", "or", "not", "==", "<", "+", "-", "in", "[", "]", "..", ",", "1", "99999999999",
+          "player_total", "natural", "winner", "banker", "player_rank1", "K", "spades", "player_suit1"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(TOKENS), max_size=40))
+def test_token_soup_parses_or_gives_one_clear_error(tokens):
+    try:
+        c = Condition.parse(" ".join(tokens))
+    except BetError:
+        return
+    if not c.card_features:
+        c.mask(FEATS)
