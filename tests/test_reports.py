@@ -207,7 +207,7 @@ TEXT = (".md", ".csv", ".json")
 @pytest.mark.skipif(not (REPO / "reports").is_dir(), reason="no committed reports folder")
 def test_committed_reports_match_a_fresh_run(tmp_path):
     pytest.importorskip("matplotlib")
-    written = generate(tmp_path, progress=_Quiet())
+    written = generate(tmp_path)
     fresh = {p.relative_to(tmp_path).as_posix() for p in written}
     committed = {p.relative_to(REPO / "reports").as_posix() for p in (REPO / "reports").rglob("*") if p.is_file()}
     assert fresh == committed, "files differ: run `baccarat report --out reports/`"
@@ -216,21 +216,16 @@ def test_committed_reports_match_a_fresh_run(tmp_path):
     assert not stale, f"reports/ is stale, run `baccarat report --out reports/`: {stale}"
 
 
-class _Quiet:
-    def step(self, what):
-        pass
-
-
 def test_reports_without_matplotlib(tmp_path, monkeypatch):
     monkeypatch.setenv("BACCARAT_NO_PLOTS", "1")
-    written = generate(tmp_path, decks=(1, 8), progress=_Quiet())
+    written = generate(tmp_path, decks=(1, 8))
     assert not any(p.suffix == ".png" for p in written)
     assert "matplotlib is not installed" in (tmp_path / "eor_8_decks.md").read_text()
     assert "matplotlib is not installed" in (tmp_path / "README.md").read_text()
     # Every report is linked from the index.
     index = (tmp_path / "README.md").read_text()
     for p in written:
-        if p.name != "README.md":
+        if p.name not in ("README.md", ".baccarat-manifest.json"):
             assert f"({p.relative_to(tmp_path).as_posix()})" in index
 
 
@@ -245,7 +240,7 @@ def test_interrupted_report_leaves_no_partial_files(tmp_path, monkeypatch):
 
     monkeypatch.setattr(report, "distributions", boom)
     with pytest.raises(KeyboardInterrupt):
-        generate(tmp_path, decks=(8,), progress=_Quiet())
+        generate(tmp_path, decks=(8,))
     names = sorted(p.name for p in tmp_path.iterdir())
     assert not [n for n in names if n.endswith(".tmp") or n.startswith(".")]
     assert "odds_8_decks.md" in names and "distributions_8_decks.md" not in names
@@ -270,3 +265,28 @@ def test_report_commands_run(capsys):
     assert '"conditionals"' in capsys.readouterr().out
     assert main(["payouts", "--bets", "tie"]) == 0
     assert "Break-even payout for `tie`" in capsys.readouterr().out
+
+
+def test_report_folder_must_be_new_empty_or_ours(tmp_path, monkeypatch, capsys):
+    """Issue 11: --out . overwrote README.md; --out '' and --out x.md were accepted."""
+    monkeypatch.setenv("BACCARAT_NO_PLOTS", "1")
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "README.md").write_text("mine")
+    assert main(["report", "--out", str(project), "--decks-list", "8"]) == 2
+    assert "not empty" in capsys.readouterr().err
+    assert (project / "README.md").read_text() == "mine"
+    assert main(["report", "--out", "", "--decks-list", "8"]) == 2
+    assert main(["report", "--out", str(tmp_path / "x.md"), "--decks-list", "8"]) == 2
+    assert not (tmp_path / "x.md").exists()
+    (tmp_path / "afile").write_text("x")
+    assert main(["report", "--out", str(tmp_path / "afile"), "--decks-list", "8"]) == 2
+    assert main(["report", "--out", str(tmp_path / "afile" / "sub"), "--decks-list", "8"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("baccarat: error:") == 4 and "Traceback" not in err
+    # a folder it wrote may be written again
+    out = tmp_path / "reports"
+    assert main(["report", "--out", str(out), "--decks-list", "8", "--quiet"]) == 0
+    (out / "odds_8_decks.md").write_text("stale")
+    assert main(["report", "--out", str(out), "--decks-list", "8", "--quiet"]) == 0
+    assert (out / "odds_8_decks.md").read_text() != "stale"

@@ -23,7 +23,8 @@ from importlib import resources
 from pathlib import Path
 
 from .conditions import Condition
-from ..core.errors import BetError
+from ..core.errors import BaccaratError, BetError
+from ..io.files import read_text
 
 
 def parse_pays(value: object, where: str = "pays") -> Fraction:
@@ -189,7 +190,7 @@ def parse_catalog(text: str, source: str = "<bets>", known_bets: frozenset[str] 
         extra = set(raw) - _BET_KEYS
         if extra:
             raise BetError(f"{where}: unknown key {sorted(extra)[0]!r} (keys: {', '.join(sorted(_BET_KEYS))})")
-        bet_id = _require_str(raw, "id", where)
+        bet_id = _require_id(raw, where)
         if bet_id in bets:
             raise BetError(f"{where}: duplicated bet id {bet_id!r}")
         events = raw.get("events")
@@ -232,7 +233,7 @@ def parse_catalog(text: str, source: str = "<bets>", known_bets: frozenset[str] 
         extra = set(raw) - _TABLE_KEYS
         if extra:
             raise BetError(f"{where}: unknown key {sorted(extra)[0]!r} (keys: {', '.join(sorted(_TABLE_KEYS))})")
-        table_id = _require_str(raw, "id", where)
+        table_id = _require_id(raw, where)
         if table_id in tables:
             raise BetError(f"{where}: duplicated table id {table_id!r}")
         ids = raw.get("bets")
@@ -243,7 +244,21 @@ def parse_catalog(text: str, source: str = "<bets>", known_bets: frozenset[str] 
                 raise BetError(f"{where}: unknown bet {i!r}")
         tables[table_id] = Table(table_id, str(raw.get("name", table_id)),
                                  str(raw.get("description", "")), tuple(ids))
+    if not bets and not tables:
+        raise BetError(f"{source}: no [[bet]] or [[table]] in the file")
     return Catalog(bets, tables)
+
+
+#: What a bet or table id looks like: it is used in --bets lists, tables and file names.
+ID_PATTERN = re.compile(r"[a-z][a-z0-9_]{0,63}")
+
+
+def _require_id(raw: dict, where: str) -> str:
+    value = _require_str(raw, "id", where)
+    if not ID_PATTERN.fullmatch(value):
+        raise BetError(f"{where}: id {value!r} must be a lower-case letter followed by lower-case "
+                       "letters, digits or '_' (at most 64 characters)")
+    return value
 
 
 @lru_cache(maxsize=1)
@@ -253,14 +268,18 @@ def catalog() -> Catalog:
     return parse_catalog(text, "built-in catalog")
 
 
+#: The largest bets file read (1 MiB: thousands of bets).
+MAX_BETS_FILE_BYTES = 2**20
+
+
 def load_bets_file(path: str | Path, base: Catalog | None = None) -> Catalog:
     """``base`` (the built-in catalog by default) extended with the bets and tables of a file."""
     base = base or catalog()
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise BetError(f"cannot read bets file {str(p)!r}: {e}") from None
+        text = read_text(p, "bets file", MAX_BETS_FILE_BYTES)
+    except BaccaratError as e:
+        raise BetError(str(e)) from None
     extra = parse_catalog(text, str(p), frozenset(base.bets))
     try:
         return base.merged(extra)

@@ -10,10 +10,9 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from pathlib import Path
 
 from ..core.errors import BaccaratError
-from ..io.files import atomic_write
+from ..io.files import atomic_write, check_output
 
 FORMATS = ("md", "csv", "json")
 
@@ -59,7 +58,27 @@ def shoe_from_args(args):
 def add_output_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", default="md", metavar="FMT",
                    help="output format: md (Markdown, default), csv or json")
-    p.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of standard output")
+    p.add_argument("--output", "-o", metavar="FILE",
+                   help="write to FILE instead of standard output ('-' is standard output)")
+
+
+def add_quiet_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--quiet", "-q", action="store_true",
+                   help="no progress bar (it is shown on standard error when that is a terminal)")
+
+
+def progress_bar(total: int | None, what: str, quiet: bool = False, unit: str = "it"):
+    """A tqdm bar on standard error; off with ``--quiet`` or when stderr is not a terminal."""
+    from tqdm import tqdm
+    return tqdm(total=total, desc=what, unit=unit, file=sys.stderr, leave=False, dynamic_ncols=True,
+                disable=True if quiet else None, mininterval=0.5)
+
+
+def check_outputs(*paths: str | None) -> None:
+    """Refuse unwritable output paths before any work starts."""
+    for path in paths:
+        if path is not None:
+            check_output(path)
 
 
 def check_format(fmt: str) -> str:
@@ -70,10 +89,10 @@ def check_format(fmt: str) -> str:
 
 def write_output(text: str, output: str | None) -> None:
     """Print, or write ``output`` atomically (temporary file, then rename)."""
-    if not output:
+    if output is None or output == "-":
         sys.stdout.write(text)
         return
-    atomic_write(Path(output), text)
+    atomic_write(output, text)
 
 
 def add_bet_options(p: argparse.ArgumentParser) -> None:

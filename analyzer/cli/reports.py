@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import re
+import sys
+import time
+from pathlib import Path
 
-from .options import (UsageError, add_bet_options, add_output_options, add_shoe_options, bets_from_args,
-                  check_format, shoe_from_args, write_output)
+from .options import (UsageError, add_bet_options, add_output_options, add_quiet_option, add_shoe_options,
+                      bets_from_args, check_format, progress_bar, shoe_from_args, write_output)
 
 
 def _decks_list(text: str) -> tuple[int, ...]:
@@ -90,8 +93,13 @@ def cmd_payouts(args) -> int:
 
 
 def cmd_report(args) -> int:
-    from ..reports.writer import run
-    return run(args.out, _decks_list(args.decks_list))
+    from ..reports.writer import STEPS, generate
+    decks = _decks_list(args.decks_list)
+    start = time.perf_counter()
+    with progress_bar(STEPS, "report", args.quiet) as bar:
+        files = generate(Path(args.out), decks, progress=lambda step: (bar.set_postfix_str(step), bar.update()))
+    print(f"wrote {len(files)} files to {args.out} in {time.perf_counter() - start:.1f} s", file=sys.stderr)
+    return 0
 
 
 def _shoe_words(args) -> str:
@@ -145,7 +153,9 @@ def register(sub) -> None:
     p = sub.add_parser("report", help="regenerate the reports folder",
                        description="Regenerate every report (Markdown, CSV, JSON, and charts with the plots "
                                    "extra) deterministically.")
-    p.add_argument("--out", default="reports", metavar="DIR", help="output folder (default reports)")
+    p.add_argument("--out", default="reports", metavar="DIR",
+                   help="output folder (default reports): new, empty, or one 'baccarat report' wrote")
+    add_quiet_option(p)
     p.add_argument("--decks-list", default="1,2,4,6,8", metavar="LIST",
                    help="shoe sizes of the by-decks report (default 1,2,4,6,8)")
     p.set_defaults(func=cmd_report)

@@ -1,22 +1,51 @@
-"""Atomic file writing: a temporary file beside the target, then a rename.
+"""Files in and out, safely: atomic outputs, bounded inputs, owned folders.
 
-An interrupted run (Ctrl-C, a crash, a full disk) never leaves a half-written
-file under the target's name.  The file gets the usual permissions (0666 less
-the umask), as a plain ``open`` would give it.
+Outputs (:func:`atomic_open`, :func:`atomic_write`):
+
+* ``-`` is standard output.
+* A regular file (or a new name) is written to a temporary file beside it,
+  flushed to disk (fsync) and renamed over it, so an interrupted run never
+  leaves half a file under its name.  An existing file keeps its permission
+  bits (and its owner, when run as root).  A symlink is followed: its target
+  is replaced, the link stays.  A file with other hard links is rewritten in
+  place, so every link sees the new text.
+* Anything else (``/dev/null``, ``/dev/stdout``, a FIFO, a terminal) is
+  written straight into, never replaced.
+* Temporary files are named ``.NAME.PID.baccarat.tmp``; one left by a killed
+  run is removed by the next write of the same file.
+
+Inputs (:func:`read_text`): at most a stated number of bytes are read, so
+``/dev/zero`` or a huge file is refused with a clear error instead of filling
+memory.
+
+Folders (:func:`prepare_folder`): a folder the tool writes many files into
+(``baccarat report --out``) must be new, empty, or one it wrote before (it
+holds the tool's manifest file); anything else is refused, so ``--out .``
+cannot overwrite a project.
 """
 
 from __future__ import annotations
 
+import json
 import os
-import tempfile
+import stat
+import sys
 from contextlib import contextmanager
 from pathlib import Path
 
 from ..core.errors import BaccaratError
 
+#: Default limit of :func:`read_text`: 64 MiB.
+MAX_INPUT_BYTES = 64 * 2**20
+_TMP_SUFFIX = ".baccarat.tmp"
+
 
 class OutputError(BaccaratError):
-    """A file that cannot be written."""
+    """A file or folder that cannot be written."""
+
+
+class InputError(BaccaratError):
+    """A file that cannot be read, or is too large to read."""
 
 
 def _umask() -> int:
@@ -25,35 +54,214 @@ def _umask() -> int:
     return mask
 
 
+def _target(path: str | Path) -> Path:
+    """The file a write to ``path`` lands in (symlinks followed)."""
+    path = Path(path)
+    if str(path) == "":
+        raise OutputError("an empty output path")
+    return Path(os.path.realpath(path)) if path.is_symlink() else path
+
+
+def check_output(path: str | Path) -> None:
+    """Raise :class:`OutputError` now if ``path`` cannot be written later.
+
+    Run before long work, so a bad path is found before the work, not after.
+    """
+    if str(path) == "-":
+        return
+    target = _target(path)
+    name = str(path)
+    try:
+        st = os.stat(target)
+    except FileNotFoundError:
+        parent = target.parent if str(target.parent) else Path(".")
+        if not parent.is_dir():
+            raise OutputError(f"cannot write {name!r}: folder {str(parent)!r} does not exist") from None
+        if not os.access(parent, os.W_OK | os.X_OK):
+            raise OutputError(f"cannot write {name!r}: folder {str(parent)!r} is not writable") from None
+        return
+    except OSError as e:
+        raise OutputError(f"cannot write {name!r}: {e.strerror or e}") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise OutputError(f"cannot write {name!r}: it is a directory")
+    if not os.access(target, os.W_OK):
+        raise OutputError(f"cannot write {name!r}: permission denied")
+    if stat.S_ISREG(st.st_mode) and st.st_nlink == 1 and not os.access(target.parent, os.W_OK | os.X_OK):
+        raise OutputError(f"cannot write {name!r}: its folder is not writable")
+
+
+def _remove_stale(target: Path) -> None:
+    """Remove temporary files of ``target`` left by runs that were killed."""
+    directory = target.parent if str(target.parent) else Path(".")
+    prefix = f".{target.name}."
+    try:
+        entries = list(os.scandir(directory))
+    except OSError:
+        return
+    for entry in entries:
+        name = entry.name
+        if not (name.startswith(prefix) and name.endswith(_TMP_SUFFIX)):
+            continue
+        pid = name[len(prefix):-len(_TMP_SUFFIX)]
+        if not pid.isdigit() or int(pid) == os.getpid() or _alive(int(pid)):
+            continue
+        try:
+            os.unlink(entry.path)
+        except OSError:
+            pass
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+def _fdopen(fd: int, binary: bool):
+    return os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8", newline="")
+
+
 @contextmanager
 def atomic_open(path: str | Path, binary: bool = False):
-    """Open a temporary file for writing; on success it replaces ``path``."""
-    path = Path(path)
-    if path.is_dir():
-        raise OutputError(f"cannot write {str(path)!r}: it is a directory")
-    directory = path.parent if str(path.parent) else Path(".")
+    """A file object to write ``path`` with (see the module for what happens)."""
+    if str(path) == "-":
+        stream = sys.stdout.buffer if binary else sys.stdout
+        yield stream
+        stream.flush()
+        return
+    check_output(path)
+    target = _target(path)
+    name = str(path)
     try:
-        fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
+        st = os.stat(target)
+    except FileNotFoundError:
+        st = None
     except OSError as e:
-        raise OutputError(f"cannot write {str(path)!r}: {e.strerror or e}") from None
+        raise OutputError(f"cannot write {name!r}: {e.strerror or e}") from None
+    if st is not None and (not stat.S_ISREG(st.st_mode) or st.st_nlink > 1):
+        # a device, FIFO or terminal, or a file with other hard links: write into it
+        try:
+            f = open(target, "wb" if binary else "w", **({} if binary else {"encoding": "utf-8", "newline": ""}))
+        except OSError as e:
+            raise OutputError(f"cannot write {name!r}: {e.strerror or e}") from None
+        try:
+            with f:
+                yield f
+        except OSError as e:
+            raise OutputError(f"cannot write {name!r}: {e.strerror or e}") from None
+        return
+    _remove_stale(target)
+    tmp = target.with_name(f".{target.name}.{os.getpid()}{_TMP_SUFFIX}")
     try:
-        if binary:
-            f = os.fdopen(fd, "wb")
-        else:
-            f = os.fdopen(fd, "w", encoding="utf-8", newline="")
-        with f:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_EXCL, 0o600)
+    except FileExistsError:
+        os.unlink(tmp)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_EXCL, 0o600)
+    except OSError as e:
+        raise OutputError(f"cannot write {name!r}: {e.strerror or e}") from None
+    try:
+        with _fdopen(fd, binary) as f:
             yield f
-        os.chmod(tmp, 0o666 & ~_umask())
-        os.replace(tmp, path)
+            f.flush()
+            os.fsync(f.fileno())
+        if st is not None:
+            os.chmod(tmp, stat.S_IMODE(st.st_mode))
+            if os.geteuid() == 0 and (st.st_uid, st.st_gid) != (0, 0):
+                os.chown(tmp, st.st_uid, st.st_gid)
+        else:
+            os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, target)
     except OSError as e:
-        Path(tmp).unlink(missing_ok=True)
-        raise OutputError(f"cannot write {str(path)!r}: {e.strerror or e}") from None
+        tmp.unlink(missing_ok=True)
+        raise OutputError(f"cannot write {name!r}: {e.strerror or e}") from None
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
         raise
 
 
 def atomic_write(path: str | Path, data: str | bytes) -> None:
-    """Write text or bytes to ``path`` atomically."""
+    """Write text or bytes to ``path`` (see :func:`atomic_open`)."""
     with atomic_open(path, binary=isinstance(data, bytes)) as f:
         f.write(data)
+
+
+def read_text(path: str | Path, what: str = "file", limit: int = MAX_INPUT_BYTES) -> str:
+    """The UTF-8 text of ``path`` (``-``: standard input), refusing more than ``limit`` bytes."""
+    name = str(path)
+    try:
+        if name == "-":
+            data = sys.stdin.buffer.read(limit + 1)
+        else:
+            with open(path, "rb") as f:
+                data = f.read(limit + 1)
+    except IsADirectoryError:
+        raise InputError(f"cannot read {what} {name!r}: it is a directory") from None
+    except OSError as e:
+        raise InputError(f"cannot read {what} {name!r}: {e.strerror or e}") from None
+    if len(data) > limit:
+        raise InputError(f"{what} {name!r} is larger than {limit / 2**20:g} MiB, the most this "
+                         "command reads")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise InputError(f"{what} {name!r} is not UTF-8 text (byte {e.start + 1})") from None
+    if "\x00" in text:
+        raise InputError(f"{what} {name!r} is not text (it holds NUL bytes)")
+    return text
+
+
+#: The file that marks a folder as written by this tool.
+MANIFEST = ".baccarat-manifest.json"
+_FILE_SUFFIXES = {".md", ".csv", ".json", ".jsonl", ".txt", ".png", ".html", ".xlsx", ".toml"}
+
+
+def prepare_folder(path: str | Path, kind: str) -> Path:
+    """Make ``path`` ready to hold this tool's ``kind`` files, or refuse.
+
+    The folder must be new, empty, or hold this tool's manifest for ``kind``.
+    Returns the folder; :func:`write_manifest` marks it once written.
+    """
+    name = str(path)
+    if name.strip() == "":
+        raise OutputError(f"an empty {kind} folder name")
+    p = Path(path)
+    if p.suffix.lower() in _FILE_SUFFIXES:
+        raise OutputError(f"{name!r} looks like a file name; give a folder for the {kind}")
+    if p.exists() and not p.is_dir():
+        raise OutputError(f"cannot write the {kind} into {name!r}: it is not a folder")
+    if p.is_dir():
+        manifest = p / MANIFEST
+        entries = [e for e in os.listdir(p)]
+        if entries:
+            if not manifest.is_file():
+                raise OutputError(f"folder {name!r} is not empty and was not written by baccarat {kind}; "
+                                  "give a new or empty folder")
+            try:
+                doc = json.loads(read_text(manifest, "manifest", 2**20))
+            except (BaccaratError, ValueError):
+                doc = None
+            if not isinstance(doc, dict) or doc.get("kind") != kind:
+                raise OutputError(f"folder {name!r} holds a baccarat manifest of another kind; "
+                                  f"give a new or empty folder for the {kind}")
+        if not os.access(p, os.W_OK | os.X_OK):
+            raise OutputError(f"cannot write the {kind} into {name!r}: permission denied")
+        return p
+    parent = p.parent if str(p.parent) else Path(".")
+    if parent.exists() and not parent.is_dir():
+        raise OutputError(f"cannot create {name!r}: {str(parent)!r} is not a folder")
+    try:
+        p.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise OutputError(f"cannot create folder {name!r}: {e.strerror or e}") from None
+    return p
+
+
+def write_manifest(folder: Path, kind: str, files: list[Path]) -> None:
+    """Record that ``folder`` holds this tool's ``kind`` files (deterministic: no dates)."""
+    rel = sorted({f.relative_to(folder).as_posix() for f in files})
+    doc = {"written_by": "baccarat-analyzer", "kind": kind, "files": rel}
+    atomic_write(folder / MANIFEST, json.dumps(doc, indent=1) + "\n")

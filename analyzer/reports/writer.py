@@ -7,9 +7,6 @@ without it the reports are still written and say the charts are missing.
 
 from __future__ import annotations
 
-import sys
-import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
@@ -19,7 +16,7 @@ from . import analysis_tables as reportfmt
 from ..core.solver import Solver
 from ..bets.catalog import catalog
 from ..core.cards import RANKS
-from ..io.files import atomic_write
+from ..io.files import MANIFEST, atomic_write, prepare_folder, write_manifest
 from .distributions import distributions
 from .eor import effects_of_removal
 from ..core.shoe import Shoe
@@ -28,39 +25,19 @@ DEFAULT_DECKS = (1, 2, 4, 6, 8)
 REPORT_COMMAND = "baccarat report --out reports/"
 
 
-@dataclass
-class Progress:
-    """Progress on stderr: a bar on a terminal, a line per step otherwise."""
-
-    total: int
-    stream: object = sys.stderr
-    done: int = 0
-    start: float = 0.0
-    quiet: bool = False
-
-    def step(self, what: str) -> None:
-        self.done += 1
-        if self.quiet:
-            return
-        tty = hasattr(self.stream, "isatty") and self.stream.isatty()
-        if tty:
-            width = 30
-            filled = width * self.done // self.total
-            self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} {what[:40]:40s}")
-            if self.done == self.total:
-                self.stream.write("\n")
-        else:
-            self.stream.write(f"[{self.done}/{self.total}] {what}\n")
-        self.stream.flush()
-
-
 def generate(out: Path, decks: tuple[int, ...] = DEFAULT_DECKS, plots: bool | None = None,
-             progress: Progress | None = None) -> list[Path]:
-    """Write every report into ``out``; returns the files written."""
+             progress: Callable[[str], None] | None = None) -> list[Path]:
+    """Write every report into ``out``; returns the files written.
+
+    ``out`` must be new, empty or a reports folder written before (it holds
+    the manifest :data:`analyzer.io.files.MANIFEST`); see
+    :func:`analyzer.io.files.prepare_folder`.  ``progress(step)`` is called
+    after each step.
+    """
     from . import charts as plotting
     if plots is None:
         plots = plotting.available()
-    out.mkdir(parents=True, exist_ok=True)
+    out = prepare_folder(out, "reports")
     cat = catalog()
     bets = tuple(cat.bets.values())
     bet_ids = [b.id for b in bets]
@@ -142,13 +119,18 @@ def generate(out: Path, decks: tuple[int, ...] = DEFAULT_DECKS, plots: bool | No
         write("payouts_8_decks.csv", reportfmt.payouts_csv(a))
     steps.append(("payouts_8_decks", payouts_step))
 
-    progress = progress or Progress(total=len(steps) + 1)
     for name, fn in steps:
         fn()
-        progress.step(name)
+        if progress:
+            progress(name)
     write("README.md", index_markdown(written, out, plots))
-    progress.step("README.md")
+    write_manifest(out, "reports", written)
+    written.append(out / MANIFEST)
     return written
+
+
+#: Steps of :func:`generate` (for a progress bar's total).
+STEPS = 7
 
 
 _DESCRIPTIONS = {
@@ -186,8 +168,3 @@ def index_markdown(written: list[Path], out: Path, plots: bool) -> str:
     return "\n".join(lines)
 
 
-def run(out: str, decks: tuple[int, ...] = DEFAULT_DECKS) -> int:
-    start = time.perf_counter()
-    files = generate(Path(out), decks)
-    print(f"wrote {len(files)} files to {out} in {time.perf_counter() - start:.1f} s", file=sys.stderr)
-    return 0

@@ -46,6 +46,7 @@ import numpy as np
 
 from ..core.cards import POINTS, RANK_INDEX, RANKS, SUIT_INDEX, SUITS, parse_card
 from ..core.errors import BaccaratError, CardError
+from ..io.files import read_text as _read_text
 
 OUTCOME_NAMES = ("player", "banker", "tie")
 _OUTCOME_READ = {"player": 0, "banker": 1, "tie": 2, "p": 0, "b": 1, "t": 2}
@@ -226,19 +227,17 @@ class _LogBuilder:
             seen=self.seen, extra=self.extra, reused=self.reused, columns=tuple(columns))
 
 
+#: The largest log or tallies file read: 64 MiB (about 2.3 million coups of a hand log, read
+#: into memory; a log too large for that is refused, not read in part).
+MAX_LOG_BYTES = 64 * 2**20
+
+
 def read_text(path: str | Path) -> str:
-    p = Path(path)
+    """The text of a log, refusing a file over :data:`MAX_LOG_BYTES` (``/dev/zero`` included)."""
     try:
-        data = p.read_bytes()
-    except IsADirectoryError:
-        raise LogError(f"{p}: is a directory, not a file") from None
-    except OSError as e:
-        raise LogError(f"cannot read {str(p)!r}: {e.strerror or e}") from None
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        line = data[:e.start].count(b"\n") + 1
-        raise LogError(f"{p}: row {line}: not UTF-8 text") from None
+        return _read_text(path, "log", MAX_LOG_BYTES)
+    except BaccaratError as e:
+        raise LogError(str(e)) from None
 
 
 def _is_jsonl(path: str, text: str) -> bool:
