@@ -27,7 +27,8 @@ import numpy as np  # noqa: E402
 from analyzer import Shoe  # noqa: E402
 from analyzer.core.solver import Solver  # noqa: E402
 from analyzer.bets.catalog import catalog  # noqa: E402
-from analyzer.studies.study import StudyParams, _remaining, deal_shoe, run_chunk, run_study  # noqa: E402
+from analyzer.studies import StudyParams, deal_shoe, run_chunk, run_study  # noqa: E402
+from analyzer.studies.dealing import _remaining  # noqa: E402
 
 EZ = ("ez_banker", "player", "tie", "dragon7", "panda8")
 

@@ -1,4 +1,4 @@
-"""Shoe studies (analyzer/studies/study.py, `baccarat study`).
+"""Shoe studies (analyzer/studies/, `baccarat study`).
 
 Published figures used below (8 decks, 14 cards behind the cut card):
 
@@ -36,9 +36,8 @@ import pytest
 
 from analyzer import Shoe, analyze
 from analyzer.cli import main
-from analyzer.cli.study import study_dict
-from analyzer.studies.study import (Aggregate, StudyParams, deal_shoe, run_chunk, run_study, summarize,
-                            trace_shoe)
+from analyzer.studies import Aggregate, StudyParams, deal_shoe, run_chunk, run_study, summarize, trace_shoe
+from analyzer.studies.format import study_dict
 
 EZ = ("ez_banker", "player", "tie", "dragon7", "panda8")
 REPO = Path(__file__).resolve().parents[1]
@@ -130,7 +129,7 @@ def test_suit_and_rank_bets_and_the_standard_burn_are_exact():
 def test_large_shoes_take_the_python_integer_path_exactly():
     params = StudyParams.create(Shoe.standard(20), shoes=1, seed=1, cut_card=400, bet_ids=("dragon7", "tie"),
                                 count=())
-    from analyzer.studies.study import _engine
+    from analyzer.studies.evs import _engine
     assert not _engine(params.bet_ids, None, params.cards).int64      # 1040 cards: past int64
     coups = trace_shoe(params, 0)
     for c in coups[::40] + [coups[-1]]:

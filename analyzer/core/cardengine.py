@@ -39,6 +39,7 @@ import numpy as np
 from .cards import POINTS, RANKS
 from .features import SUIT_FEATURES
 from .engine import INT64_LIMIT, POSITIONS, CoupTable, falling
+from .errors import BetError
 
 RANK_LEVEL = "rank"
 CARD_LEVEL = "card"
@@ -90,6 +91,33 @@ class _Reducer:
         return out
 
 
+#: Most (Player signature, Banker signature, event) triples one tabulation
+#: evaluates, and most distinct value masks it keeps (1 MB each): beyond these a
+#: bet is refused before the work instead of running for minutes.
+MAX_EVALUATIONS = 5_000
+MAX_MASKS = 256
+
+
+def _signatures(features: frozenset[str], prefix: str, level: str):
+    """The distinct values of one hand's card features over every ordered pair of classes."""
+    ranks, suits, _ = _classes(level)
+    k = len(ranks)
+    first, second = np.repeat(np.arange(k), k), np.tile(np.arange(k), k)
+    r1, s1, r2, s2 = ranks[first], suits[first], ranks[second], suits[second]
+    names = sorted(f for f in features if f.startswith(prefix))
+    if not names:
+        return names, np.zeros(k * k, dtype=np.int64), [()]
+    cols = np.stack([_hand_feature(n, r1, s1, r2, s2).astype(np.int64) for n in names], axis=1)
+    uniq, inv = np.unique(cols, axis=0, return_inverse=True)
+    return names, inv.ravel(), [tuple(int(x) for x in row) for row in uniq]
+
+
+def evaluations(features: frozenset[str], level: str, events: int) -> int:
+    """How many masks a tabulation of ``events`` reading ``features`` evaluates."""
+    return (len(_signatures(features, "player_", level)[2]) * len(_signatures(features, "banker_", level)[2])
+            * events)
+
+
 class CardTabulation:
     """Events reading card features, compiled once and counted on any shoe.
 
@@ -98,7 +126,13 @@ class CardTabulation:
     feature dict and returning a mask.
     """
 
-    def __init__(self, events: list, features: frozenset[str], level: str, table: CoupTable):
+    def __init__(self, events: list, features: frozenset[str], level: str, table: CoupTable,
+                 what: str = "these bets"):
+        cost = evaluations(features, level, len(events))
+        if cost > MAX_EVALUATIONS:
+            raise BetError(f"{what}: the card features read ({', '.join(sorted(features))}) need about "
+                           f"{cost:,} evaluations of the coups, more than the {MAX_EVALUATIONS:,} this engine "
+                           "does in reasonable time; read fewer card features")
         self.level = level
         self.events = len(events)
         ranks, suits, values = _classes(level)
@@ -108,18 +142,8 @@ class CardTabulation:
         second = np.tile(np.arange(k), k)     # second card
         self._first, self._second = first, second
         self._same = (first == second).astype(np.int64)
-        r1, s1, r2, s2 = ranks[first], suits[first], ranks[second], suits[second]
-
-        def signatures(prefix: str):
-            names = sorted(f for f in features if f.startswith(prefix))
-            if not names:
-                return names, np.zeros(k * k, dtype=np.int64), [()]
-            cols = np.stack([_hand_feature(n, r1, s1, r2, s2).astype(np.int64) for n in names], axis=1)
-            uniq, inv = np.unique(cols, axis=0, return_inverse=True)
-            return names, inv.ravel(), [tuple(int(x) for x in row) for row in uniq]
-
-        p_names, sig_p, p_values = signatures("player_")
-        b_names, sig_b, b_values = signatures("banker_")
+        p_names, sig_p, p_values = _signatures(features, "player_", level)
+        b_names, sig_b, b_values = _signatures(features, "banker_", level)
         self.sp, self.sb = len(p_values), len(b_values)
         hand_values = values[first] * 10 + values[second]
         group_p = sig_p * 100 + hand_values           # (Player signature, v(P1), v(P2))
@@ -158,6 +182,10 @@ class CardTabulation:
                         key = np.packbits(m).tobytes()
                         j = mask_index.get(key)
                         if j is None:
+                            if len(self._masks) >= MAX_MASKS:
+                                raise BetError(f"{what}: the card features split the coups into more than "
+                                               f"{MAX_MASKS} distinct events of point values, more than "
+                                               "this engine holds in memory; read fewer card features")
                             j = mask_index[key] = len(self._masks)
                             self._masks.append(m.reshape(shape))
                     self._terms[e].append((ip, ib, j))

@@ -21,6 +21,8 @@ Fraction(114753351728, 10847218479825)
 
 from __future__ import annotations
 
+import hashlib
+
 import numpy as np
 
 from .cardengine import CARD_LEVEL, CardTabulation, level_for
@@ -28,6 +30,9 @@ from .engine import POSITIONS, Tabulation, coup_table, falling
 from .errors import BetError
 from .results import OUTCOMES, Analysis, BetResult, EventResult
 from .shoe import Shoe
+
+#: Most distinct payout events (of point values) one solver holds.
+MAX_EVENTS = 2_000
 
 __all__ = ["Solver", "event_index", "Analysis", "BetResult", "EventResult", "OUTCOMES"]
 
@@ -69,13 +74,17 @@ class Solver:
         self.bets = tuple(bets)
         table = coup_table()
         features = table.features()
-        masks, index = [], {}
+        rows, index = [], {}
 
         def row_of(mask):
-            key = np.packbits(mask).tobytes()  # identical events share one row
+            # identical events share one row; keep the row (40 kB), not the mask (1 MB)
+            key = hashlib.blake2b(np.packbits(mask).tobytes(), digest_size=20).digest()
             if key not in index:
-                index[key] = len(masks)
-                masks.append(mask)
+                if len(rows) >= MAX_EVENTS:
+                    raise BetError(f"more than {MAX_EVENTS:,} distinct payout events in one solve; "
+                                   "price the bets in smaller groups")
+                index[key] = len(rows)
+                rows.append(table.coefficients(mask))
             return index[key]
 
         winner = features["winner"]
@@ -102,9 +111,13 @@ class Solver:
                     sources.append((level, len(evs)))
                     evs.append(_first_match(conds, i))
             self._sources.append(sources)
-        self._tab = Tabulation(masks, table)
-        self._card_tabs = {level: CardTabulation(evs, card_features[level], level, table)
-                           for level, evs in card_events.items()}
+        self._tab = Tabulation([], table, np.stack(rows))
+        self._card_tabs = {}
+        for level, evs in card_events.items():
+            names = [b.id for b in self.bets if any(c.card_features for c in (e.when for e in b.events))
+                     and level_for(frozenset().union(*(e.when.card_features for e in b.events))) == level]
+            what = "bet " + ", ".join(repr(n) for n in names)
+            self._card_tabs[level] = CardTabulation(evs, card_features[level], level, table, what)
 
     def solve(self, shoe: Shoe) -> Analysis:
         """Exact :class:`Analysis` of ``shoe`` for these bets."""

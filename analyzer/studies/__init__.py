@@ -1,9 +1,72 @@
-"""Shoe studies: dealt shoes, per-coup exact EVs, counting systems, runners.
+"""Shoe studies: exact perfect-play and card-counting figures over dealt shoes.
 
-Owns: dealing shoes to the cut card, the exact EV of every selected bet
-before every coup, perfect play and linear counts, and running chunks of
-shoes on local processes or a Dask cluster with resumable state.
+A study deals ``shoes`` shuffled shoes and, before every coup, computes each
+selected bet's *exact* EV on the cards still in the shoe.  From those EVs it
+reports, per bet, how often the bet is positive, by how much, what a player
+who bets one unit exactly when the EV is positive ("perfect play") expects to
+win per shoe, how the EV is spread by depth in the shoe, and what a linear
+card count captures of it.
+
+Owns: :mod:`.params` (:class:`StudyParams`, the study's constants and bets),
+:mod:`.dealing` (shuffling and dealing shoes to the cut card, the cards left
+before each coup, :func:`trace_shoe`), :mod:`.evs` (the exact EV of every
+selected bet before every coup), :mod:`.counting` (true counts, linear count
+figures), :mod:`.aggregate` (one chunk's exact sums, merging, the
+:class:`StudyResult`), :mod:`.runner` (:func:`run_study` on local processes
+or a Dask cluster, with resumable state), :mod:`.format` (the result as JSON,
+Markdown and CSV, the trace CSV) and :mod:`.charts` (matplotlib, optional).
 
 May import: :mod:`analyzer.core`, :mod:`analyzer.io`, :mod:`analyzer.bets`
-and :mod:`analyzer.reports` (effects of removal, for count tags).
+and :mod:`analyzer.reports` (effects of removal, for count tags; chart helpers).
+
+Conventions (fixed, and part of every result):
+
+* **Shuffle.**  Shoe number ``i`` (0, 1, 2, ...) is shuffled by
+  ``numpy.random.Generator(PCG64(SeedSequence([seed, i])))``: one permutation of
+  the shoe's cards (``Generator.permutation``).  Every shoe has its own seed, so
+  a shoe's cards do not depend on how shoes are grouped into chunks or on which
+  process deals them.  No card is burnt.
+* **Coups** are dealt card by card with :func:`analyzer.core.rules.play_coup`.
+* **Cut card.**  The cut card sits with ``cut_card`` cards behind it.  A coup is
+  started only while at least ``cut_card`` cards remain; the coup during which
+  the cut card comes out is played to its end, and the shoe ends there.  So
+  the last coup starts with at least ``cut_card`` cards left, and ``cut_card``
+  must be at least 6 (a coup can use six cards).
+* **EV of a coup** is the exact EV on the remaining shoe (the start shoe minus
+  every card dealt before the coup), counted like :func:`analyzer.analyze`.
+  For bets on point values it is computed (:mod:`.evs`) for all coups of a shoe at once
+  (the same polynomial counts as :mod:`analyzer.core.engine`, one integer matrix
+  product per shoe); bets that read ranks or suits go through
+  :class:`analyzer.core.solver.Solver` coup by coup.
+* **Exactness.**  A coup's EV is kept as an integer numerator over
+  ``deals(N) * L`` (``deals(N) = N (N-1) ... (N-5)`` for ``N`` cards left, ``L``
+  the common denominator of the bet's payouts).  Sums are kept per ``N`` as
+  integers, so every total is an exact fraction and chunk results merge to
+  the same numbers in any order.
+* **True count** of a linear count with tags ``t_r`` is
+  ``52 (RC - m * seen) / N``: the running count ``RC`` of the ``seen`` cards,
+  centred by the start shoe's average tag ``m`` (0 for a balanced count), per
+  deck left (``N`` cards left, exactly).  "Bet at trigger ``T``" means bet when
+  the true count is at least ``T`` (``floor(true count) >= T``).
+
+>>> p = StudyParams.create(Shoe.standard(1), shoes=2, seed=7, cut_card=14, bet_ids=("banker", "dragon7"))
+>>> res = run_study(p)
+>>> res.coups > 0 and res.shoes == 2
+True
+>>> coups = trace_shoe(p, 0)
+>>> coups[0].cards_left, coups[0].evs["banker"] == analyze(Shoe.standard(1), ["banker"]).bet("banker").ev
+(52, True)
 """
+
+from ..bets.pricing import analyze  # noqa: F401  (doctest)
+from ..core.shoe import Shoe  # noqa: F401  (doctest)
+from .aggregate import Aggregate, StudyResult, run_chunk, summarize
+from .counting import true_count
+from .dealing import CoupTrace, DealtShoe, deal_shoe, shoe_rng, trace_shoe
+from .evs import BatchEV
+from .params import CHUNK_SHOES, HIST_BINS_PER_UNIT, StudyError, StudyParams, bet_scale
+from .runner import ChunkStore, default_state_dir, run_study
+
+__all__ = ["Aggregate", "BatchEV", "CHUNK_SHOES", "ChunkStore", "CoupTrace", "DealtShoe",
+           "HIST_BINS_PER_UNIT", "StudyError", "StudyParams", "StudyResult", "bet_scale", "deal_shoe",
+           "default_state_dir", "run_chunk", "run_study", "shoe_rng", "summarize", "trace_shoe", "true_count"]
