@@ -269,7 +269,7 @@ BAD = [
     (["odds", "--shoe", "A=4,K=4", "--remove", "A A A"], r"at least 6 cards"),
     (["odds", "--decks", "0"], r"number of decks must be a whole number of at least 1, got 0"),
     (["odds", "--decks", "-1"], r"at least 1, got -1"),
-    (["odds", "--decks", "x"], r"--decks must be a whole number, got 'x'"),
+    (["odds", "--decks", "x"], r"--decks must be a whole number from 1 to 10000, got 'x'"),
     (["odds", "--decks", "2.5"], r"--decks must be a whole number"),
     (["odds", "--shoe", "A=3"], r"at least 6 cards.*has 3"),
     (["odds", "--shoe", "A32"], r"malformed shoe item 'A32'"),

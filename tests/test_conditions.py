@@ -185,3 +185,66 @@ def test_token_soup_parses_or_gives_one_clear_error(tokens):
         return
     if not c.card_features:
         c.mask(FEATS)
+
+
+# -- other inputs of issue 11 (item 6-8): one clear line, exit 2 --------------------------
+
+@pytest.mark.parametrize("argv, words", [
+    (["eor", "--cards", "33"], "at most 32"),
+    (["odds", "--shoe", "A=3;2=3"], "not ';'"),
+    (["odds", "--shoe", "A=3,,2=3"], "empty item"),
+    (["odds", "--bets", ""], "--bets is empty"),
+    (["odds", "--bets", "player,,tie"], "empty item"),
+    (["odds", "--decks", "9" * 600], "from 1 to 10000"),
+    (["odds", "--decks", "10001"], "10,000"),
+    (["odds", "--shoe", "A=" + "9" * 600], "whole number"),
+    (["odds", "--output", ""], "empty output path"),
+])
+def test_bad_options_give_one_line(argv, words, capsys):
+    from analyzer.cli import main
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("baccarat: error:") and len(err.splitlines()) == 1 and words in err, err
+
+
+@pytest.mark.parametrize("pays, words", [
+    ("1e300", "beyond what a pay table prints"),
+    ('"' + "1" + "0" * 1000 + '"', "is not a payout"),
+    ('"1/' + "7" * 20 + '"', "beyond what a pay table prints"),
+])
+def test_absurd_payouts_are_refused(tmp_path, pays, words, capsys):
+    from analyzer.cli import main
+    f = tmp_path / "b.toml"
+    f.write_text(f'[[bet]]\nid = "x"\nevents = [{{ event = "e", when = "natural", pays = {pays} }}]\n')
+    assert main(["odds", "--bets-file", str(f)]) == 2
+    err = capsys.readouterr().err
+    assert words in err and len(err.splitlines()) == 1 and len(err) < 400, err
+
+
+@pytest.mark.parametrize("bad_id", ["a,b", "a|b", "a b", "A", "1x", "a\\nb", ""])
+def test_bet_ids_are_plain_names(tmp_path, bad_id, capsys):
+    from analyzer.cli import main
+    f = tmp_path / "b.toml"
+    f.write_text(f'[[bet]]\nid = "{bad_id}"\nevents = [{{ event = "e", when = "natural", pays = 1 }}]\n')
+    assert main(["odds", "--bets-file", str(f)]) == 2
+    assert "baccarat: error:" in capsys.readouterr().err
+
+
+def test_empty_bets_file_is_refused(tmp_path, capsys):
+    from analyzer.cli import main
+    f = tmp_path / "empty.toml"
+    f.write_text("# nothing\n")
+    assert main(["odds", "--bets-file", str(f)]) == 2
+    assert "no [[bet]]" in capsys.readouterr().err
+
+
+def test_card_engine_refuses_a_runaway_bet_up_front():
+    from analyzer import Solver
+    cat = parse_catalog('''
+[[bet]]
+id = "same_four"
+events = [{ event = "e", when = "player_rank1 == banker_rank1 and player_rank2 == banker_rank2 and player_suit1 == banker_suit1 and player_suit2 == banker_suit2", pays = 1 }]
+''')
+    # before: past 300 s and 5.6 GB; now refused from the cost estimate, before any evaluation
+    with pytest.raises(BetError, match="same_four.*7,311,616 evaluations"):
+        Solver([cat.bet("same_four")])

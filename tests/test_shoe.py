@@ -39,8 +39,18 @@ def test_parse_per_rank():
         s.card_counts
 
 
-def test_parse_accepts_10_lower_case_semicolons_and_blank_items():
-    assert Shoe.parse("10=3; j=2,, q=1 ,") == Shoe.from_counts({"T": 3, "J": 2, "Q": 1})
+def test_parse_accepts_10_lower_case_and_blanks():
+    assert Shoe.parse(" 10=3,  j=2, q=1 ") == Shoe.from_counts({"T": 3, "J": 2, "Q": 1})
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("10=3; j=2", "not ';'"),            # issue 11: ';' and blank items were silently accepted
+    ("A=3,,2=3", "empty item"),
+    ("A=3,2=3,", "empty item"),
+])
+def test_parse_refuses_loose_separators(spec, words):
+    with pytest.raises(ShoeError, match=words):
+        Shoe.parse(spec)
 
 
 def test_parse_per_card():
@@ -214,15 +224,15 @@ def test_error_classes():
     (lambda: Shoe.standard(1).remove("hh"), CardError, r"unknown rank 'h'"),
     # negative count
     (lambda: Shoe.from_counts({"A": -1, "K": 9}), ShoeError, r"count for 'A' must not be negative, got -1"),
-    (lambda: Shoe.parse("A=-1,K=9"), ShoeError, r"count for 'A' must be a whole number >= 0, got '-1'"),
+    (lambda: Shoe.parse("A=-1,K=9"), ShoeError, r"count for 'A' must be a whole number from 0 to 520,000, got '-1'"),
     (lambda: Shoe([-1] + [4] * 12), ShoeError, r"count for 'A' must not be negative"),
     # non-integer count
     (lambda: Shoe.from_counts({"A": 3.0, "K": 9}), ShoeError, r"count for 'A' must be a whole number, got 3\.0"),
     (lambda: Shoe.from_counts({"A": True, "K": 9}), ShoeError, r"count for 'A' must be a whole number, got True"),
     (lambda: Shoe.from_counts({"A": "3.5", "K": 9}), ShoeError, r"must be a whole number, got '3\.5'"),
     (lambda: Shoe.from_counts({"A": "3", "K": 9}), ShoeError, r"must be a whole number, got '3'"),
-    (lambda: Shoe.parse("A=3.5,K=9"), ShoeError, r"count for 'A' must be a whole number >= 0, got '3\.5'"),
-    (lambda: Shoe.parse("A=x"), ShoeError, r"count for 'A' must be a whole number >= 0, got 'x'"),
+    (lambda: Shoe.parse("A=3.5,K=9"), ShoeError, r"count for 'A' must be a whole number from 0 to 520,000, got '3\.5'"),
+    (lambda: Shoe.parse("A=x"), ShoeError, r"count for 'A' must be a whole number from 0 to 520,000, got 'x'"),
     (lambda: Shoe([4.0] * 13), ShoeError, r"must be a whole number"),
     # removing a card the shoe does not hold
     (lambda: Shoe.parse("A=3,K=5").remove("5"), ShoeError, r"cannot remove 5: no 5 left in the shoe"),
@@ -251,7 +261,7 @@ def test_error_classes():
     # empty spec
     (lambda: Shoe.parse(""), ShoeError, r"empty shoe specification"),
     (lambda: Shoe.parse("   "), ShoeError, r"empty shoe specification"),
-    (lambda: Shoe.parse(" , ;"), ShoeError, r"empty shoe specification"),
+    (lambda: Shoe.parse(" , ;"), ShoeError, r"separate items with ','"),
     (lambda: Shoe.parse(None), ShoeError, r"empty shoe specification"),
     (lambda: Shoe.from_counts({}), ShoeError, r"empty shoe specification"),
 ])

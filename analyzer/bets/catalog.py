@@ -40,14 +40,28 @@ def parse_pays(value: object, where: str = "pays") -> Fraction:
         elif isinstance(value, float):
             out = Fraction(repr(value))  # the decimal as written in the file
         elif isinstance(value, str):
+            if len(value) > 60:
+                raise ValueError
             out = Fraction(value.strip())
         else:
             raise ValueError
     except (ValueError, ZeroDivisionError):
-        raise BetError(f"{where}: {value!r} is not a payout (write 8, \"19/20\" or \"0.95\")") from None
+        raise BetError(f"{where}: {_cut(value)} is not a payout (write 8, \"19/20\" or \"0.95\")") from None
     if out < -1:
         raise BetError(f"{where}: payout {out} would lose more than the stake (must be >= -1)")
+    if abs(out.numerator) > MAX_PAYS or out.denominator > MAX_PAYS:
+        raise BetError(f"{where}: payout {_cut(value)} is beyond what a pay table prints "
+                       f"(numerator and denominator at most {MAX_PAYS:,})")
     return out
+
+
+#: Largest numerator and denominator of a payout (a trillion to 1).
+MAX_PAYS = 10**12
+
+
+def _cut(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:40] + "..."
 
 
 @dataclass(frozen=True)

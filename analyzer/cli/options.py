@@ -46,8 +46,9 @@ def shoe_from_args(args):
     else:
         decks = 8
         if args.decks is not None:
-            if not re.fullmatch(r"-?[0-9]+", args.decks):
-                raise UsageError(f"--decks must be a whole number, got {args.decks!r}")
+            if not re.fullmatch(r"-?[0-9]{1,9}", args.decks.strip()):
+                shown = args.decks if len(args.decks) <= 20 else args.decks[:20] + "..."
+                raise UsageError(f"--decks must be a whole number from 1 to 10000, got {shown!r}")
             decks = int(args.decks)
         shoe = Shoe.standard(decks)
     if args.remove.strip():
@@ -118,11 +119,15 @@ def bets_from_args(args, cat=None):
     for name in args.table:
         ids.extend(cat.table(name.strip()).bets)
     for group in args.bets:
+        if not group.strip():
+            raise UsageError("--bets is empty: name bet ids (see 'baccarat bets') or 'all'")
         for i in (i.strip() for i in group.split(",")):
             if i == "all":
                 ids.extend(cat.bets)
             elif i:
                 ids.append(i)
+            else:
+                raise UsageError(f"--bets {group!r} has an empty item (two commas?)")
     if not ids and getattr(args, "bets_file", None):
         from ..bets.catalog import catalog
         ids = [b for b in cat.bets if b not in catalog().bets]

@@ -26,13 +26,18 @@ from .cards import RANK_INDEX, RANKS, SUIT_INDEX, SUITS, card_name, parse_card, 
 from .errors import BaccaratError, ShoeError
 
 MIN_CARDS = 6  # a coup can use six cards
+#: The largest shoe: 10,000 decks (520,000 cards).  Counts stay exact beyond it,
+#: but every count of such a shoe is a Python integer and nothing real is that big.
+MAX_CARDS = 520_000
 
 
 def _check_count(key: str, n: object) -> int:
     if isinstance(n, bool) or not isinstance(n, int):
-        raise ShoeError(f"count for {key!r} must be a whole number, got {n!r}")
+        raise ShoeError(f"count for {key!r} must be a whole number, got {_short(n)}")
     if n < 0:
-        raise ShoeError(f"count for {key!r} must not be negative, got {n}")
+        raise ShoeError(f"count for {key!r} must not be negative, got {_short(n)}")
+    if n > MAX_CARDS:
+        raise ShoeError(f"count for {key!r} is {_short(n)}, more than a shoe of {MAX_CARDS:,} cards holds")
     return n
 
 
@@ -66,6 +71,8 @@ class Shoe:
         total = sum(ranks)
         if total < MIN_CARDS:
             raise ShoeError(f"a shoe needs at least {MIN_CARDS} cards to deal a coup, this one has {total}")
+        if total > MAX_CARDS:
+            raise ShoeError(f"a shoe of {total:,} cards is larger than the {MAX_CARDS:,} (10,000 decks) accepted")
         self._ranks = ranks
         self._cards = cards
         self._hash = hash((ranks, cards))
@@ -75,7 +82,9 @@ class Shoe:
     def standard(cls, decks: int = 8) -> Shoe:
         """``decks`` full 52-card decks (suited)."""
         if isinstance(decks, bool) or not isinstance(decks, int) or decks < 1:
-            raise ShoeError(f"number of decks must be a whole number of at least 1, got {decks!r}")
+            raise ShoeError(f"number of decks must be a whole number of at least 1, got {_short(decks)}")
+        if decks * 52 > MAX_CARDS:
+            raise ShoeError(f"{_short(decks)} decks is more than the {MAX_CARDS // 52:,} accepted")
         return cls([4 * decks] * 13, [decks] * 52)
 
     @classmethod
@@ -115,16 +124,19 @@ class Shoe:
         if not isinstance(spec, str) or not spec.strip():
             raise ShoeError("empty shoe specification")
         counts: dict[str, int] = {}
-        for item in spec.replace(";", ",").split(","):
+        if ";" in spec:
+            raise ShoeError(f"shoe specification {_short(spec)}: separate items with ',' (not ';')")
+        for item in spec.split(","):
             item = item.strip()
             if not item:
-                continue
+                raise ShoeError(f"shoe specification {_short(spec)} has an empty item (two commas?)")
             key, eq, value = item.partition("=")
             key, value = key.strip(), value.strip()
             if not eq or not key or not value:
                 raise ShoeError(f"malformed shoe item {item!r}: write RANK=COUNT or CARD=COUNT")
-            if not re.fullmatch(r"[0-9]+", value):
-                raise ShoeError(f"count for {key!r} must be a whole number >= 0, got {value!r}")
+            if not re.fullmatch(r"[0-9]{1,7}", value):
+                raise ShoeError(f"count for {key!r} must be a whole number from 0 to {MAX_CARDS:,}, "
+                                f"got {_short(value)}")
             card = card_name(*parse_card(key))
             if card in counts:
                 raise ShoeError(f"{key!r} is given twice")
@@ -240,4 +252,12 @@ class Shoe:
         return self.describe()
 
 
-__all__ = ["Shoe", "ShoeError", "BaccaratError", "MIN_CARDS"]
+def _short(value: object, limit: int = 40) -> str:
+    """``repr`` of a value for a message, cut when long (a 600-digit number, say)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 128:
+        return "a number of more than 38 digits"
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+__all__ = ["Shoe", "ShoeError", "BaccaratError", "MIN_CARDS", "MAX_CARDS"]

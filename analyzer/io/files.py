@@ -56,9 +56,9 @@ def _umask() -> int:
 
 def _target(path: str | Path) -> Path:
     """The file a write to ``path`` lands in (symlinks followed)."""
-    path = Path(path)
-    if str(path) == "":
+    if str(path).strip() == "":
         raise OutputError("an empty output path")
+    path = Path(path)
     return Path(os.path.realpath(path)) if path.is_symlink() else path
 
 

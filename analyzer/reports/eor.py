@@ -46,7 +46,8 @@ class BetEffects:
     @property
     def vanishes(self) -> bool:
         """True when every effect is exactly zero: no linear count can help."""
-        return all(e == 0 for e in self.effects.values() if e is not None)
+        known = [e for e in self.effects.values() if e is not None]
+        return bool(known) and all(e == 0 for e in known)
 
     @property
     def weighted_sum(self) -> Fraction:
@@ -130,6 +131,10 @@ def effects_of_removal(shoe: Shoe, bets: list[str] | tuple[Bet, ...], cards: int
     """Exact effects of removing ``cards`` cards of each rank, for each bet."""
     if isinstance(cards, bool) or not isinstance(cards, int) or cards < 1:
         raise ShoeError(f"number of cards to remove must be a whole number >= 1, got {cards!r}")
+    most = max(shoe.rank_counts.values())
+    if cards > most or shoe.cards - cards < 6:
+        raise ShoeError(f"cannot remove {cards} cards of one rank: this shoe holds at most {most} of any "
+                        f"rank ({shoe.cards} cards in all, and a coup needs 6 left)")
     bet_objs = tuple(catalog().bet(b) if isinstance(b, str) else b for b in bets)
     solver = solver or Solver(bet_objs)
     base = solver.solve(shoe)
