@@ -19,10 +19,19 @@ def test_every_catalog_bet_and_table_is_named():
     assert not [t for t in cat.tables if f"`{t}`" not in README]
 
 
+SETUP_ODDS = "python3 -m venv .venv && .venv/bin/python -m pip install . && .venv/bin/baccarat odds"
+SETUP_TESTS = ("python3 -m venv .venv && .venv/bin/python -m pip install '.[test]' && "
+               ".venv/bin/python -m pytest")
+
+
 def test_readme_opens_with_the_two_setup_commands():
     head = README.split("## ")[0]
-    assert "python -m pip install . && baccarat odds" in head
-    assert "python -m pip install '.[test]' && python -m pytest" in head
+    assert SETUP_ODDS in head and SETUP_TESTS in head
+
+
+def test_ci_runs_the_readme_test_command():
+    ci = (Path(__file__).resolve().parents[1] / ".ci" / "run").read_text()
+    assert SETUP_TESTS in ci
 
 
 def test_readme_bet_file_example_works(tmp_path):

@@ -20,7 +20,21 @@ from analyzer.core.rules import Coup, banker_draws, parse_values, player_draws
 
 from oracle import POINT, banker_draws_prose, deal
 
-RULES_MD = Path(__file__).resolve().parents[2] / "shared" / "RULES.md"
+# The rules ship with the package (analyzer/core/RULES.md); the project's shared copy,
+# when it is beside the checkout, must say the same.
+RULES_MD = Path(__file__).resolve().parents[1] / "analyzer" / "core" / "RULES.md"
+SHARED_RULES_MD = Path(__file__).resolve().parents[2] / "shared" / "RULES.md"
+
+
+def test_shipped_rules_are_the_shared_rules():
+    if not SHARED_RULES_MD.is_file():
+        pytest.skip(f"{SHARED_RULES_MD} is not present")
+    assert RULES_MD.read_text(encoding="utf-8") == SHARED_RULES_MD.read_text(encoding="utf-8")
+
+
+def test_rules_are_in_the_installed_package():
+    from importlib import resources
+    assert "Banker total" in resources.files("analyzer.core").joinpath("RULES.md").read_text(encoding="utf-8")
 
 # ---------------------------------------------------------------------------------
 # (a) The printed Banker table.

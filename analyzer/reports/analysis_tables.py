@@ -20,7 +20,7 @@ def header(title: str, shoe_text: str, deals: int | None, command: str, extra: s
     out = [f"# {title}", ""]
     out.append(f"- Shoe: {shoe_text}")
     out.append("- Rules: standard Punto Banco (naturals 8/9, Player draws on 0-5, Banker by the "
-               "printed third-card table of RULES.md)")
+               "printed third-card table of analyzer/core/RULES.md)")
     if deals is not None:
         out.append(f"- Denominator: {deals} ordered six-card deals (N (N-1) (N-2) (N-3) (N-4) (N-5)); "
                    "a coup that ends after four or five cards is counted for every filling of the unused positions")

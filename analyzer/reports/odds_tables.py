@@ -72,7 +72,7 @@ def odds_markdown(a: Analysis, title: str | None = None, breakeven=None, command
     out.append(f"Counted over all {a.deals} ordered six-card deals "
                f"({deals_formula(a.shoe.cards)}); a coup that ends after four or five cards is "
                "counted once for every way the unused positions could be filled. Rules: standard "
-               "Punto Banco (RULES.md).")
+               "Punto Banco (analyzer/core/RULES.md).")
     out.append("")
     if command:
         out += [f"Reproduce: `{command}`", ""]

@@ -30,7 +30,7 @@ def num(x, digits: int = 4) -> str:
 
 
 CONVENTIONS = ("Shoe *i* is shuffled by numpy PCG64 seeded with SeedSequence([seed, *i*]); "
-               "coups follow the drawing rules of RULES.md; a coup starts only while at least "
+               "coups follow the drawing rules of analyzer/core/RULES.md; a coup starts only while at least "
                "cut-card cards remain, and the coup in which the cut card comes out is finished. "
                "Before every coup each bet's EV is computed exactly on the cards not yet seen.")
 
