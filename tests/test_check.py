@@ -12,9 +12,10 @@ import numpy as np
 import pytest
 
 from analyzer import Shoe, analyze
-from analyzer.simcheck.check import (CheckError, Finding, build_families, check_log, check_tallies, chi2_p,
-                            chi_square, counter_for, hands_needed, holm, normal_p, normal_quantile,
-                            off_the_top, shoe_aware, _select_bets)
+from analyzer.simcheck.check import CheckError, _select_bets, check_log, check_tallies
+from analyzer.simcheck.families import build_families, counter_for
+from analyzer.simcheck.reference import off_the_top, shoe_aware
+from analyzer.simcheck.stats import Finding, chi2_p, chi_square, hands_needed, holm, normal_p, normal_quantile
 from analyzer.cli import main
 from analyzer.core.engine import falling
 from analyzer.simcheck.logs import read_hand_log
@@ -315,7 +316,7 @@ def test_coups_with_fewer_than_six_unseen_cards_are_left_out():
 
 def test_catalog_side_bets_on_point_values_work_in_both_references():
     from analyzer.bets.catalog import catalog
-    from analyzer.simcheck.check import value_only
+    from analyzer.simcheck.families import value_only
     ids = [b for b, bet in catalog().bets.items() if value_only(bet)][:8]
     log, result = log_from_sim(EIGHT, 30, 77, bets=tuple(ids))
     rep = check_log(log, EIGHT, bets=tuple(ids))
@@ -329,7 +330,7 @@ def test_catalog_side_bets_on_point_values_work_in_both_references():
 
 def test_bets_on_cards_are_refused_for_logs():
     from analyzer.bets.catalog import catalog
-    from analyzer.simcheck.check import value_only
+    from analyzer.simcheck.families import value_only
     card_bets = [b for b, bet in catalog().bets.items() if not value_only(bet)]
     if not card_bets:
         pytest.skip("no rank/suit bets in the catalog")

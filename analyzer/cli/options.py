@@ -75,6 +75,31 @@ def progress_bar(total: int | None, what: str, quiet: bool = False, unit: str = 
                 disable=True if quiet else None, mininterval=0.5)
 
 
+def whole_number(option: str, text: str, lo: int = 0, hi: int | None = None) -> int:
+    """The integer value of an option, within ``lo .. hi``, or a one-line error."""
+    t = str(text).strip()
+    shown = t if len(t) <= 20 else t[:20] + "..."
+    if not re.fullmatch(r"[+-]?[0-9]{1,18}", t):
+        raise UsageError(f"{option} must be a whole number, got {shown!r}")
+    v = int(t)
+    if v < lo:
+        raise UsageError(f"{option} must be at least {lo}, got {v}")
+    if hi is not None and v > hi:
+        raise UsageError(f"{option} must be at most {hi:,}, got {v:,}")
+    return v
+
+
+def local_jobs(text: str) -> int:
+    """``--jobs`` for processes on this machine: 1 .. the number of CPUs it has."""
+    import os
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    jobs = whole_number("--jobs", text, 1)
+    if jobs > cpus:
+        raise UsageError(f"--jobs {jobs} is more than the {cpus} CPU(s) of this machine "
+                         "(each job is a process with its own copy of the engine)")
+    return jobs
+
+
 def check_outputs(*paths: str | None) -> None:
     """Refuse unwritable output paths before any work starts."""
     for path in paths:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ..core.cards import parse_rank
 from .options import (UsageError, add_bet_options, add_output_options, add_shoe_options, bets_from_args,
-                      check_format, shoe_from_args, write_output)
+                      check_format, check_outputs, local_jobs, shoe_from_args, whole_number, write_output)
 
 DESCRIPTION = """\
 Deal shuffled shoes to the cut card and, before every coup, compute each selected
@@ -81,16 +81,6 @@ def register(sub) -> None:
 
 
 # ----------------------------------------------------------------------------- options
-def _whole(option: str, text: str, lo: int) -> int:
-    t = str(text).strip()
-    if not re.fullmatch(r"[+-]?[0-9]+", t):
-        raise UsageError(f"{option} must be a whole number, got {text!r}")
-    v = int(t)
-    if v < lo:
-        raise UsageError(f"{option} must be at least {lo}, got {v}")
-    return v
-
-
 def parse_tags(text: str) -> tuple[str | None, dict[str, int]]:
     """``[BET:]A=0,2=1,...`` -> (bet id or None, {rank: tag}).
 
@@ -127,9 +117,10 @@ def params_from_args(args):
     bet_ids = [b.id for b in bets]
     bets_toml = None
     if getattr(args, "bets_file", None):
-        from ..bets.catalog import catalog
+        from ..bets.catalog import MAX_BETS_FILE_BYTES, catalog
+        from ..io.files import read_text
         if any(b not in catalog().bets for b in bet_ids):
-            bets_toml = Path(args.bets_file).read_text(encoding="utf-8")
+            bets_toml = read_text(args.bets_file, "bets file", MAX_BETS_FILE_BYTES)
     count = None
     if args.count is not None:
         text = args.count.strip()
@@ -147,10 +138,10 @@ def params_from_args(args):
             raise UsageError(f"--tags given twice for {bet!r}")
         tags[bet] = t
     return StudyParams.create(
-        shoe, shoes=_whole("--shoes", args.shoes, 1), seed=_whole("--seed", args.seed, 0),
-        cut_card=_whole("--cut-card", args.cut_card, 0), bet_ids=bet_ids, bets_toml=bets_toml,
-        tags=tags, count=count, depth_step=_whole("--depth-step", args.depth_step, 1),
-        chunk_shoes=_whole("--chunk-shoes", args.chunk_shoes, 1), burn=args.burn)
+        shoe, shoes=whole_number("--shoes", args.shoes, 1), seed=whole_number("--seed", args.seed, 0),
+        cut_card=whole_number("--cut-card", args.cut_card, 0), bet_ids=bet_ids, bets_toml=bets_toml,
+        tags=tags, count=count, depth_step=whole_number("--depth-step", args.depth_step, 1),
+        chunk_shoes=whole_number("--chunk-shoes", args.chunk_shoes, 1), burn=args.burn)
 
 
 class Progress:
@@ -189,7 +180,8 @@ def cmd_study(args) -> int:
     from ..studies.format import study_csv, study_json, study_markdown, trace_csv
     fmt = check_format(args.format)
     params = params_from_args(args)
-    jobs = _whole("--jobs", args.jobs, 1)
+    jobs = (whole_number("--jobs", args.jobs, 1, 10_000) if args.scheduler else local_jobs(args.jobs))
+    check_outputs(args.output, args.chart, args.trace)
     if args.cluster is not None and args.cluster != "local":
         raise UsageError(f"--cluster must be 'local' (for a running cluster use --scheduler ADDRESS), "
                          f"got {args.cluster!r}")

@@ -179,7 +179,7 @@ def simulate(shoe: Shoe, shoes: int, seed: int, cut_card: int = DEFAULT_CUT_CARD
     if log_format not in ("csv", "jsonl"):
         raise SimulationError(f"unknown log format {log_format!r}")
     bet_objs = tuple(catalog().bet(b) if isinstance(b, str) else b for b in bets)
-    from .check import value_only
+    from .families import value_only
     for bet in bet_objs:
         if not value_only(bet):
             raise SimulationError(f"bet {bet.id!r} reads ranks or suits: the reference simulator pays bets "

@@ -12,7 +12,8 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from ..io.files import atomic_write
+from ..core.errors import BaccaratError
+from ..io.files import atomic_write, read_text
 from .aggregate import Aggregate, StudyResult, run_chunk, summarize
 from .params import FORMAT_VERSION, StudyError, StudyParams
 
@@ -31,20 +32,37 @@ class ChunkStore:
         return self.dir / f"chunk-{index:07d}-{shoes}.json"
 
     def prepare(self) -> None:
+        """Make the state folder ready, or refuse one this study did not write.
+
+        The folder must be new, empty, or hold this study's ``study.json``: a
+        folder with other files, or another study's or a foreign
+        ``study.json``, is refused rather than written into.
+        """
+        name = str(self.dir)
+        if name.strip() == "":
+            raise StudyError("an empty --state folder name")
+        if self.dir.exists() and not self.dir.is_dir():
+            raise StudyError(f"state {name!r} is not a folder")
+        meta = self.dir / "study.json"
+        ident = dict(self.params.identity(), key=self.key)
+        if self.dir.is_dir() and any(self.dir.iterdir()):
+            if not meta.is_file():
+                raise StudyError(f"state folder {name!r} is not empty and holds no study; "
+                                 "choose a new or empty --state")
+            try:
+                old = json.loads(read_text(meta, "study state", 2**20))
+            except (BaccaratError, ValueError):
+                old = None
+            if not isinstance(old, dict) or "key" not in old:
+                raise StudyError(f"state folder {name!r} holds a study.json this tool did not write; "
+                                 "choose another --state")
+            if old.get("key") != self.key:
+                raise StudyError(f"state directory {name!r} holds another study "
+                                 f"(key {old.get('key')}, this one is {self.key}); choose another --state")
         try:
             self.dir.mkdir(parents=True, exist_ok=True)
         except OSError as e:
-            raise StudyError(f"cannot create state directory {str(self.dir)!r}: {e.strerror or e}") from None
-        meta = self.dir / "study.json"
-        ident = dict(self.params.identity(), key=self.key)
-        if meta.exists():
-            try:
-                old = json.loads(meta.read_text(encoding="utf-8"))
-            except (OSError, ValueError):
-                old = None
-            if old is not None and old.get("key") != self.key:
-                raise StudyError(f"state directory {str(self.dir)!r} holds another study "
-                                 f"(key {old.get('key')}, this one is {self.key}); choose another --state")
+            raise StudyError(f"cannot create state directory {name!r}: {e.strerror or e}") from None
         atomic_write(meta, (json.dumps(ident, indent=1, sort_keys=True) + "\n").encode())
 
     def load(self, index: int, shoes: int) -> dict | None:

@@ -1,0 +1,328 @@
+"""The exact reference of a simulator check: expected counts, variances, covariances.
+
+Two references
+--------------
+*Off the top*: every coup has the distribution of the first coup of a freshly
+shuffled declared shoe (exact, from one solve).  This is right for a simulator
+that reshuffles before every coup, and it is the only reference for tallies,
+which have no shoe boundaries.
+
+*Shoe-aware*: a simulator that deals a shoe down to a cut card deals each coup
+from what is left of the shoe, so coup ``k`` has the exact distribution of the
+declared shoe minus every card seen before it in that shoe (cards burned face
+down are unseen: they are exchangeable with the rest of the shoe, so
+conditioning on the seen cards alone is exact).  Summing these per-coup
+distributions gives the expected counts and variances of the test.  Because
+``X_k - p_k`` (the coup's outcome minus its conditional probability) is a
+martingale difference, the sum of the conditional covariances is the right
+normaliser whatever rule decides when a shoe ends (cut card, burn), and the
+statistics below are asymptotically chi-square / normal.
+
+Arithmetic
+----------
+Per-coup counts are exact integers; expected counts, variances, expected
+returns and their variances are summed exactly (integer sums grouped by the
+number of unseen cards, which fixes the denominator, then one fraction per
+total).  The covariance that combines categories in a chi-square statistic is
+accumulated in double precision (relative error far below 1e-9; it only feeds
+a floating-point statistic).
+
+The cells come from :mod:`.families`; the statistics that compare them with
+the observed counts are in :mod:`.stats`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import numpy as np
+from threadpoolctl import threadpool_limits
+
+from ..core.engine import POSITIONS, falling
+from ..core.shoe import Shoe
+from .families import Counter, Family, counter_for
+
+BATCH = 128                          # coups per matrix product in the shoe-aware loop
+
+
+class _GroupSums:
+    """Exact per-key sums of ``x`` and ``x**2`` for nonnegative integer columns.
+
+    Values are split into limbs so that every product and partial sum fits in
+    int64; keys are the number of unseen cards (which fixes the denominator)."""
+
+    def __init__(self, columns: int, max_key: int, value_bits: int, max_rows: int):
+        count_bits = max(1, int(max_rows).bit_length())
+        self.lb = max(8, (62 - count_bits) // 2)
+        self.nl = max(1, -(-value_bits // self.lb))
+        self.pairs = [(a, b) for a in range(self.nl) for b in range(a, self.nl)]
+        self.lin = np.zeros((max_key + 1, self.nl, columns), dtype=np.int64)
+        self.sq = np.zeros((max_key + 1, len(self.pairs), columns), dtype=np.int64)
+        self.count = np.zeros(max_key + 1, dtype=np.int64)
+
+    def add(self, keys: np.ndarray, x: np.ndarray) -> None:
+        order = np.argsort(keys, kind="stable")
+        k = keys[order]
+        x = x[order]
+        starts = np.flatnonzero(np.r_[True, k[1:] != k[:-1]])
+        uk = k[starts]
+        mask = (1 << self.lb) - 1
+        limbs = [(x >> (self.lb * i)) & mask for i in range(self.nl)]
+        for i, limb in enumerate(limbs):
+            self.lin[uk, i] += np.add.reduceat(limb, starts, axis=0)
+        for j, (a, b) in enumerate(self.pairs):
+            self.sq[uk, j] += np.add.reduceat(limbs[a] * limbs[b], starts, axis=0)
+        self.count[uk] += np.diff(np.r_[starts, len(k)])
+
+    def merge(self, other: _GroupSums) -> None:
+        """Add another accumulator's sums (same shape and limbs)."""
+        self.lin += other.lin
+        self.sq += other.sq
+        self.count += other.count
+
+    def keys(self) -> list[int]:
+        return [int(i) for i in np.flatnonzero(self.count)]
+
+    def totals(self, keys: list[int]) -> tuple[np.ndarray, np.ndarray]:
+        """Exact ``(sum x, sum x**2)`` per key and column: two ``(len(keys), columns)`` object arrays."""
+        lin = self.lin[keys].astype(object)
+        sq = self.sq[keys].astype(object)
+        s1 = sum(lin[:, i, :] * (1 << (self.lb * i)) for i in range(self.nl))
+        s2 = sum(sq[:, j, :] * ((1 if a == b else 2) << (self.lb * (a + b)))
+                 for j, (a, b) in enumerate(self.pairs))
+        return s1, s2
+
+
+@dataclass
+class FamilyReference:
+    """Expected counts and covariance of one family over the tested coups."""
+
+    family: Family
+    expected: list[Fraction]
+    variance: list[Fraction]
+    cov: np.ndarray                     # float (cells x cells)
+    # bets only: expected total return and its variance
+    expected_return: Fraction | None = None
+    return_variance: Fraction | None = None
+
+
+@dataclass
+class Reference:
+    kind: str                           # "shoe-aware" or "off-the-top"
+    coups: int
+    families: dict[str, FamilyReference]
+    excluded: int = 0                   # coups left out (fewer than 6 unseen cards)
+    depletion: dict[str, tuple[float, float]] = field(default_factory=dict)
+
+
+def _bet_scale(fam: Family) -> tuple[int, list[int]]:
+    L = math.lcm(*(p.denominator for p in fam.pays))
+    return L, [int(p * L) for p in fam.pays]
+
+
+def off_the_top(shoe: Shoe, families, coups: int) -> Reference:
+    """Every coup dealt off the top of a full ``shoe``."""
+    counter = counter_for(tuple(families))
+    w = [int(v) for v in counter.ways_exact(shoe.value_counts)[0]]
+    deals = falling(shoe.cards, POSITIONS)
+    out = {}
+    for fam in families:
+        p = [Fraction(v, deals) for v in w[fam.rows]]
+        pf = np.array([float(x) for x in p])
+        ref = FamilyReference(fam, [coups * x for x in p], [coups * x * (1 - x) for x in p],
+                              coups * (np.diag(pf) - np.outer(pf, pf)))
+        if fam.bet is not None:
+            ev = sum((x * a for x, a in zip(p, fam.pays)), Fraction(0))
+            var = sum((x * a * a for x, a in zip(p, fam.pays)), Fraction(0)) - ev * ev
+            ref.expected_return, ref.return_variance = coups * ev, coups * var
+        out[fam.key] = ref
+    return Reference("off-the-top", coups, out)
+
+
+def shoe_aware(shoe: Shoe, families, remaining: np.ndarray,
+               observed_cells: dict[str, np.ndarray] | None = None, jobs: int = 1) -> Reference:
+    """Sum the exact per-coup distributions of ``remaining`` (``(n, 10)`` unseen value counts).
+
+    ``observed_cells`` (family key -> observed cell of each coup) feeds the
+    depletion statistics (see :func:`depletion_test`).  ``jobs`` > 1 shares the
+    coups among that many forked processes (where ``fork`` exists); the sums,
+    and so the result, are the same."""
+    families = tuple(families)
+    counter = counter_for(families)
+    E = counter.E
+    n = remaining.shape[0]
+    N = remaining.sum(axis=1).astype(np.int64)
+    max_n = int(N.max())
+    bet_fams = [f for f in families if f.bet is not None]
+    scales = [_bet_scale(f) for f in bet_fams]
+    deals_max = falling(max_n, POSITIONS)
+    ubits = max([(deals_max * max(abs(a) for a in s[1])).bit_length() for s in scales] or [1])
+    wbits = deals_max.bit_length()
+    outcome = next((f for f in families if f.key == "outcome"), None)
+    p0 = obs = None
+    if outcome is not None and observed_cells is not None and "outcome" in observed_cells:
+        w0 = counter.ways_exact(shoe.value_counts)[0][outcome.rows]
+        p0 = np.array([float(Fraction(int(v), falling(shoe.cards, POSITIONS))) for v in w0])
+        obs = observed_cells["outcome"]
+    # Sums do not depend on the order of the coups: taking them by number of unseen cards makes
+    # each batch share one or two denominators, so the exact per-key sums reduce to a few rows.
+    order = np.argsort(N, kind="stable")
+    state = _LoopState(counter, remaining[order], N[order], bet_fams, scales, wbits, ubits, max_n,
+                       outcome, p0, obs[order] if obs is not None else None)
+    ranges = _split(n, jobs)
+    if len(ranges) > 1:
+        parts = _run_forked(state, ranges)
+    else:
+        parts = [_accumulate(state, 0, n)]
+    sums, usums, pp, dep = parts[0]
+    for s2, u2, pp2, dep2 in parts[1:]:
+        sums.merge(s2)
+        usums.merge(u2)
+        pp += pp2
+        if dep is not None:
+            dep += dep2
+    # exact totals: sum over keys of S / D_key with one common denominator
+    keys = sums.keys()
+    D = [falling(k, POSITIONS) for k in keys]
+    L = 1
+    for d in D:
+        L = math.lcm(L, d)
+    L2 = L * L
+    s1, s2 = sums.totals(keys)
+    m1 = np.array([[L // d] for d in D], dtype=object)
+    m2 = m1 * m1
+    Dk = np.array([[d] for d in D], dtype=object)
+    lin_num = list((s1 * m1).sum(axis=0))
+    var_num = list(((Dk * s1 - s2) * m2).sum(axis=0))
+    if bet_fams:
+        _, u2 = usums.totals(keys)
+        # minus sum over coups of u**2 / D**2, one entry per bet
+        var_num.extend(-(u2 * m2).sum(axis=0))
+    expected = [Fraction(v, L) for v in lin_num[:E]]
+    variance = [Fraction(v, L2) for v in var_num[:E]]
+    out = {}
+    for fam in families:
+        rows = fam.rows
+        e = expected[rows]
+        cov = np.diag([float(x) for x in e]) - pp[rows, rows]
+        out[fam.key] = FamilyReference(fam, e, variance[rows], cov)
+    for j, (fam, (Ls, a)) in enumerate(zip(bet_fams, scales)):
+        # sum_k EV_k = sum_e a_e * E_e / Ls ;  sum_k Var_k = sum_e a_e^2 E_e / Ls^2 - sum_k u_k^2/(Ls D_k)^2
+        e = expected[fam.rows]
+        ev = sum((x * ai for x, ai in zip(e, a)), Fraction(0)) / Ls
+        second = sum((x * ai * ai for x, ai in zip(e, a)), Fraction(0)) / (Ls * Ls)
+        var = second + Fraction(var_num[E + j], L2 * Ls * Ls)
+        out[fam.key].expected_return = ev
+        out[fam.key].return_variance = var
+    ref = Reference("shoe-aware", n, out)
+    if dep is not None:
+        for i, label in enumerate(outcome.labels):
+            ref.depletion[label] = (float(dep[0, i]), float(dep[1, i]))
+    return ref
+
+
+@dataclass
+class _LoopState:
+    counter: Counter
+    remaining: np.ndarray
+    N: np.ndarray
+    bet_fams: list
+    scales: list
+    wbits: int
+    ubits: int
+    max_n: int
+    outcome: Family | None
+    p0: np.ndarray | None
+    obs: np.ndarray | None
+
+
+def _split(n: int, jobs: int) -> list[tuple[int, int]]:
+    """Contiguous ranges of whole batches, one per job (one range when forking is not worth it)."""
+    import multiprocessing as mp
+    if jobs <= 1 or n < 64 * BATCH or "fork" not in mp.get_all_start_methods():
+        return [(0, n)]
+    batches = -(-n // BATCH)
+    jobs = min(jobs, batches)
+    cuts = [round(i * batches / jobs) * BATCH for i in range(jobs + 1)]
+    cuts[-1] = n
+    return [(cuts[i], cuts[i + 1]) for i in range(jobs) if cuts[i] < cuts[i + 1]]
+
+
+_FORKED: _LoopState | None = None
+
+
+def _forked_part(bounds):
+    return _accumulate(_FORKED, *bounds)
+
+
+def _run_forked(state: _LoopState, ranges):
+    global _FORKED
+    import multiprocessing as mp
+    _FORKED = state
+    try:
+        with mp.get_context("fork").Pool(len(ranges)) as pool:
+            return pool.map(_forked_part, ranges)
+    finally:
+        _FORKED = None
+
+
+def _accumulate(st: _LoopState, lo: int, hi: int):
+    """Exact and float sums over coups ``lo:hi`` (sorted by unseen cards)."""
+    E = st.counter.E
+    n = st.remaining.shape[0]
+    sums = _GroupSums(E, st.max_n, st.wbits, n)                  # cells: sum w, sum w**2 per key
+    usums = _GroupSums(len(st.bet_fams), st.max_n, st.ubits, n)  # bets: sum u**2 per key, u = L D EV
+    u_exact = st.ubits > 62
+    pp = np.zeros((E, E))
+    dep = np.zeros((2, st.outcome.cells)) if st.p0 is not None else None
+    # Thousands of mid-sized products: BLAS threads spinning against other busy processes
+    # can make them twenty times slower than one thread.
+    with threadpool_limits(limits=1, user_api="blas"):
+        for start in range(lo, hi, BATCH):
+            stop = min(start + BATCH, hi)
+            keys = st.N[start:stop]
+            W = st.counter.ways(st.remaining[start:stop])
+            if W.dtype == object:
+                _add_object(sums, keys, W)
+            else:
+                sums.add(keys, W)
+            if st.bet_fams:
+                kind = object if (u_exact or W.dtype == object) else np.int64
+                Wb = W.astype(object) if kind is object and W.dtype != object else W
+                U = np.stack([np.abs(Wb[:, f.rows] @ np.array(sc[1], dtype=kind))
+                              for f, sc in zip(st.bet_fams, st.scales)], axis=1)
+                if kind is object:
+                    _add_object(usums, keys, U)
+                else:
+                    usums.add(keys, U)
+            if W.dtype == object:
+                D = np.array([float(falling(int(k), POSITIONS)) for k in keys])
+            else:
+                D = (keys * (keys - 1) * (keys - 2) * (keys - 3) * (keys - 4) * (keys - 5)).astype(np.float64)
+            P = W.astype(np.float64) / D[:, None]
+            pp += P.T @ P
+            if dep is not None:
+                po = P[:, st.outcome.rows]
+                x = np.zeros_like(po)
+                x[np.arange(po.shape[0]), st.obs[start:stop]] = 1.0
+                d = po - st.p0
+                dep[0] += (d * (x - po)).sum(axis=0)
+                dep[1] += (d * d * po * (1 - po)).sum(axis=0)
+    return sums, usums, pp, dep
+
+
+def _add_object(sums: _GroupSums, keys, X) -> None:
+    """Slow exact path (huge shoes): accumulate Python integers into the limb arrays."""
+    mask = (1 << sums.lb) - 1
+    for key, row in zip(keys.tolist(), X.tolist()):
+        for c, v in enumerate(row):
+            v = int(v)
+            limbs = [(v >> (sums.lb * i)) & mask for i in range(sums.nl)]
+            for i, limb in enumerate(limbs):
+                sums.lin[key, i, c] += limb
+            for j, (a, b) in enumerate(sums.pairs):
+                sums.sq[key, j, c] += limbs[a] * limbs[b]
+        sums.count[key] += 1
+

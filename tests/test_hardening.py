@@ -1,0 +1,58 @@
+"""Issue 11 regressions for studies: state folders, --jobs, outputs checked before work."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from analyzer.cli import main
+
+
+def _err(capsys) -> str:
+    err = capsys.readouterr().err
+    assert err.startswith("baccarat: error:") and len(err.splitlines()) == 1, err
+    return err
+
+
+def test_study_refuses_a_foreign_study_json(tmp_path, capsys):
+    state = tmp_path / "state"
+    state.mkdir()
+    (state / "study.json").write_text('{"mine": true}\n')
+    assert main(["study", "--shoes", "2", "--state", str(state), "-q"]) == 2
+    assert "did not write" in _err(capsys)
+    assert (state / "study.json").read_text() == '{"mine": true}\n'
+
+
+def test_study_refuses_a_folder_with_other_files(tmp_path, capsys):
+    (tmp_path / "notes.txt").write_text("mine")
+    assert main(["study", "--shoes", "2", "--state", str(tmp_path), "-q"]) == 2
+    assert "not empty" in _err(capsys)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
+
+
+def test_study_resumes_its_own_state(tmp_path, capsys):
+    state = tmp_path / "state"
+    args = ["study", "--shoes", "2", "--decks", "1", "--state", str(state), "-q", "--format", "json"]
+    assert main(args) == 0
+    first = capsys.readouterr().out
+    assert main(args) == 0
+    assert capsys.readouterr().out.split('"run"')[0] == first.split('"run"')[0]
+
+
+def test_jobs_are_capped_by_the_cpus(capsys):
+    cpus = len(os.sched_getaffinity(0))
+    assert main(["study", "--shoes", "2", "--jobs", str(cpus + 1), "--no-state", "-q"]) == 2
+    assert "CPU" in _err(capsys)
+
+
+def test_study_output_is_checked_before_the_work(tmp_path, capsys, monkeypatch):
+    import analyzer.studies.runner as runner
+
+    def never(*a, **k):
+        raise AssertionError("the study ran although its output cannot be written")
+
+    monkeypatch.setattr(runner, "run_study", never)
+    bad = str(tmp_path / "missing" / "out.json")
+    assert main(["study", "--shoes", "2", "--no-state", "-q", "--output", bad]) == 2
+    assert "does not exist" in _err(capsys)
