@@ -56,3 +56,18 @@ def test_study_output_is_checked_before_the_work(tmp_path, capsys, monkeypatch):
     bad = str(tmp_path / "missing" / "out.json")
     assert main(["study", "--shoes", "2", "--no-state", "-q", "--output", bad]) == 2
     assert "does not exist" in _err(capsys)
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["check", "examples/hands.csv", "--alpha", "1e-50"], "between 1e-15 and 1"),      # was a traceback
+    (["check", "examples/hands.csv", "--alpha", "1e-99999999"], "must be a number"),
+    (["check", "examples/hands.csv", "--jobs", "999"], "CPU"),
+    (["check", "examples/hands.csv", "--output", "/nonexistent-dir/x.md"], "does not exist"),
+    (["verify", "examples/hands.csv", "--output", "/nonexistent-dir/x.md"], "does not exist"),
+    (["simulate", "--shoes", "2", "--seed", "1", "--log", "/nonexistent-dir/l.csv"], "does not exist"),
+])
+def test_simcheck_inputs_and_outputs_checked_first(argv, words, capsys, monkeypatch):
+    from pathlib import Path
+    monkeypatch.chdir(Path(__file__).resolve().parents[1])
+    assert main(argv) == 2
+    assert words in _err(capsys)

@@ -11,7 +11,8 @@ import pytest
 
 from analyzer import Shoe
 from analyzer.cli import main
-from analyzer.simcheck.logs import CARD_POINT, read_hand_log, read_tallies
+from analyzer.simcheck.logs import CARD_POINT, read_hand_log
+from analyzer.simcheck.tallies import read_tallies
 from analyzer.core.rules import play_coup
 from analyzer.simcheck.simulate import Faults, SimulationError, simulate, simulate_to_text
 from analyzer.simcheck.verify import replay

@@ -7,7 +7,8 @@ import pytest
 
 from analyzer import Shoe
 from analyzer.cli import main
-from analyzer.simcheck.logs import LogError, read_hand_log, read_tallies
+from analyzer.simcheck.logs import LogError, read_hand_log
+from analyzer.simcheck.tallies import read_tallies
 from analyzer.core.rules import BANKER_DRAWS, play_coup
 from analyzer.simcheck.simulate import Faults, simulate_to_text
 from analyzer.simcheck.verify import ordinal, replay

@@ -13,23 +13,22 @@ from pathlib import Path
 
 from ..io.files import atomic_open
 from .options import (UsageError, add_bet_options, add_output_options, add_shoe_options, bets_from_args,
-                  catalog_from_args, check_format, shoe_from_args, write_output)
+                      catalog_from_args, check_format, check_outputs, local_jobs, shoe_from_args,
+                      whole_number, write_output)
 
 REFERENCES = ("shoe-aware", "off-the-top")
 
 
-def _whole(text: str, option: str, minimum: int = 0) -> int:
-    if not re.fullmatch(r"[0-9]+", text.strip()):
-        raise UsageError(f"{option} must be a whole number >= {minimum}, got {text!r}")
-    value = int(text)
-    if value < minimum:
-        raise UsageError(f"{option} must be a whole number >= {minimum}, got {text!r}")
-    return value
+#: The smallest family-wise level: below it the normal quantiles leave double precision.
+MIN_ALPHA = Fraction(1, 10**15)
 
 
 def _fraction(text: str, option: str, low: Fraction, high: Fraction, what: str) -> Fraction:
+    t = text.strip()
+    if not re.fullmatch(r"[+-]?(?:[0-9]{1,20}(?:\.[0-9]{0,20})?|\.[0-9]{1,20})(?:[eE][+-]?[0-9]{1,3})?%?", t):
+        shown = t if len(t) <= 30 else t[:30] + "..."
+        raise UsageError(f"{option} must be a number such as 0.01, 1e-3 or 1%, got {shown!r}")
     try:
-        t = text.strip()
         if t.endswith("%"):
             value = Fraction(t[:-1]) / 100
         else:
@@ -107,7 +106,8 @@ def cmd_verify(args) -> int:
     from ..simcheck.logs import read_hand_log
 
     fmt = check_format(args.format)
-    limit = _whole(args.max_violations, "--max-violations")
+    check_outputs(args.output)
+    limit = whole_number("--max-violations", args.max_violations, 0)
     shoe = shoe_from_args(args)
     log = read_hand_log(args.log)
     rep = verify.replay(log, shoe)
@@ -125,14 +125,16 @@ def cmd_verify(args) -> int:
 
 def cmd_check(args) -> int:
     from ..simcheck import check
-    from ..simcheck.logs import read_text, read_hand_log, read_tallies, sniff_kind
+    from ..simcheck.logs import read_hand_log, read_text, sniff_kind
+    from ..simcheck.tallies import read_tallies
 
     fmt = check_format(args.format)
-    alpha = _fraction(args.alpha, "--alpha", Fraction(0), Fraction(1), "between 0 and 1")
+    check_outputs(args.output)
+    alpha = _fraction(args.alpha, "--alpha", MIN_ALPHA, Fraction(1), "between 1e-15 and 1")
     power = _fraction(args.power, "--power", Fraction(0), Fraction(1), "between 0 and 1")
     detect = _fraction(args.detect, "--detect", Fraction(0), Fraction(100), "between 0 and 100 "
                        "percentage points") / 100
-    jobs = _whole(args.jobs, "--jobs", 1)
+    jobs = local_jobs(args.jobs)
     if args.reference is not None and args.reference not in REFERENCES:
         raise UsageError(f"unknown --reference {args.reference!r} (choose from {', '.join(REFERENCES)})")
     shoe = shoe_from_args(args)
@@ -162,10 +164,11 @@ def cmd_simulate(args) -> int:
     from ..simcheck.simulate import DEFAULT_CUT_CARD, Faults, simulate
 
     shoe = shoe_from_args(args)
-    shoes = _whole(args.shoes, "--shoes", 1)
-    seed = _whole(args.seed, "--seed")
-    cut = DEFAULT_CUT_CARD if args.cut_card is None else _whole(args.cut_card, "--cut-card")
+    shoes = whole_number("--shoes", args.shoes, 1)
+    seed = whole_number("--seed", args.seed, 0)
+    cut = DEFAULT_CUT_CARD if args.cut_card is None else whole_number("--cut-card", args.cut_card, 0)
     faults = Faults.parse(args.fault)
+    check_outputs(args.log, args.tallies)
     bets = bets_from_args(args)
     log_format = "jsonl" if args.log and Path(args.log).suffix.lower() in (".jsonl", ".ndjson") else "csv"
     if args.log and args.tallies and Path(args.log).resolve() == Path(args.tallies).resolve():

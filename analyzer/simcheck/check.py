@@ -20,7 +20,8 @@ from ..core.errors import BaccaratError, BetError
 from ..core.shoe import Shoe
 from .check_format import report_csv, report_dict, report_json, report_markdown  # the CLI prints through check
 from .families import base_families, bet_family, build_families, cached, value_only
-from .logs import OUTCOME_NAMES, HandLog, Tallies
+from .logs import OUTCOME_NAMES, HandLog
+from .tallies import Tallies
 from .reference import off_the_top, shoe_aware
 from .stats import (MIN_EXPECTED, CellStat, Finding, Report, bet_stat, cell_stats, chi_square, depletion_test,
                     exact_p, holm, power_rows)
@@ -147,7 +148,7 @@ def _solver_for(bets: tuple[Bet, ...]):
 
 
 def _amount(x: Fraction) -> str:
-    from .logs import exact_amount
+    from .tallies import exact_amount
     return exact_amount(x)
 
 

@@ -38,8 +38,8 @@ import numpy as np
 
 from ..bets.catalog import MAIN_BETS, Bet, catalog
 from ..core.errors import BaccaratError
-from .logs import (CARD_POINT, NO_SUIT, OUTCOME_NAMES, Tallies, card_text, encode_card, log_header,
-                   read_tallies, tallies_csv)
+from .logs import CARD_POINT, NO_SUIT, OUTCOME_NAMES, card_text, encode_card, log_header
+from .tallies import Tallies, read_tallies, tallies_csv
 from ..core.rules import BANKER_DRAWS
 from ..core.shoe import Shoe
 
@@ -120,7 +120,7 @@ class SimResult:
         return tallies_csv(self.outcomes, self.totals, self.cards, self.bets)
 
     def as_tallies(self, path: str = "<simulation>") -> Tallies:
-        """The same counts as :func:`analyzer.simcheck.logs.read_tallies` would read them back."""
+        """The same counts as :func:`analyzer.simcheck.tallies.read_tallies` would read them back."""
         return read_tallies(path, self.tallies_csv())
 
 
