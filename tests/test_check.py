@@ -367,7 +367,7 @@ def test_check_cli(tmp_path, capsys):
     ("category,count,total_return\nplayer,1,\nbanker,1,\ntie,1,\n", ["--reference", "shoe-aware"],
      "tallies have no shoe boundaries"),
     ("shoe,player,banker\n1,7 8,9 K\n", ["--reference", "sideways"], "unknown --reference 'sideways'"),
-    ("shoe,player,banker\n1,7 8,9 K\n", ["--alpha", "2"], "--alpha must be between 0 and 1"),
+    ("shoe,player,banker\n1,7 8,9 K\n", ["--alpha", "2"], "--alpha must be between 1e-15 and 1"),
     ("shoe,player,banker\n1,7 8,9 K\n", ["--detect", "x"], "--detect must be a number"),
     ("shoe,player,banker\n1,2 3 4,K 5\n", [], "h.csv: row 2: banker stood on 5"),
     ("shoe,player,banker\n1,As 7s,Ah 7h\n", ["--shoe", "A=0,7=8,K=8"], "h.csv: row 2: As is not in the declared"),

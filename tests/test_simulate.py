@@ -141,7 +141,7 @@ def test_simulate_cli(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--shoes", "0", "--seed", "1"], "--shoes must be a whole number >= 1"),
+    (["--shoes", "0", "--seed", "1"], "--shoes must be at least 1"),
     (["--shoes", "2", "--seed", "x"], "--seed must be a whole number"),
     (["--shoes", "2"], "the following arguments are required: --seed"),
     (["--shoes", "2", "--seed", "1", "--cut-card", "500"], "deeper than the shoe"),

@@ -13,8 +13,8 @@ from pathlib import Path
 
 from ..io.files import atomic_open
 from .options import (UsageError, add_bet_options, add_output_options, add_shoe_options, bets_from_args,
-                      catalog_from_args, check_format, check_outputs, local_jobs, shoe_from_args,
-                      whole_number, write_output)
+                      add_quiet_option, catalog_from_args, check_format, check_outputs, local_jobs,
+                      progress_bar, shoe_from_args, whole_number, write_output)
 
 REFERENCES = ("shoe-aware", "off-the-top")
 
@@ -51,6 +51,7 @@ def register(sub) -> None:
     v.add_argument("--max-violations", metavar="N", default="50",
                    help="list at most N violations (default 50; 0 lists them all); all are counted")
     add_output_options(v)
+    add_quiet_option(v)
     v.set_defaults(func=cmd_verify)
 
     c = sub.add_parser(
@@ -75,6 +76,7 @@ def register(sub) -> None:
     c.add_argument("--jobs", metavar="N", default="1",
                    help="share the shoe-aware solves among N processes (default 1; same result)")
     add_output_options(c)
+    add_quiet_option(c)
     c.set_defaults(func=cmd_check)
 
     s = sub.add_parser(
@@ -98,6 +100,7 @@ def register(sub) -> None:
     s.add_argument("--fault", metavar="FAULT", action="append", default=[],
                    help="break the simulator on purpose, to see the checker catch it: banker-cell=T:P, "
                         "with-replacement, biased-shuffle, commission=0.04, extra-card=As")
+    add_quiet_option(s)
     s.set_defaults(func=cmd_simulate)
 
 
@@ -109,7 +112,8 @@ def cmd_verify(args) -> int:
     check_outputs(args.output)
     limit = whole_number("--max-violations", args.max_violations, 0)
     shoe = shoe_from_args(args)
-    log = read_hand_log(args.log)
+    with progress_bar(None, "reading", args.quiet, "rows") as bar:
+        log = read_hand_log(args.log, progress=bar.update)
     rep = verify.replay(log, shoe)
     total = len(rep.violations)
     shown = rep.violations if limit == 0 else rep.violations[:limit]
@@ -150,11 +154,13 @@ def cmd_check(args) -> int:
         bets = tuple(b.id for b in bets_from_args(args, cat)) if named else None
         report = check.check_tallies(tallies, shoe, bets, cat, alpha, power, detect)
     else:
-        log = read_hand_log(args.input, text)
+        with progress_bar(None, "reading", args.quiet, "rows") as bar:
+            log = read_hand_log(args.input, text, progress=bar.update)
         del text
         bets = bets_from_args(args, cat)
-        report = check.check_log(log, shoe, args.reference or "shoe-aware", tuple(b.id for b in bets), cat,
-                                 alpha, power, detect, jobs=jobs)
+        with progress_bar(log.coups, "exact solves", args.quiet, "coups") as bar:
+            report = check.check_log(log, shoe, args.reference or "shoe-aware", tuple(b.id for b in bets),
+                                     cat, alpha, power, detect, jobs=jobs, progress=bar.update)
     out = {"md": check.report_markdown, "json": check.report_json, "csv": check.report_csv}[fmt](report)
     write_output(out, args.output)
     return 1 if report.failed else 0
@@ -173,11 +179,12 @@ def cmd_simulate(args) -> int:
     log_format = "jsonl" if args.log and Path(args.log).suffix.lower() in (".jsonl", ".ndjson") else "csv"
     if args.log and args.tallies and Path(args.log).resolve() == Path(args.tallies).resolve():
         raise UsageError("--log and --tallies name the same file")
-    if args.log:
-        result = _simulate_to_file(Path(args.log), lambda f: simulate(
-            shoe, shoes, seed, cut, args.burn, bets, faults, f, log_format))
-    else:
-        result = simulate(shoe, shoes, seed, cut, args.burn, bets, faults)
+    with progress_bar(shoes, "simulate", args.quiet, "shoes") as bar:
+        if args.log:
+            result = _simulate_to_file(Path(args.log), lambda f: simulate(
+                shoe, shoes, seed, cut, args.burn, bets, faults, f, log_format, progress=bar.update))
+        else:
+            result = simulate(shoe, shoes, seed, cut, args.burn, bets, faults, progress=bar.update)
     tallies = result.tallies_csv()
     if args.tallies:
         write_output(tallies, args.tallies)

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import re
 import sys
-import time
 from pathlib import Path
 
 from ..core.cards import parse_rank
 from .options import (UsageError, add_bet_options, add_output_options, add_shoe_options, bets_from_args,
-                      check_format, check_outputs, local_jobs, shoe_from_args, whole_number, write_output)
+                      check_format, check_outputs, local_jobs, progress_bar, shoe_from_args, whole_number,
+                      write_output)
 
 DESCRIPTION = """\
 Deal shuffled shoes to the cut card and, before every coup, compute each selected
@@ -144,33 +144,18 @@ def params_from_args(args):
         chunk_shoes=whole_number("--chunk-shoes", args.chunk_shoes, 1), burn=args.burn)
 
 
-class Progress:
-    """Progress lines on stderr: rewritten in place on a terminal, else every few seconds."""
+class _StudyBar:
+    """The study's progress (a status dict per finished chunk) on a tqdm bar of shoes."""
 
-    def __init__(self, stream=None):
-        self.stream = stream or sys.stderr
-        self.tty = hasattr(self.stream, "isatty") and self.stream.isatty()
-        self.last = 0.0
+    def __init__(self, bar):
+        self.bar = bar
 
-    def __call__(self, s: dict) -> None:
-        now = time.monotonic()
-        final = s["shoes_done"] >= s["shoes_total"]
-        if not final and now - self.last < (0.5 if self.tty else 5.0) and s["computed"]:
-            return
-        self.last = now
-        rate = s["shoes_computed"] / s["elapsed"] if s["elapsed"] > 0 and s["shoes_computed"] else None
-        line = (f"study: {s['computed'] + s['reused']}/{s['chunks']} chunks, "
-                f"{s['shoes_done']:,}/{s['shoes_total']:,} shoes")
-        if s["reused"]:
-            line += f" ({s['reused']} chunks resumed)"
-        if rate:
-            left = (s["shoes_total"] - s["shoes_done"]) / rate
-            line += f", {rate:,.0f} shoes/s, about {left:,.0f} s left"
-        if self.tty:
-            self.stream.write("\r" + line + ("\n" if final else ""))
-        else:
-            self.stream.write(line + "\n")
-        self.stream.flush()
+    def __call__(self, status: dict) -> None:
+        if self.bar.total is None:
+            self.bar.reset(total=status["shoes_total"])
+        self.bar.update(status["shoes_done"] - self.bar.n)
+        if status["reused"]:
+            self.bar.set_postfix_str(f"{status['reused']} chunks resumed", refresh=False)
 
 
 def cmd_study(args) -> int:
@@ -189,8 +174,9 @@ def cmd_study(args) -> int:
         raise UsageError("--trace writes every coup: use it with at most 1000 shoes")
     state = None if args.no_state else Path(args.state) if args.state else default_state_dir(params)
     try:
-        result = run_study(params, jobs=jobs, cluster=args.cluster, scheduler=args.scheduler,
-                           state_dir=state, progress=None if args.quiet else Progress())
+        with progress_bar(params.shoes, "study", args.quiet, "shoes") as bar:
+            result = run_study(params, jobs=jobs, cluster=args.cluster, scheduler=args.scheduler,
+                               state_dir=state, progress=_StudyBar(bar))
     except KeyboardInterrupt:
         if state is not None:
             saved = len(list(Path(state).glob("chunk-*.json"))) if Path(state).is_dir() else 0
@@ -210,4 +196,4 @@ def cmd_study(args) -> int:
     return 0
 
 
-__all__ = ["register", "cmd_study", "parse_tags", "params_from_args", "Progress"]
+__all__ = ["register", "cmd_study", "parse_tags", "params_from_args"]

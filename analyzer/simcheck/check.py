@@ -187,8 +187,11 @@ def _return_from_counts(bet: Bet, tallies: Tallies) -> Fraction | None:
 
 def check_log(log: HandLog, shoe: Shoe, reference: str = "shoe-aware", bets: tuple[str, ...] = MAIN_BETS,
               catalog_obj=None, alpha: Fraction = DEFAULT_ALPHA, power: Fraction = DEFAULT_POWER,
-              detect: Fraction = DEFAULT_DETECT, depletion: bool = True, jobs: int = 1) -> Report:
+              detect: Fraction = DEFAULT_DETECT, depletion: bool = True, jobs: int = 1,
+              progress=None) -> Report:
     """Check a hand log (replayed first: any violation is an error).
+
+    ``progress(coups)``, when given, is called as the shoe-aware solves go.
 
     ``jobs`` > 1 shares the shoe-aware solves among that many forked processes."""
     from .verify import replay
@@ -222,7 +225,8 @@ def check_log(log: HandLog, shoe: Shoe, reference: str = "shoe-aware", bets: tup
     observed = {fam.key: np.bincount(fam.code[seq], minlength=fam.cells) for fam in fams}
     if reference == "shoe-aware":
         ref = shoe_aware(shoe, fams, remaining,
-                         {"outcome": fams[0].code[seq]} if depletion else None, jobs=jobs)
+                         {"outcome": fams[0].code[seq]} if depletion else None, jobs=jobs,
+                         progress=progress)
     else:
         ref = off_the_top(shoe, fams, n)
     report = Report(log.path, "hand log", shoe, reference, n, shoes, excluded, alpha, power, detect,

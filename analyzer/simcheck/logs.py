@@ -150,9 +150,14 @@ class HandLog:
         return cards
 
 
+#: How many rows between two calls of a reader's ``progress``.
+PROGRESS_ROWS = 10_000
+
+
 class _LogBuilder:
-    def __init__(self, path: str, fmt: str):
+    def __init__(self, path: str, fmt: str, progress=None):
         self.path, self.fmt = path, fmt
+        self.progress = progress
         self.rows: list[int] = []
         self.shoe: list[int] = []
         self.shoe_ids: list[str] = []
@@ -172,6 +177,8 @@ class _LogBuilder:
         return f"{self.path}: row {row}"
 
     def add(self, row: int, shoe_id, player, banker, outcome, seen) -> None:
+        if self.progress is not None and len(self.rows) % PROGRESS_ROWS == PROGRESS_ROWS - 1:
+            self.progress(PROGRESS_ROWS)
         if isinstance(shoe_id, bool) or not isinstance(shoe_id, (str, int)):
             raise LogError(f"{self.where(row)}: shoe id must be text or a whole number, got {shoe_id!r}")
         shoe_id = str(shoe_id).strip()
@@ -246,16 +253,19 @@ def _is_jsonl(path: str, text: str) -> bool:
     return text.lstrip().startswith("{")
 
 
-def read_hand_log(path: str | Path, text: str | None = None) -> HandLog:
-    """Read a hand log (CSV with header, or JSON Lines).  Raises :class:`LogError`."""
+def read_hand_log(path: str | Path, text: str | None = None, progress=None) -> HandLog:
+    """Read a hand log (CSV with header, or JSON Lines).  Raises :class:`LogError`.
+
+    ``progress(rows)``, when given, is called every :data:`PROGRESS_ROWS` rows read.
+    """
     path = str(path)
     if text is None:
         text = read_text(path)
     if not text.strip():
         raise LogError(f"{path}: empty file (expected a hand log with columns shoe, player, banker)")
     if _is_jsonl(path, text):
-        return _read_jsonl(path, text)
-    return _read_csv_log(path, text)
+        return _read_jsonl(path, text, progress)
+    return _read_csv_log(path, text, progress)
 
 
 def header_index(path: str, fields: list[str], required, what: str) -> dict[str, int]:
@@ -273,7 +283,7 @@ def header_index(path: str, fields: list[str], required, what: str) -> dict[str,
     return index
 
 
-def _read_csv_log(path: str, text: str) -> HandLog:
+def _read_csv_log(path: str, text: str, progress=None) -> HandLog:
     reader = csv.reader(io.StringIO(text, newline=""))
     try:
         header = next(reader)
@@ -287,7 +297,7 @@ def _read_csv_log(path: str, text: str) -> HandLog:
     i_shoe, i_p, i_b = index["shoe"], index["player"], index["banker"]
     i_o, i_s = index.get("outcome"), index.get("seen")
     need = max(i_shoe, i_p, i_b) + 1   # optional trailing fields may be left out
-    b = _LogBuilder(path, "csv")
+    b = _LogBuilder(path, "csv", progress)
     add = b.add
     try:
         for fields in reader:
@@ -308,16 +318,13 @@ def _read_csv_log(path: str, text: str) -> HandLog:
     return b.build(tuple(n.strip().lower() for n in header))
 
 
-def _read_jsonl(path: str, text: str) -> HandLog:
-    b = _LogBuilder(path, "jsonl")
+def _read_jsonl(path: str, text: str, progress=None) -> HandLog:
+    b = _LogBuilder(path, "jsonl", progress)
     keys: set[str] = set()
     for row, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as e:
-            raise LogError(f"{path}: row {row}: not valid JSON ({e.msg} at column {e.colno})") from None
+        obj = load_json_line(line, f"{path}: row {row}")
         if not isinstance(obj, dict):
             raise LogError(f"{path}: row {row}: expected a JSON object {{\"shoe\": ..., \"player\": ..., "
                            f"\"banker\": ...}}")
@@ -331,7 +338,30 @@ def _read_jsonl(path: str, text: str) -> HandLog:
     return b.build(tuple(sorted(keys)))
 
 
-# -- tallies ----------------------------------------------------------------------
+def _bounded_int(text: str) -> int:
+    if len(text.lstrip("-")) > 30:
+        raise ValueError("number too long")
+    return int(text)
+
+
+def load_json_line(line: str, where: str):
+    """One JSON document; nesting deeper than Python's stack or numbers of
+    more than 30 digits are errors, not tracebacks."""
+    try:
+        return json.loads(line, parse_int=_bounded_int)
+    except json.JSONDecodeError as e:
+        raise LogError(f"{where}: not valid JSON ({e.msg} at column {e.colno})") from None
+    except RecursionError:
+        raise LogError(f"{where}: JSON nested too deeply") from None
+    except ValueError:
+        raise LogError(f"{where}: a number of more than 30 digits") from None
+
+
+def shown(text: str, limit: int = 40) -> str:
+    """``repr`` of a field for a message, cut when long."""
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + "..."
+
+
 
 def sniff_kind(path: str | Path, text: str) -> str:
     """``"tallies"`` when the first row is a tallies header, else ``"log"``."""

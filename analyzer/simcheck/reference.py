@@ -142,7 +142,8 @@ def off_the_top(shoe: Shoe, families, coups: int) -> Reference:
 
 
 def shoe_aware(shoe: Shoe, families, remaining: np.ndarray,
-               observed_cells: dict[str, np.ndarray] | None = None, jobs: int = 1) -> Reference:
+               observed_cells: dict[str, np.ndarray] | None = None, jobs: int = 1,
+               progress=None) -> Reference:
     """Sum the exact per-coup distributions of ``remaining`` (``(n, 10)`` unseen value counts).
 
     ``observed_cells`` (family key -> observed cell of each coup) feeds the
@@ -173,8 +174,11 @@ def shoe_aware(shoe: Shoe, families, remaining: np.ndarray,
                        outcome, p0, obs[order] if obs is not None else None)
     ranges = _split(n, jobs)
     if len(ranges) > 1:
-        parts = _run_forked(state, ranges)
+        parts = _run_forked(state, ranges)     # the children do not report progress
+        if progress:
+            progress(n)
     else:
+        state.progress = progress
         parts = [_accumulate(state, 0, n)]
     sums, usums, pp, dep = parts[0]
     for s2, u2, pp2, dep2 in parts[1:]:
@@ -236,6 +240,7 @@ class _LoopState:
     outcome: Family | None
     p0: np.ndarray | None
     obs: np.ndarray | None
+    progress: object = None     # called with the number of coups done, batch by batch
 
 
 def _split(n: int, jobs: int) -> list[tuple[int, int]]:
@@ -310,6 +315,8 @@ def _accumulate(st: _LoopState, lo: int, hi: int):
                 d = po - st.p0
                 dep[0] += (d * (x - po)).sum(axis=0)
                 dep[1] += (d * d * po * (1 - po)).sum(axis=0)
+            if st.progress is not None:
+                st.progress(stop - start)
     return sums, usums, pp, dep
 
 

@@ -163,8 +163,11 @@ def _base_cards(shoe: Shoe, faults: Faults) -> np.ndarray:
 def simulate(shoe: Shoe, shoes: int, seed: int, cut_card: int = DEFAULT_CUT_CARD,
              burn: bool = False, bets: tuple[str, ...] | tuple[Bet, ...] = MAIN_BETS,
              faults: Faults | None = None, log: TextIO | None = None,
-             log_format: str = "csv") -> SimResult:
-    """Deal ``shoes`` shoes; write the hand log to ``log`` if given; return the tallies."""
+             log_format: str = "csv", progress=None) -> SimResult:
+    """Deal ``shoes`` shoes; write the hand log to ``log`` if given; return the tallies.
+
+    ``progress(shoes)``, when given, is called every 100 shoes dealt (and at the end).
+    """
     faults = faults or Faults()
     if isinstance(shoes, bool) or not isinstance(shoes, int) or shoes < 1:
         raise SimulationError(f"number of shoes must be a whole number of at least 1, got {shoes!r}")
@@ -282,6 +285,8 @@ def simulate(shoe: Shoe, shoes: int, seed: int, cut_card: int = DEFAULT_CUT_CARD
             pos = j
         if write is not None and lines:
             write("\n".join(lines) + "\n")
+        if progress is not None and (s % 100 == 0 or s == shoes):
+            progress(s - (s - 1) // 100 * 100)
 
     seqs = np.array(seq_out, dtype=np.int64)
     tots = np.array(tot_out, dtype=np.int64)

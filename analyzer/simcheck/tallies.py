@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
-from .logs import OUTCOME_NAMES, LogError, header_index, read_text
+from .logs import OUTCOME_NAMES, LogError, header_index, read_text, shown
 
 TALLY_HEADER = ("category", "count", "total_return")
 
@@ -62,7 +62,7 @@ def _parse_category(cat: str) -> tuple[str, object] | None:
     return None
 
 
-_AMOUNT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)|[+-]?[0-9]+/[0-9]+")
+_AMOUNT = re.compile(r"[+-]?(?:[0-9]{1,30}(?:\.[0-9]{0,30})?|\.[0-9]{1,30})|[+-]?[0-9]{1,30}/[0-9]{1,30}")
 
 
 def parse_return(text: str) -> Fraction:
@@ -116,8 +116,8 @@ def read_tallies(path: str | Path, text: str | None = None) -> Tallies:
                 raise LogError(f"{where}: category {cat!r} already given at row {rows[canon]}")
             rows[canon] = row
             count_text = fields[i_n].strip()
-            if not re.fullmatch(r"[0-9]+", count_text):
-                raise LogError(f"{where}: count {count_text!r} is not a whole number >= 0")
+            if not re.fullmatch(r"[0-9]{1,15}", count_text):
+                raise LogError(f"{where}: count {shown(count_text)} is not a whole number from 0 to 10**15")
             count = int(count_text)
             ret_text = fields[i_r].strip() if i_r is not None and i_r < len(fields) else ""
             if kind == "bet":
@@ -127,7 +127,7 @@ def read_tallies(path: str | Path, text: str | None = None) -> Tallies:
                 try:
                     ret = parse_return(ret_text)
                 except (ValueError, ZeroDivisionError):
-                    raise LogError(f"{where}: total_return {ret_text!r} is not an exact number "
+                    raise LogError(f"{where}: total_return {shown(ret_text)} is not an exact number "
                                    f"(write -1234.55 or p/q)") from None
                 bets[key] = BetTally(count, ret, row)
             else:
