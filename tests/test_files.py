@@ -141,3 +141,22 @@ def test_folder_rules(tmp_path):
     assert prepare_folder(ours, "reports") == ours
     with pytest.raises(OutputError, match="another kind"):
         prepare_folder(ours, "study state")
+
+
+def test_sigterm_leaves_no_temporary_file(tmp_path):
+    """A terminated run unwinds like Ctrl-C: no hidden temporary file stays behind."""
+    import signal
+    import subprocess
+    import sys
+    import time
+    out = tmp_path / "out.csv"
+    p = subprocess.Popen([sys.executable, "-m", "analyzer", "simulate", "--shoes", "200000", "--seed", "1",
+                          "--log", str(out), "-q"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not any(x.name.endswith(".baccarat.tmp") for x in tmp_path.iterdir()):
+        assert p.poll() is None and time.monotonic() < deadline
+        time.sleep(0.05)
+    p.send_signal(signal.SIGTERM)
+    _, err = p.communicate(timeout=60)
+    assert p.returncode == 130 and "Traceback" not in err, err
+    assert list(tmp_path.iterdir()) == []

@@ -71,3 +71,53 @@ def test_simcheck_inputs_and_outputs_checked_first(argv, words, capsys, monkeypa
     monkeypatch.chdir(Path(__file__).resolve().parents[1])
     assert main(argv) == 2
     assert words in _err(capsys)
+
+
+def _interrupt_when(cmd, ready, tmp_path, timeout=120):
+    """Run ``cmd`` in its own session; send Ctrl-C (SIGINT to the group) once ``ready(pid)``."""
+    import signal
+    import subprocess
+    import sys
+    import time
+    p = subprocess.Popen([sys.executable, "-m", "analyzer", *cmd], cwd=tmp_path, start_new_session=True,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    deadline = time.monotonic() + timeout
+    while not ready(p.pid):
+        assert p.poll() is None, p.stderr.read()
+        assert time.monotonic() < deadline, "never became ready"
+        time.sleep(0.2)
+    os.killpg(p.pid, signal.SIGINT)
+    try:
+        _, err = p.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        raise AssertionError("hung after Ctrl-C")
+    return p.returncode, err
+
+
+def _children(pid: int) -> int:
+    try:
+        return len(open(f"/proc/{pid}/task/{pid}/children").read().split())
+    except OSError:
+        return 0
+
+
+@pytest.mark.slow
+def test_ctrl_c_during_a_dask_study_prints_no_worker_traceback(tmp_path):
+    pytest.importorskip("distributed")
+    state = tmp_path / "state"
+    rc, err = _interrupt_when(["study", "--shoes", "20000", "--cluster", "local", "--jobs", "2",
+                               "--state", str(state), "-q"],
+                              lambda pid: state.is_dir() and any(state.glob("chunk-*.json")), tmp_path)
+    assert rc == 130 and "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert "finished chunk(s) are saved" in err
+
+
+@pytest.mark.slow
+def test_ctrl_c_during_a_forked_check_prints_no_worker_traceback(tmp_path):
+    log = tmp_path / "hands.csv"
+    assert main(["simulate", "--shoes", "8000", "--seed", "3", "--log", str(log), "-q"]) == 0
+    rc, err = _interrupt_when(["check", str(log), "--jobs", "2", "-q"], lambda pid: _children(pid) >= 2,
+                              tmp_path)
+    assert rc == 130 and err.strip() == "baccarat: interrupted", err

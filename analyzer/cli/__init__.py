@@ -34,7 +34,16 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _terminated(signum, frame):
+    # Unwind like Ctrl-C, so that temporary output files are removed.
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str] | None = None) -> int:
+    import signal
+    import threading
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _terminated)
     try:
         args = build_parser().parse_args(argv)
         return args.func(args)

@@ -262,12 +262,18 @@ def _forked_part(bounds):
     return _accumulate(_FORKED, *bounds)
 
 
+def _ignore_interrupt() -> None:
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C is the parent's: it stops the pool
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # and ends the workers with SIGTERM
+
+
 def _run_forked(state: _LoopState, ranges):
     global _FORKED
     import multiprocessing as mp
     _FORKED = state
     try:
-        with mp.get_context("fork").Pool(len(ranges)) as pool:
+        with mp.get_context("fork").Pool(len(ranges), initializer=_ignore_interrupt) as pool:
             return pool.map(_forked_part, ranges)
     finally:
         _FORKED = None

@@ -217,8 +217,15 @@ def _run_dask(params, missing, jobs, cluster, scheduler, finished) -> str:
                 raise StudyError(f"cannot connect to the Dask scheduler at {scheduler!r}: {e}") from None
             where = f"Dask scheduler {scheduler}"
         else:
-            local = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                 dashboard_address=None, silence_logs=logging.ERROR)
+            # Workers started while SIGINT is ignored keep ignoring it (Python leaves an ignored
+            # SIGINT alone at start-up), so Ctrl-C reaches only this process, which stops them.
+            import signal
+            previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+            try:
+                local = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                     dashboard_address=None, silence_logs=logging.ERROR)
+            finally:
+                signal.signal(signal.SIGINT, previous)
             client = Client(local)
             where = f"Dask LocalCluster ({jobs} workers)"
         key = params.key()
