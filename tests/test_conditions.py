@@ -248,3 +248,33 @@ events = [{ event = "e", when = "player_rank1 == banker_rank1 and player_rank2 =
     # before: past 300 s and 5.6 GB; now refused from the cost estimate, before any evaluation
     with pytest.raises(BetError, match="same_four.*7,311,616 evaluations"):
         Solver([cat.bet("same_four")])
+
+
+def test_names_with_table_characters_are_escaped(tmp_path):
+    """Issue 11: a bet name with '|' or a newline broke the Markdown tables."""
+    import re
+    from analyzer.reports.odds_tables import odds_markdown
+    cat = parse_catalog('''
+[[bet]]
+id = "odd_name"
+name = "Pipe | and newline"
+events = [{ event = "a | b", when = "natural", pays = 1 }]
+''')
+    text = odds_markdown(analyze(Shoe.standard(1), [cat.bet("odd_name")]))
+    assert "Pipe \\| and newline" in text and "a \\| b" in text
+    blocks, block = [], []
+    for line in text.splitlines() + [""]:
+        if line.startswith("|"):
+            block.append(len(re.findall(r"(?<!\\)\|", line)))
+        elif block:
+            blocks.append(block)
+            block = []
+    assert blocks and all(len(set(b)) == 1 for b in blocks), blocks
+
+
+def test_names_must_be_one_line(tmp_path, capsys):
+    from analyzer.cli import main
+    f = tmp_path / "b.toml"
+    f.write_text('[[bet]]\nid = "x"\nname = "two\\nlines"\nevents = [{ event = "e", when = "natural", pays = 1 }]\n')
+    assert main(["odds", "--bets-file", str(f)]) == 2
+    assert "one line" in capsys.readouterr().err

@@ -231,6 +231,11 @@ def parse_catalog(text: str, source: str = "<bets>", known_bets: frozenset[str] 
         if len(set(names)) != len(names):
             raise BetError(f"{where}: two events have the same name")
         otherwise = parse_pays(raw.get("otherwise", -1), f"{where}: otherwise")
+        for key in ("name", "otherwise_event"):
+            if isinstance(raw.get(key), str) and not raw[key].isprintable():
+                raise BetError(f"{where}: {key} must be one line of printable text")
+        if any(not e.event.isprintable() for e in parsed):
+            raise BetError(f"{where}: event names must be one line of printable text")
         bets[bet_id] = Bet(
             id=bet_id,
             name=str(raw.get("name", bet_id)),
