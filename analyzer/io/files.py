@@ -214,6 +214,14 @@ def read_text(path: str | Path, what: str = "file", limit: int = MAX_INPUT_BYTES
     return text
 
 
+def read_json(path: str | Path, limit: int = 2**20):
+    """The JSON document in a small file of the tool's own, or ``None`` if it is not one."""
+    try:
+        return json.loads(read_text(path, "file", limit))
+    except (BaccaratError, ValueError, RecursionError):
+        return None
+
+
 #: The file that marks a folder as written by this tool.
 MANIFEST = ".baccarat-manifest.json"
 _FILE_SUFFIXES = {".md", ".csv", ".json", ".jsonl", ".txt", ".png", ".html", ".xlsx", ".toml"}
@@ -240,10 +248,7 @@ def prepare_folder(path: str | Path, kind: str) -> Path:
             if not manifest.is_file():
                 raise OutputError(f"folder {name!r} is not empty and was not written by baccarat {kind}; "
                                   "give a new or empty folder")
-            try:
-                doc = json.loads(read_text(manifest, "manifest", 2**20))
-            except (BaccaratError, ValueError):
-                doc = None
+            doc = read_json(manifest)
             if not isinstance(doc, dict) or doc.get("kind") != kind:
                 raise OutputError(f"folder {name!r} holds a baccarat manifest of another kind; "
                                   f"give a new or empty folder for the {kind}")

@@ -12,8 +12,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from ..core.errors import BaccaratError
-from ..io.files import atomic_write, read_text
+from ..io.files import atomic_write, read_json
 from .aggregate import Aggregate, StudyResult, run_chunk, summarize
 from .params import FORMAT_VERSION, StudyError, StudyParams
 
@@ -49,10 +48,7 @@ class ChunkStore:
             if not meta.is_file():
                 raise StudyError(f"state folder {name!r} is not empty and holds no study; "
                                  "choose a new or empty --state")
-            try:
-                old = json.loads(read_text(meta, "study state", 2**20))
-            except (BaccaratError, ValueError):
-                old = None
+            old = read_json(meta)
             if not isinstance(old, dict) or "key" not in old:
                 raise StudyError(f"state folder {name!r} holds a study.json this tool did not write; "
                                  "choose another --state")
