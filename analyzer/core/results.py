@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from .frames import data_frame
 from .shoe import Shoe
 
 OUTCOMES = ("player", "banker", "tie")
@@ -79,6 +80,16 @@ class BetResult:
                 return e
         raise KeyError(name)
 
+    def to_frame(self):
+        """The pay table's events: event, pays, ways, deals, probability (pandas)."""
+        return data_frame([{"bet": self.bet.id, "event": e.event, "pays": e.pays, "ways": e.ways,
+                            "deals": e.deals, "probability": e.probability} for e in self.events])
+
+    def metrics(self) -> dict:
+        """EV, house edge, variance, hit frequency (exact) and standard deviation (float)."""
+        return {"bet": self.bet.id, "name": self.bet.name, "ev": self.ev, "house_edge": self.house_edge,
+                "variance": self.variance, "hit_frequency": self.hit_frequency, "std_dev": self.std_dev}
+
 
 @dataclass(frozen=True)
 class Analysis:
@@ -98,3 +109,17 @@ class Analysis:
 
     def bet(self, bet_id: str) -> BetResult:
         return self.bets[bet_id]
+
+    def to_frame(self, what: str = "bets"):
+        """A pandas DataFrame: ``"bets"`` (one row of metrics per bet), ``"events"`` (every
+        bet's pay-table events) or ``"outcomes"`` (player, banker, tie)."""
+        if what == "bets":
+            return data_frame([r.metrics() for r in self.bets.values()])
+        if what == "events":
+            return data_frame([{"bet": r.bet.id, "event": e.event, "pays": e.pays, "ways": e.ways,
+                                "deals": e.deals, "probability": e.probability}
+                               for r in self.bets.values() for e in r.events])
+        if what == "outcomes":
+            return data_frame([{"outcome": o, "ways": w, "deals": self.deals,
+                                "probability": Fraction(w, self.deals)} for o, w in self.outcomes.items()])
+        raise ValueError(f"to_frame: unknown table {what!r} (bets, events or outcomes)")

@@ -21,6 +21,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..core.engine import POSITIONS, Tabulation, coup_table, falling
+from ..core.frames import data_frame
 from ..core.shoe import Shoe
 
 WINNERS = ("player", "banker", "tie")
@@ -134,6 +135,21 @@ class Distributions:
     deals: int
     tables: dict[str, Distribution]
     conditionals: dict[str, Conditional]
+
+    def to_frame(self):
+        """Every table in long form: table, key, winner (conditionals), ways, of, probability."""
+        rows = []
+        for d in self.tables.values():
+            for key, w in d.ways.items():
+                rows.append({"table": d.name, "key": key, "winner": None, "ways": w, "of": d.deals,
+                             "probability": Fraction(w, d.deals)})
+        for c in self.conditionals.values():
+            for key, ws in c.ways.items():
+                total = sum(ws)
+                for winner, w in zip(WINNERS, ws):
+                    rows.append({"table": c.name, "key": key, "winner": winner, "ways": w, "of": total,
+                                 "probability": Fraction(w, total) if total else None})
+        return data_frame(rows)
 
 
 def distributions(shoe: Shoe) -> Distributions:

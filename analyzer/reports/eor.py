@@ -28,6 +28,7 @@ from ..core.solver import Solver
 from ..bets.catalog import Bet, catalog
 from ..core.cards import RANKS, SUITS
 from ..core.errors import ShoeError
+from ..core.frames import data_frame
 from ..core.shoe import Shoe
 
 
@@ -101,6 +102,15 @@ class Effects:
     shoe: Shoe
     cards: int
     bets: dict[str, BetEffects]
+
+    def to_frame(self):
+        """bet, rank, cards removed, effect on the EV (exact; None where impossible), tag."""
+        rows = []
+        for b in self.bets.values():
+            tags = b.tags()
+            rows += [{"bet": b.bet.id, "rank": r, "cards_removed": self.cards, "effect": b.effect(r),
+                      "tag": tags[r]} for r in RANKS]
+        return data_frame(rows)
 
 
 def removal(shoe: Shoe, rank: str, cards: int) -> Shoe:

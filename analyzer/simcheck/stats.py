@@ -16,6 +16,7 @@ from fractions import Fraction
 import numpy as np
 
 from ..bets.catalog import Bet
+from ..core.frames import data_frame
 from ..core.shoe import Shoe
 from .reference import FamilyReference, Reference
 
@@ -165,6 +166,13 @@ class Report:
     @property
     def m(self) -> int:
         return len(self.tests)
+
+    def to_frame(self):
+        """One row per test: name, kind, statistic, p, Holm threshold, adjusted p, rejected."""
+        return data_frame([{"test": t.name, "kind": t.kind, "statistic": t.statistic,
+                            "p": None if t.p is None else float(t.p), "holm_threshold": t.threshold,
+                            "adjusted_p": None if t.adjusted is None else float(t.adjusted),
+                            "rejected": t.rejected} for t in self.tests + self.exact])
 
 
 def holm(tests: list[Finding], alpha: float) -> None:

@@ -15,6 +15,7 @@ from fractions import Fraction
 import numpy as np
 
 from ..core.engine import POSITIONS, falling
+from ..core.frames import data_frame
 from ..core.shoe import MIN_CARDS, Shoe
 from ..core.solver import Solver
 from ..io.tables import exact
@@ -176,6 +177,15 @@ class StudyResult:
 
     def bet(self, bet_id: str) -> dict:
         return self.bets[bet_id]
+
+    def to_frame(self):
+        """One row per bet: the full-shoe and mean EV and the perfect-play figures."""
+        rows = []
+        for bet_id, b in self.bets.items():
+            row = {"bet": bet_id, "full_shoe_ev": b["full_shoe_ev"], "mean_ev": b["mean_ev"]}
+            row.update(b["perfect_play"])
+            rows.append(row)
+        return data_frame(rows)
 
 
 def summarize(params: StudyParams, agg: Aggregate) -> StudyResult:
