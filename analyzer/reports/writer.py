@@ -119,6 +119,17 @@ def generate(out: Path, decks: tuple[int, ...] = DEFAULT_DECKS, plots: bool | No
         write("payouts_8_decks.csv", reportfmt.payouts_csv(a))
     steps.append(("payouts_8_decks", payouts_step))
 
+    # -- par sheets of every named table, 8 decks
+    def parsheets_step():
+        from .parsheet import parsheet
+        from . import parsheet_tables as sheetfmt
+        (out / "parsheets").mkdir(exist_ok=True)
+        for t in cat.tables.values():
+            sheet = [parsheet(Shoe.standard(8), cat.select(list(t.bets)), decks, title=t.name, solver=solver)]
+            write(f"parsheets/{t.id}.md", sheetfmt.parsheet_markdown(sheet, f"baccarat parsheet --table {t.id}"))
+            write(f"parsheets/{t.id}.json", sheetfmt.parsheet_json(sheet))
+    steps.append(("parsheets", parsheets_step))
+
     for name, fn in steps:
         fn()
         if progress:
@@ -130,7 +141,7 @@ def generate(out: Path, decks: tuple[int, ...] = DEFAULT_DECKS, plots: bool | No
 
 
 #: Steps of :func:`generate` (for a progress bar's total).
-STEPS = 7
+STEPS = 8
 
 
 _DESCRIPTIONS = {
@@ -141,6 +152,8 @@ _DESCRIPTIONS = {
     "distributions_6_decks": "The same for 6 decks",
     "eor_8_decks": "Effects of removal of one card of each rank for every bet, ideal count tags and their correlation, with charts",
     "payouts_8_decks": "EV of every bet as an exact polynomial in its payouts, and the break-even payout",
+    "parsheets": "Par sheets of every named table, 8 decks: pay and return tables, house edge, RTP, element of "
+                 "risk, volatility, house edge by decks, break-even pay, effects of removal, confidence and hold bands",
 }
 
 
@@ -155,9 +168,19 @@ def index_markdown(written: list[Path], out: Path, plots: bool) -> str:
         rel = p.relative_to(out)
         if rel.parts[0] == "charts" or rel.name == "README.md":
             continue
+        if rel.parts[0] == "parsheets":
+            if "parsheets" not in stems:
+                stems.append("parsheets")
+            continue
         if rel.stem not in stems:
             stems.append(rel.stem)
     for stem in stems:
+        if stem == "parsheets":
+            sheets = sorted({p.relative_to(out).with_suffix("") for p in written
+                             if p.relative_to(out).parts[0] == "parsheets"})
+            links = ", ".join(f"[{q.name}]({q.as_posix()}.md) ([json]({q.as_posix()}.json))" for q in sheets)
+            lines.append(f"| parsheets | {links} | {_DESCRIPTIONS['parsheets']} |")
+            continue
         files = sorted((p.relative_to(out) for p in written if p.stem == stem and p.parent == out),
                        key=lambda q: (q.suffix != ".md", q.suffix))
         links = " ".join(f"[{f.suffix[1:]}]({f.as_posix()})" for f in files)

@@ -1,0 +1,97 @@
+"""``baccarat parsheet``: the par sheet of every wager of a table, a list of bets or a bet file."""
+
+from __future__ import annotations
+
+import re
+
+from .options import (UsageError, add_bet_options, bets_from_args, catalog_from_args, check_outputs,
+                      write_output)
+
+FORMATS = ("md", "csv", "json", "xlsx")
+MAX_DECKS = 10_000
+MAX_SHOES = 8
+
+
+def decks_list(option: str, text: str) -> tuple[int, ...]:
+    """``"6,8"`` -> ``(6, 8)``: whole numbers from 1 to 10,000, separated by commas, no repeats."""
+    t = str(text).strip()
+    shown = t if len(t) <= 30 else t[:30] + "..."
+    items = [i.strip() for i in t.split(",")]
+    if not t or not all(re.fullmatch(r"[0-9]{1,6}", i) for i in items):
+        raise UsageError(f"{option} must be numbers of decks separated by commas (e.g. 6,8), got {shown!r}")
+    values = tuple(dict.fromkeys(int(i) for i in items))
+    bad = [v for v in values if not 1 <= v <= MAX_DECKS]
+    if bad:
+        raise UsageError(f"{option}: a number of decks must be from 1 to {MAX_DECKS:,}, got {bad[0]:,}")
+    return values
+
+
+def _title(args, cat) -> str:
+    if args.table and not args.bets:
+        return " + ".join(cat.table(t.strip()).name for t in args.table)
+    return "Selected bets"
+
+
+def _command(args) -> str:
+    words = ["baccarat parsheet", f"--decks {args.decks}"]
+    words += [f"--table {t}" for t in args.table] + [f"--bets {b}" for b in args.bets]
+    if args.bets_file:
+        words.append(f"--bets-file {args.bets_file}")
+    if args.by_decks != "1,2,4,6,8":
+        words.append(f"--by-decks {args.by_decks}")
+    return " ".join(words)
+
+
+def cmd_parsheet(args) -> int:
+    fmt = args.format
+    if fmt not in FORMATS:
+        raise UsageError(f"unknown --format {fmt!r} (choose from {', '.join(FORMATS)})")
+    decks = decks_list("--decks", args.decks)
+    if len(decks) > MAX_SHOES:
+        raise UsageError(f"--decks lists {len(decks)} shoes: at most {MAX_SHOES} par sheets at a time")
+    by_decks = decks_list("--by-decks", args.by_decks)
+    if fmt == "xlsx":
+        if args.output in (None, "-"):
+            raise UsageError("--format xlsx writes a binary file: give --output FILE.xlsx")
+        from ..reports.parsheet_xlsx import require_openpyxl
+        require_openpyxl()
+    check_outputs(args.output)
+    cat = catalog_from_args(args)
+    bets = bets_from_args(args, cat)
+    title = _title(args, cat)
+
+    from ..core.shoe import Shoe
+    from ..core.solver import Solver
+    from ..reports.parsheet import parsheet
+    from ..reports import parsheet_tables as docs
+    solver = Solver(bets)
+    sheets = [parsheet(Shoe.standard(d), bets, by_decks, title=title, solver=solver) for d in decks]
+    if fmt == "xlsx":
+        from ..io.files import atomic_write
+        from ..reports.parsheet_xlsx import parsheet_xlsx
+        atomic_write(args.output, parsheet_xlsx(sheets, _command(args)))
+        return 0
+    text = {"md": lambda: docs.parsheet_markdown(sheets, _command(args)),
+            "csv": lambda: docs.parsheet_csv(sheets),
+            "json": lambda: docs.parsheet_json(sheets)}[fmt]()
+    write_output(text, args.output)
+    return 0
+
+
+def register(sub) -> None:
+    p = sub.add_parser("parsheet", help="par sheets: return tables, house edge, volatility and bands per wager",
+                       description="Per wager (main bets by default): the pay table, the return table "
+                                   "(pays, combinations, probability, return, 1 in N), house edge, RTP, hit "
+                                   "frequency, element of risk, standard deviation, volatility index, house "
+                                   "edge by decks, break-even pay, effects of removal, confidence bands; and "
+                                   "the table's hold band.")
+    p.add_argument("--decks", default="8", metavar="LIST",
+                   help="numbers of 52-card decks, comma separated: one par sheet each (default 8)")
+    p.add_argument("--by-decks", default="1,2,4,6,8", metavar="LIST",
+                   help="deck counts of the house-edge-by-decks table (default 1,2,4,6,8)")
+    add_bet_options(p)
+    p.add_argument("--format", default="md", metavar="FMT",
+                   help="md (Markdown, default), csv, json or xlsx (needs --output and the xlsx extra)")
+    p.add_argument("--output", "-o", metavar="FILE",
+                   help="write to FILE instead of standard output ('-' is standard output)")
+    p.set_defaults(func=cmd_parsheet)

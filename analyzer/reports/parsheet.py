@@ -1,0 +1,261 @@
+"""Par sheets: per wager, the return table and every figure a game approval asks for.
+
+Pure: a :class:`ParSheet` is built from exact :class:`~analyzer.core.solver.Solver`
+results.  Counts stay integers over the one denominator (ordered six-card
+deals); the figures are ``Fraction`` s; only what involves a square root (the
+standard deviation, the volatility index, the confidence bands) is a float,
+computed from the exact variance.
+
+* **return table**: each payout event with its pays, ways, probability, return
+  (pays x probability) and "1 in N" (deals / ways); the returns add up to the EV;
+* **element of risk**: the house edge per *resolved* bet, ``house edge / (1 - P(push))``;
+* **volatility index** at confidence ``c``: ``z * sd`` with ``z`` the two-sided normal
+  quantile (1.645 at 90%, 1.960 at 95%);
+* **bands** after ``N`` rounds of one unit: ``N * EV +- z * sd * sqrt(N)`` (the player's
+  net result, by the normal approximation);
+* **hold band** of a table: the house's win divided by the amount staked, with one unit
+  on every wager each round; its variance counts the covariances between the wagers
+  (they are settled on the same coup), from exact joint counts.
+
+>>> from analyzer.bets.catalog import catalog
+>>> sheet = parsheet(Shoe.standard(8), catalog().select(["banker", "player"]), by_decks=(8,))
+>>> banker = sheet.wager("banker")
+>>> sum(row.ret for row in banker.rows) == banker.ev
+True
+>>> f"{float(banker.element_of_risk):.4%}", f"{float(sheet.hold.mean):.4%}"
+('1.1692%', '1.1465%')
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from statistics import NormalDist
+
+from ..bets.breakeven import breakeven
+from ..bets.catalog import Bet, Event
+from ..bets.conditions import Condition
+from ..core.cards import RANKS
+from ..core.errors import BaccaratError
+from ..core.results import BetResult
+from ..core.shoe import Shoe
+from ..core.solver import Solver
+from .eor import effects_of_removal
+
+#: Rounds of the confidence bands.
+ROUNDS = (100, 1_000, 10_000, 100_000, 1_000_000)
+#: Confidence levels (percent) of the bands, and of the volatility index.
+BAND_LEVELS = (90, 95, 99)
+VI_LEVELS = (90, 95)
+#: Numbers of decks of the house-edge-by-decks table.
+BY_DECKS = (1, 2, 4, 6, 8)
+
+
+def z_value(level: int) -> float:
+    """Two-sided standard normal quantile for a confidence of ``level`` percent."""
+    return NormalDist().inv_cdf(0.5 + level / 200)
+
+
+@dataclass(frozen=True)
+class ReturnRow:
+    """One line of a return table."""
+
+    event: str
+    pays: Fraction
+    ways: int
+    probability: Fraction
+    ret: Fraction               # pays x probability
+    one_in: Fraction | None     # deals / ways; None when the event never happens
+
+
+@dataclass(frozen=True)
+class Band:
+    """Expected result after ``rounds`` and its half widths by confidence level."""
+
+    rounds: int
+    mean: Fraction
+    half_width: dict[int, float]
+
+    def interval(self, level: int) -> tuple[float, float]:
+        m = float(self.mean)
+        return (m - self.half_width[level], m + self.half_width[level])
+
+
+@dataclass(frozen=True)
+class Wager:
+    """The par sheet of one wager on one shoe."""
+
+    bet: Bet
+    rows: tuple[ReturnRow, ...]
+    ev: Fraction
+    variance: Fraction
+    hit_frequency: Fraction
+    push_probability: Fraction
+    house_edge_by_decks: dict[int, Fraction]
+    breakeven_event: str
+    breakeven_pays: Fraction | None
+    breakeven_current: Fraction
+    effects: dict[str, Fraction | None]
+    tags: dict[str, int]
+    tags_correlation: float | None      # None when no linear count can help
+    bands: tuple[Band, ...]
+
+    @property
+    def id(self) -> str:
+        return self.bet.id
+
+    @property
+    def house_edge(self) -> Fraction:
+        return -self.ev
+
+    @property
+    def rtp(self) -> Fraction:
+        """Return to player: what a unit staked returns on average, stake included."""
+        return 1 + self.ev
+
+    @property
+    def element_of_risk(self) -> Fraction | None:
+        """House edge per resolved bet (pushes left out); None if the bet always pushes."""
+        resolved = 1 - self.push_probability
+        return None if resolved == 0 else self.house_edge / resolved
+
+    @property
+    def std_dev(self) -> float:
+        return math.sqrt(self.variance)
+
+    @property
+    def volatility_index(self) -> dict[int, float]:
+        return {c: z_value(c) * self.std_dev for c in VI_LEVELS}
+
+    @property
+    def max_payout(self) -> Fraction:
+        return max(r.pays for r in self.rows)
+
+    @property
+    def breakeven_commission(self) -> Fraction | None:
+        """For a win paying less than 1 to 1 (a commission): the commission that makes it fair."""
+        if self.breakeven_pays is None or not 0 < self.breakeven_current < 1:
+            return None
+        return 1 - self.breakeven_pays
+
+
+@dataclass(frozen=True)
+class Hold:
+    """The house's win per unit staked, one unit on each of ``wagers`` every round."""
+
+    wagers: tuple[str, ...]
+    mean: Fraction              # expected hold: -(sum of EVs) / number of wagers
+    variance: Fraction          # of the house's win per unit staked, one round
+    bands: tuple[Band, ...]     # of the hold (win / amount staked) after N rounds
+
+
+@dataclass(frozen=True)
+class ParSheet:
+    """Par sheets of the wagers of one shoe; ``hold`` for two wagers or more."""
+
+    shoe: Shoe
+    deals: int
+    title: str
+    wagers: tuple[Wager, ...]
+    hold: Hold | None
+    hold_note: str = ""
+
+    def wager(self, bet_id: str) -> Wager:
+        for w in self.wagers:
+            if w.id == bet_id:
+                return w
+        raise KeyError(bet_id)
+
+
+def return_rows(r: BetResult) -> tuple[ReturnRow, ...]:
+    return tuple(ReturnRow(e.event, e.pays, e.ways, e.probability, e.pays * e.probability,
+                           Fraction(r.deals, e.ways) if e.ways else None) for e in r.events)
+
+
+def bands(mean: Fraction, variance: Fraction, rounds=ROUNDS) -> tuple[Band, ...]:
+    """Bands of the sum of ``n`` rounds of mean ``mean`` and variance ``variance``."""
+    return tuple(Band(n, n * mean, {c: z_value(c) * math.sqrt(n * variance) for c in BAND_LEVELS})
+                 for n in rounds)
+
+
+def _fraction(x) -> Fraction | None:
+    return None if x is None else Fraction(int(x.p), int(x.q))
+
+
+def parsheet(shoe: Shoe, bets: tuple[Bet, ...], by_decks=BY_DECKS, rounds=ROUNDS, title: str = "Selected bets",
+             solver: Solver | None = None) -> ParSheet:
+    """The par sheet of ``bets`` dealt from ``shoe``.
+
+    ``solver`` (holding at least ``bets``) saves compiling them again.
+    """
+    bets = tuple(bets)
+    solver = solver or Solver(bets)
+    result = solver.solve(shoe)
+    by = {d: (result if shoe == Shoe.standard(d) else solver.solve(Shoe.standard(d))) for d in by_decks}
+    effects = effects_of_removal(shoe, bets, solver=solver).bets
+    wagers = []
+    for b in bets:
+        r = result.bet(b.id)
+        be = breakeven(r)
+        eff = effects[b.id]
+        tags = eff.tags()
+        wagers.append(Wager(
+            bet=b, rows=return_rows(r), ev=r.ev, variance=r.variance, hit_frequency=r.hit_frequency,
+            push_probability=sum((e.probability for e in r.events if e.pays == 0), Fraction(0)),
+            house_edge_by_decks={d: by[d].bet(b.id).house_edge for d in by_decks},
+            breakeven_event=be.event, breakeven_pays=_fraction(be.pays), breakeven_current=_fraction(be.current),
+            effects={rk: eff.effect(rk) for rk in RANKS}, tags=tags,
+            tags_correlation=None if eff.vanishes else eff.correlation(tags),
+            bands=bands(r.ev, r.variance, rounds)))
+    hold, note = None, ""
+    if len(bets) > 1:
+        try:
+            hold = table_hold(shoe, bets, result, rounds)
+        except BaccaratError as e:
+            note = f"the hold band is not computed: {e}"
+    return ParSheet(shoe, result.deals, title, tuple(wagers), hold, note)
+
+
+# -- the table's hold: covariances from exact joint counts ----------------------------
+
+def _both(a: Condition | None, b: Condition | None) -> Condition:
+    parts = [c for c in (a, b) if c is not None]
+    if len(parts) == 1:
+        return parts[0]
+    x, y = parts
+    return Condition(f"({x.text}) and ({y.text})", x.features | y.features,
+                     lambda f: x.mask(f) & y.mask(f))
+
+
+def joint_bet(i: Bet, j: Bet, bet_id: str = "joint") -> Bet:
+    """A bet whose events are the pairs (event of ``i``, event of ``j``) of a coup.
+
+    Events are tried in order, so ``(a, b)`` is the first pair whose raw conditions
+    both hold exactly when ``a`` pays ``i`` and ``b`` pays ``j`` (an ``otherwise`` side
+    reads no condition); the last pair, both ``otherwise``, is the joint bet's own.
+    Its ``pays`` are ``pays_a * pays_b``: its EV is ``E[X_i X_j]``.
+    """
+    side_i = [(e.event, e.pays, e.when) for e in i.events] + [(i.otherwise_event, i.otherwise, None)]
+    side_j = [(e.event, e.pays, e.when) for e in j.events] + [(j.otherwise_event, j.otherwise, None)]
+    events = tuple(Event(f"{ea} / {eb}", pa * pb, _both(ca, cb))
+                   for ea, pa, ca in side_i for eb, pb, cb in side_j if ca is not None or cb is not None)
+    return Bet(bet_id, f"{i.name} with {j.name}", "", events,
+               i.otherwise * j.otherwise, f"{i.otherwise_event} / {j.otherwise_event}")
+
+
+def table_hold(shoe: Shoe, bets: tuple[Bet, ...], result, rounds=ROUNDS) -> Hold:
+    """Expected hold and its bands, one unit on each wager per round."""
+    pairs = {(i.id, j.id): joint_bet(i, j, f"joint_{n}_{m}") for n, i in enumerate(bets)
+             for m, j in enumerate(bets) if m > n}
+    joint = Solver(tuple(pairs.values())).solve(shoe)
+    evs = {b.id: result.bet(b.id).ev for b in bets}
+    variance = sum((result.bet(b.id).variance for b in bets), Fraction(0))
+    for (a, b), p in pairs.items():
+        variance += 2 * (joint.bet(p.id).ev - evs[a] * evs[b])
+    k = len(bets)
+    mean_win = -sum(evs.values(), Fraction(0))
+    per_unit = variance / (k * k)
+    return Hold(tuple(b.id for b in bets), mean_win / k, per_unit,
+                tuple(Band(n, mean_win / k, {c: z_value(c) * math.sqrt(per_unit / n) for c in BAND_LEVELS})
+                      for n in rounds))

@@ -1,0 +1,189 @@
+"""Par sheets (issue 15): return tables, figures, bands, the hold band and the documents."""
+
+import json
+import math
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from analyzer import Shoe, analyze, catalog
+from analyzer.cli import main
+from analyzer.reports.parsheet import parsheet
+from analyzer.reports.parsheet_tables import parsheet_dict
+
+REPO = Path(__file__).resolve().parents[1]
+SHEETS = REPO / "reports" / "parsheets"
+
+# Two-sided normal quantiles, written out (not from the code under test).
+Z = {90: 1.6448536269514722, 95: 1.959963984540054, 99: 2.5758293035489004}
+
+
+@pytest.fixture(scope="module")
+def main8():
+    return parsheet(Shoe.standard(8), catalog().select(["player", "banker", "tie"]), by_decks=(1, 8))
+
+
+@pytest.mark.parametrize("table", list(catalog().tables))
+def test_every_committed_return_column_sums_to_the_engine_ev(table):
+    doc = json.loads((SHEETS / f"{table}.json").read_text())
+    a = analyze(Shoe.standard(8), catalog().table(table).bets)
+    assert [w["id"] for w in doc["wagers"]] == list(catalog().table(table).bets)
+    for w in doc["wagers"]:
+        rows = w["return_table"]
+        assert sum(r["ways"] for r in rows) == a.deals == doc["deals"]
+        total = sum(Fraction(r["return"]) for r in rows)
+        assert total == Fraction(w["ev"]) == a.bet(w["id"]).ev, w["id"]
+        for r in rows:
+            assert Fraction(r["return"]) == Fraction(r["pays"]) * Fraction(r["ways"], a.deals)
+            assert r["one_in"] == (None if r["ways"] == 0 else pytest.approx(a.deals / r["ways"]))
+        assert Fraction(w["rtp"]) == 1 + a.bet(w["id"]).ev
+        assert Fraction(w["max_payout"]) == max(e.pays for e in a.bet(w["id"]).events)
+
+
+def test_figures_recomputed_from_the_outcomes(main8):
+    a = analyze(Shoe.standard(8))
+    p = {o: a.probability(o) for o in ("player", "banker", "tie")}
+    pays = {"player": {"player": 1, "banker": -1, "tie": 0},
+            "banker": {"player": -1, "banker": Fraction(19, 20), "tie": 0},
+            "tie": {"player": -1, "banker": -1, "tie": 8}}
+    for bet, table in pays.items():
+        w = main8.wager(bet)
+        ev = sum(p[o] * table[o] for o in p)
+        var = sum(p[o] * table[o] ** 2 for o in p) - ev ** 2
+        push = sum(p[o] for o in p if table[o] == 0)
+        assert w.ev == ev and w.variance == var and w.push_probability == push
+        assert w.element_of_risk == -ev / (1 - push)
+        sd = math.sqrt(var)
+        assert w.std_dev == pytest.approx(sd, rel=1e-15)
+        for c in (90, 95):
+            assert w.volatility_index[c] == pytest.approx(Z[c] * sd, rel=1e-12)
+        assert [b.rounds for b in w.bands] == [100, 1_000, 10_000, 100_000, 1_000_000]
+        for b in w.bands:
+            assert b.mean == b.rounds * ev
+            for c in (90, 95, 99):
+                lo, hi = b.interval(c)
+                half = Z[c] * sd * math.sqrt(b.rounds)
+                assert lo == pytest.approx(float(b.rounds * ev) - half, rel=1e-12)
+                assert hi == pytest.approx(float(b.rounds * ev) + half, rel=1e-12)
+        assert w.house_edge_by_decks == {d: -analyze(Shoe.standard(d)).bet(bet).ev for d in (1, 8)}
+
+
+def test_hold_band_counts_the_covariances(main8):
+    # One unit on each of Player, Banker and Tie: the coup's total net result by outcome.
+    a = analyze(Shoe.standard(8))
+    p = {o: a.probability(o) for o in ("player", "banker", "tie")}
+    total = {"player": 1 - 1 - 1, "banker": -1 + Fraction(19, 20) - 1, "tie": 0 + 0 + 8}
+    mean = sum(p[o] * total[o] for o in p)
+    var = sum(p[o] * total[o] ** 2 for o in p) - mean ** 2
+    hold = main8.hold
+    assert hold.mean == -mean / 3 and hold.variance == var / 9
+    assert hold.mean == sum(w.house_edge for w in main8.wagers) / 3
+    for b in hold.bands:
+        lo, hi = b.interval(95)
+        assert hi - lo == pytest.approx(2 * Z[95] * math.sqrt(var / 9 / b.rounds), rel=1e-12)
+    # Without the covariances the band would be much wider (Player and Banker hedge each other).
+    assert var < sum(w.variance for w in main8.wagers)
+
+
+def test_hold_of_a_table_with_card_bets():
+    sheet = parsheet(Shoe.standard(1), catalog().select(["banker", "player_pair", "perfect_pair"]), by_decks=(1,))
+    a = analyze(Shoe.standard(1), ["banker", "player_pair", "perfect_pair"])
+    assert sheet.hold.mean == sum(-a.bet(b).ev for b in ("banker", "player_pair", "perfect_pair")) / 3
+    # A perfect pair on the Player side is also a Player pair: the two are positively correlated.
+    independent = sum(w.variance for w in sheet.wagers) / 9
+    assert sheet.hold.variance > independent
+
+
+# Published 8-deck figures.  House edges: uscasinosonline.com "Calculating the odds in different
+# Baccarat bets" (Banker 1.0579%, Player 1.2351%, the Wizard of Odds figures) and excelpunks.com
+# "Baccarat vs Non-Commission Baccarat" (house edge Tie 0.143596; break-even pays Player 1.02768,
+# Banker 0.97307, Tie 9.50906).  Ties not counted (the element of risk): 1.17% Banker and 1.36%
+# Player (onlinecasinoreviews1.com, "Baccarat general rules"); the exact values are 1.1692% and
+# 1.3650% (figures of 1.1681% / 1.3641% sometimes quoted do not match P(tie) = 9.5156%).
+def test_published_banker_player_tie(main8):
+    he = {w.id: float(w.house_edge) * 100 for w in main8.wagers}
+    assert (round(he["banker"], 4), round(he["player"], 4), round(he["tie"], 4)) == (1.0579, 1.2351, 14.3596)
+    eor = {w.id: float(w.element_of_risk) * 100 for w in main8.wagers}
+    assert (round(eor["banker"], 2), round(eor["player"], 2)) == (1.17, 1.36)
+    assert (round(eor["banker"], 4), round(eor["player"], 4)) == (1.1692, 1.3650)
+    be = {w.id: float(w.breakeven_pays) for w in main8.wagers}
+    assert (round(be["player"], 5), round(be["banker"], 5), round(be["tie"], 5)) == (1.02768, 0.97307, 9.50906)
+    assert main8.wager("banker").breakeven_commission == 1 - main8.wager("banker").breakeven_pays
+
+
+def test_cli_formats(tmp_path, capsys):
+    assert main(["parsheet", "--table", "main", "--decks", "6,8", "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert [s["shoe"]["decks"] for s in doc["sheets"]] == [6, 8]
+    assert doc["rules"]["source"] == "analyzer/core/RULES.md"
+    w = doc["sheets"][1]["wagers"][1]
+    assert w["id"] == "banker" and set(w["volatility_index"]) == {"90", "95"}
+    assert set(w["house_edge_by_decks"]) == {"1", "2", "4", "6", "8"}
+    assert set(w["bands"][0]) >= {"rounds", "mean", "90", "95", "99"}
+    assert main(["parsheet", "--bets", "tie"]) == 0
+    md = capsys.readouterr().out
+    assert "Return table" in md and "ordered six-card deals" in md and "Banker total" in md
+    assert main(["parsheet", "--bets", "tie", "--format", "csv", "--output", str(tmp_path / "t.csv")]) == 0
+    assert (tmp_path / "t.csv").read_text().startswith("decks,cards,wager,section")
+
+
+def test_xlsx_holds_the_json_numbers(tmp_path, capsys):
+    openpyxl = pytest.importorskip("openpyxl")
+    out = tmp_path / "ez.xlsx"
+    assert main(["parsheet", "--table", "ez", "--format", "xlsx", "--output", str(out)]) == 0
+    assert main(["parsheet", "--table", "ez", "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    wb = openpyxl.load_workbook(out)
+    assert wb.sheetnames == ["About"] + [w["id"] for w in doc["wagers"]]
+    for w in doc["wagers"]:
+        cells = [[c for c in row] for row in wb[w["id"]].iter_rows(values_only=True)]
+        start = next(i for i, r in enumerate(cells) if r[0] == "Return table") + 2
+        for k, r in enumerate(w["return_table"]):
+            row = cells[start + k]
+            # exact values and counts identical; floats to the 16 digits a spreadsheet cell keeps
+            assert list(row[:8]) == [r["event"], r["pays"], r["ways"], r["probability"],
+                                     pytest.approx(r["probability_float"], rel=1e-15), r["return"],
+                                     pytest.approx(r["return_float"], rel=1e-15, abs=0),
+                                     None if r["one_in"] is None else pytest.approx(r["one_in"], rel=1e-15)]
+        figures = {r[0]: r[1:3] for r in cells if r[0] in ("house_edge", "rtp", "element_of_risk", "std_dev")}
+        for key in ("house_edge", "rtp", "element_of_risk"):
+            assert tuple(figures[key]) == (w[key], pytest.approx(w[key + "_float"], rel=1e-15)), key
+        assert figures["std_dev"][1] == pytest.approx(w["std_dev"], rel=1e-15)
+
+
+def test_json_matches_the_objects(main8):
+    doc = parsheet_dict([main8])
+    banker = doc["wagers"][1]
+    w = main8.wager("banker")
+    assert Fraction(banker["element_of_risk"]) == w.element_of_risk
+    assert banker["bands"][2]["95"] == list(w.bands[2].interval(95))
+    assert Fraction(doc["table_hold"]["mean"]) == main8.hold.mean
+
+
+@pytest.mark.parametrize("argv", [
+    ["parsheet", "--bets", "nope"], ["parsheet", "--table", "nope"], ["parsheet", "--decks", "6,x"],
+    ["parsheet", "--decks", "0"], ["parsheet", "--decks", ""], ["parsheet", "--decks", "6,,8"],
+    ["parsheet", "--decks", "20000"], ["parsheet", "--by-decks", "1;2"], ["parsheet", "--format", "xlsx"],
+    ["parsheet", "--format", "xlsx", "--output", "-"], ["parsheet", "--format", "pdf"],
+])
+def test_bad_input_is_one_line(argv, capsys):
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("baccarat: error: ") and len(err.splitlines()) == 1
+
+
+def test_xlsx_without_openpyxl_is_one_line(tmp_path, capsys, monkeypatch):
+    import builtins
+    real = builtins.__import__
+
+    def no_openpyxl(name, *args, **kwargs):
+        if name == "openpyxl" or name.startswith("openpyxl."):
+            raise ImportError(name)
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_openpyxl)
+    assert main(["parsheet", "--format", "xlsx", "--output", str(tmp_path / "x.xlsx")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("baccarat: error: ") and "[xlsx]" in err and len(err.splitlines()) == 1
+    assert not (tmp_path / "x.xlsx").exists()
