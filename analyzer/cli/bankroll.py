@@ -1,0 +1,97 @@
+"""``baccarat bankroll``: exact ruin, doubling-first and final-bankroll figures of a betting system.
+
+The computation is :func:`analyzer.reports.bankroll.bankroll_session`, the documents and the
+chart :mod:`analyzer.reports.bankroll_tables`; this module parses, shows progress and writes.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from fractions import Fraction
+
+from .options import (UsageError, add_output_options, add_quiet_option, add_shoe_options, catalog_from_args,
+                      check_format, check_outputs, progress_bar, shoe_from_args, whole_number, write_output)
+
+DESCRIPTION = """\
+For one bet, a starting bankroll, a unit and a number of coups played with a betting
+system (flat, martingale, paroli, dalembert) under a table limit: the exact probability
+of ruin within the coups, of doubling the bankroll first, the expected number of coups
+played and the quantiles of the final bankroll.  Every coup is an independent deal from
+the full declared shoe (off the top); computed exactly by dynamic programming over the
+bankroll and the system's state, not by simulation.  Work beyond a few seconds is refused
+with the largest number of coups that fits."""
+
+MAX_COUPS = 1_000_000
+_AMOUNT = re.compile(r"[0-9]{1,12}(\.[0-9]{1,6})?|[0-9]{1,12}/[0-9]{1,12}")
+
+
+def register(sub) -> None:
+    from ..reports.bankroll_systems import SYSTEMS
+    p = sub.add_parser("bankroll", help="exact ruin and final-bankroll odds of a betting system",
+                       description=DESCRIPTION)
+    add_shoe_options(p)
+    g = p.add_argument_group("session")
+    g.add_argument("--bet", metavar="ID", default="banker", help="the bet (default banker; see 'baccarat bets')")
+    g.add_argument("--bets-file", metavar="FILE", help="a TOML file of extra bets (format in README)")
+    g.add_argument("--bankroll", default="100", metavar="AMOUNT", help="starting bankroll (default 100)")
+    g.add_argument("--unit", default="1", metavar="AMOUNT", help="the base stake (default 1)")
+    g.add_argument("--coups", default="100", metavar="N", help="coups to play at most (default 100)")
+    g.add_argument("--system", default="flat", metavar="NAME", help=f"{', '.join(SYSTEMS)} (default flat)")
+    g.add_argument("--limit", metavar="AMOUNT", help="table maximum: caps every stake (default none)")
+    p.add_argument("--chart", metavar="FILE.png", help="draw the final bankroll distribution (needs matplotlib)")
+    add_quiet_option(p)
+    add_output_options(p)
+    p.set_defaults(func=cmd_bankroll)
+
+
+def amount(option: str, text: str | None) -> Fraction | None:
+    """A positive exact amount: ``100``, ``2.5`` or ``5/2``."""
+    if text is None:
+        return None
+    t = str(text).strip()
+    shown = t if len(t) <= 20 else t[:20] + "..."
+    if not _AMOUNT.fullmatch(t):
+        raise UsageError(f"{option} must be a positive number such as 100, 2.5 or 5/2, got {shown!r}")
+    if "/" in t and int(t.split("/")[1]) == 0:
+        raise UsageError(f"{option} has a zero denominator: {shown!r}")
+    v = Fraction(t)
+    if v <= 0:
+        raise UsageError(f"{option} must be positive, got {shown}")
+    return v
+
+
+def cmd_bankroll(args) -> int:
+    from ..core.solver import Solver
+    from ..reports import bankroll_tables as docs
+    from ..reports.bankroll import bankroll_session, plan
+    from ..reports.charts import available
+
+    fmt = check_format(args.format)
+    check_outputs(args.output, args.chart)
+    if args.chart and not args.chart.lower().endswith(".png"):
+        raise UsageError(f"--chart must name a .png file, got {args.chart!r}")
+    start, unit, limit = amount("--bankroll", args.bankroll), amount("--unit", args.unit), amount("--limit", args.limit)
+    coups = whole_number("--coups", args.coups, 1, MAX_COUPS)
+    bet = catalog_from_args(args).bet(args.bet.strip())
+    shoe = shoe_from_args(args)
+    analysis = Solver((bet,)).solve(shoe)
+    result_bet = analysis.bet(bet.id)
+    events = [(e.probability, e.pays) for e in result_bet.events]
+    plan(events, start, unit, coups, args.system, limit)      # refuses before any work
+    with progress_bar(coups, "bankroll", args.quiet, unit="coup") as bar:
+        result = bankroll_session(events, start, unit, coups, args.system, limit, progress=bar.update)
+    chart = None
+    if args.chart:
+        if available():
+            docs.bankroll_chart(result, f"{bet.name}, {args.system}, {coups:,} coups", args.chart)
+            chart = args.chart
+        else:
+            print("bankroll: chart skipped: matplotlib is not installed (pip install '.[plots]')",
+                  file=sys.stderr)
+    if fmt == "md":
+        text = docs.bankroll_markdown(result, result_bet, analysis, chart=chart)
+    else:
+        text = {"csv": docs.bankroll_csv, "json": docs.bankroll_json}[fmt](result, result_bet, analysis)
+    write_output(text, args.output)
+    return 0

@@ -1,0 +1,317 @@
+"""Exact bankroll questions for one bet: ruin, doubling first, coups played, the final bankroll.
+
+A session starts with a bankroll ``B`` and plays at most N coups of one bet with a
+betting system (:mod:`.bankroll_systems`).  Every coup is an independent deal from
+the full declared shoe (off the top: the outcomes of coups are independent and
+identically distributed with the bet's exact payout distribution).  Conventions:
+
+* before each coup the system asks for a stake (capped by the table limit); the
+  bet is placed only if the bankroll covers it.  Otherwise the session ends in
+  **ruin**, keeping what is left (less than the stake).  Ruin is also declared
+  after coup N when the bankroll no longer covers the next stake, so "ruin within
+  N coups" counts every session that cannot go on; for flat one-unit bets this is
+  the gambler's ruin of the textbooks;
+* the coup pays ``stake * pays`` (``pays`` to 1; ``-1`` loses the stake, ``0`` is a push);
+* **doubling first**: the bankroll reaches ``2 B`` or more (after some coup) before
+  the session is ruined, within the N coups; the session does not stop there;
+* **coups played**: the number of bets placed (N, or fewer after a ruin).
+
+The computation is a dynamic programme over the states (bankroll, system state,
+doubled yet), not a simulation.  Bankrolls are integers of one *tick* (the
+greatest common divisor of the start, the unit, the limit and every stake times
+every payout), so a fractional payout such as Banker's 19/20 keeps every
+bankroll exact.  Probabilities are integers over ``D**t`` (``D`` the reduced
+common denominator of the bet's events), so every result is an exact
+``Fraction``.  The work is estimated before it starts (:func:`estimate`);
+beyond :data:`WORK_BUDGET` it is refused with the largest N that fits.
+
+>>> r = bankroll_session([(Fraction(1, 2), Fraction(1)), (Fraction(1, 2), Fraction(-1))],
+...                      bankroll=1, unit=1, coups=2)
+>>> r.ruin_probability, r.double_first_probability, r.expected_coups
+(Fraction(1, 2), Fraction(1, 2), Fraction(3, 2))
+>>> [(str(b), str(p)) for b, p in r.distribution()]
+[('0', '1/2'), ('1', '1/4'), ('3', '1/4')]
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+from .bankroll_systems import SYSTEMS, BankrollError, System, make_system
+
+#: The work refused beyond: about this many seconds on a laptop (see :func:`estimate`).
+WORK_BUDGET = 5.0
+#: Memory refused beyond, in bytes.
+MEMORY_BUDGET = 1 << 30
+#: Seconds per cell of the state array per event, and per extra 64-bit limb of its numbers
+#: (measured on numpy object arrays of Python integers; see ``tests/test_bankroll.py``).
+_CELL_SECONDS = 5.0e-8
+_LIMB_SECONDS = 4.5e-9
+_CALL_SECONDS = 2.0e-6
+QUANTILES = tuple(Fraction(n, 100) for n in (1, 5, 10, 25, 50, 75, 90, 95, 99))
+
+
+def _fgcd(values) -> Fraction:
+    g = Fraction(0)
+    for v in values:
+        v = Fraction(v)
+        if v:
+            den = g.denominator * v.denominator // math.gcd(g.denominator, v.denominator)
+            g = Fraction(math.gcd(g.numerator * (den // g.denominator), v.numerator * (den // v.denominator)), den)
+    return g
+
+
+def _positive(name: str, value) -> Fraction:
+    try:
+        v = Fraction(value)
+    except (TypeError, ValueError, ZeroDivisionError):
+        raise BankrollError(f"the {name} must be a positive number, got {value!r}") from None
+    if v <= 0:
+        raise BankrollError(f"the {name} must be positive, got {v}")
+    return v
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a session needs before any work: exact weights, ticks, the system, the cost."""
+
+    unit: Fraction
+    limit: Fraction | None
+    weights: tuple[tuple[int, Fraction], ...]   # (numerator over D, pays to 1), equal pays merged
+    denominator: int                              # D
+    tick: Fraction
+    system: System
+    start: int                                    # the bankroll in ticks
+    stakes: tuple[int, ...]                       # each state's stake in ticks
+    moves: tuple                                  # see _moves
+    coups: int
+    top: int                                      # highest bankroll reachable, in ticks
+    seconds: float                                # estimated work
+    memory: int                                   # estimated peak bytes
+    fits: int                                     # the largest number of coups within the budgets
+
+
+def _weights(events) -> tuple[tuple[tuple[int, Fraction], ...], int]:
+    merged: dict[Fraction, Fraction] = {}
+    for p, pays in events:
+        p, pays = Fraction(p), Fraction(pays)
+        if p < 0 or pays < -1:
+            raise BankrollError(f"an event of probability {p} paying {pays} cannot be bet")
+        if p:
+            merged[pays] = merged.get(pays, Fraction(0)) + p
+    if sum(merged.values()) != 1:
+        raise BankrollError(f"the event probabilities sum to {sum(merged.values())}, not 1")
+    den = math.lcm(*(p.denominator for p in merged.values()))
+    return tuple((int(p * den), pays) for pays, p in sorted(merged.items())), den
+
+
+def plan(events, bankroll, unit, coups: int, system: str = "flat", limit=None) -> Plan:
+    """Check the question and estimate its work; :func:`bankroll_session` refuses what does not fit."""
+    if system not in SYSTEMS:
+        raise BankrollError(f"unknown system {system!r} (choose from {', '.join(SYSTEMS)})")
+    start, unit = _positive("bankroll", bankroll), _positive("unit", unit)
+    limit = None if limit is None else _positive("table limit", limit)
+    if limit is not None and limit < unit:
+        raise BankrollError(f"the table limit {limit} is below the unit {unit}")
+    if start < unit:
+        raise BankrollError(f"the bankroll {start} does not cover one unit ({unit})")
+    if not isinstance(coups, int) or coups < 1:
+        raise BankrollError(f"the number of coups must be a whole number of at least 1, got {coups!r}")
+    weights, den = _weights(events)
+    sysm = make_system(system, unit, limit, coups + 1)
+    pays = [p for _, p in weights]
+    tick = _fgcd([start, unit] + ([limit] if limit else []) + [s * p for s in (unit, limit) if s for p in pays])
+    stakes = tuple(int(s / tick) for s in sysm.stakes)
+    moves = _moves(sysm, stakes, weights)
+    bits = max(den.bit_length(), 1)
+    seconds, memory, top, fits = _cost(int(start / tick), stakes, moves, coups, bits)
+    return Plan(unit, limit, weights, den, tick, sysm, int(start / tick), stakes, moves, coups, top,
+                seconds, memory, fits)
+
+
+def _moves(sysm: System, stakes, weights):
+    """Per state: (next state, change of bankroll in ticks, weight) of every event."""
+    return tuple(tuple((sysm.next(s, (w > 0) - (w < 0)), int(stakes[s] * w), m) for m, w in weights)
+                 for s in range(len(stakes)))
+
+
+def _advance(windows, stakes, moves):
+    """The windows ``[lo, hi)`` of bankrolls each state may hold after one more coup.
+
+    ``windows[s]`` is ``None`` or ``(lo, hi)``; a state's live part starts at its stake
+    (below it the session is ruined).  Shared by the estimate and the programme, so the
+    estimate counts exactly the cells the programme visits.
+    """
+    new = [None] * len(windows)
+    for s, w in enumerate(windows):
+        if w is None or max(w[0], stakes[s]) >= w[1]:
+            continue
+        a, hi = max(w[0], stakes[s]), w[1]
+        for dest, delta, _ in moves[s]:
+            old = new[dest]
+            new[dest] = (a + delta, hi + delta) if old is None else (min(old[0], a + delta), max(old[1], hi + delta))
+    return new
+
+
+def _cost(start, stakes, moves, coups, bits):
+    """Walk the windows of the programme: (seconds, bytes, top, largest N within budget)."""
+    windows = [None] * len(stakes)
+    windows[0] = (start, start + 1)
+    events = len(moves[0])
+    seconds, memory, top = 0.0, 0, start
+    for t in range(coups + 1):
+        cells = 2 * sum(w[1] - w[0] for w in windows if w is not None)
+        rows = sum(w is not None for w in windows)
+        limbs = 1 + t * bits // 64
+        step = cells * (events + 3) * (_CELL_SECONDS + limbs * _LIMB_SECONDS) + rows * (events + 3) * _CALL_SECONDS
+        mem = cells * (8 * limbs + 32) * 2 + len(stakes) * 2 * (top + 1) * 16
+        if seconds + step > WORK_BUDGET or mem > MEMORY_BUDGET:
+            return seconds + step, max(memory, mem), top, max(t - 1, 0)
+        seconds, memory = seconds + step, max(memory, mem)
+        if t < coups:
+            windows = _advance(windows, stakes, moves)
+            top = max([top] + [w[1] - 1 for w in windows if w is not None])
+    return seconds, memory, top, coups
+
+
+@dataclass(frozen=True)
+class BankrollResult:
+    """The exact answers of one session (every probability a ``Fraction``)."""
+
+    system: str
+    bankroll: Fraction
+    unit: Fraction
+    limit: Fraction | None
+    coups: int
+    tick: Fraction
+    ruin_probability: Fraction
+    double_first_probability: Fraction
+    undecided_probability: Fraction       # neither ruined nor doubled after N coups
+    expected_coups: Fraction
+    mean_final: Fraction
+    ahead_probability: Fraction           # final bankroll above the start
+    final_quantiles: tuple[tuple[Fraction, Fraction], ...]   # (q, smallest bankroll b with P(final <= b) >= q)
+    final_ticks: tuple[tuple[int, int], ...]                 # (bankroll in ticks, numerator over denominator)
+    denominator: int
+    states: int                                               # most cells (bankroll x system state x doubled) of one coup
+    plan: Plan
+
+    def distribution(self) -> list[tuple[Fraction, Fraction]]:
+        """The exact distribution of the final bankroll: ``[(bankroll, probability), ...]``."""
+        return [(b * self.tick, Fraction(m, self.denominator)) for b, m in self.final_ticks]
+
+    def float_distribution(self) -> tuple[list[float], list[float]]:
+        """Bankrolls and probabilities as floats (each correctly rounded), for a chart."""
+        tick = float(self.tick)
+        return ([b * tick for b, _ in self.final_ticks], [m / self.denominator for _, m in self.final_ticks])
+
+
+def bankroll_session(events, bankroll, unit, coups: int, system: str = "flat", limit=None,
+                     progress=None) -> BankrollResult:
+    """The exact session of ``coups`` coups on a bet whose coups pay ``pays`` with probability ``p``.
+
+    ``events`` is a sequence of ``(p, pays)`` (or a :class:`~analyzer.core.results.BetResult`).
+    Raises :class:`BankrollError` for bad input or work beyond the budgets (naming the largest N).
+    ``progress(1)`` is called after every coup.
+    """
+    if hasattr(events, "events") and hasattr(events, "deals"):
+        events = [(Fraction(e.ways, e.deals), e.pays) for e in events.events]
+    p = plan(events, bankroll, unit, coups, system, limit)
+    if p.fits < coups:
+        raise BankrollError(
+            f"{coups:,} coups of {system} are more exact work than the budget of {WORK_BUDGET:g} s and "
+            f"{MEMORY_BUDGET >> 20:,} MiB (about {p.seconds:.1f} s and {p.memory / 2**20:,.0f} MiB by coup "
+            f"{p.fits + 1:,} already); at most {p.fits:,} coups fit (--coups {p.fits}), or use a larger unit, "
+            "a smaller bankroll or a lower table limit")
+    return _run(p, system, progress)
+
+
+def _run(p: Plan, system: str, progress=None) -> BankrollResult:
+    import numpy as np
+
+    stakes, n, D, moves = p.stakes, p.coups, p.denominator, p.moves
+    S = len(stakes)
+    twice = 2 * p.start
+    mass = np.zeros((S, 2, p.top + 1), dtype=object)
+    spare = np.zeros_like(mass)
+    mass[0, 0, p.start] = 1
+    windows = [None] * S
+    windows[0] = (p.start, p.start + 1)
+    ruined: list[tuple[int, int, int, int]] = []   # (coup, bankroll, flag, numerator over D**coup)
+    alive_acc, states = 0, 0
+    for t in range(n + 1):
+        alive = 0
+        states = max(states, 2 * sum(0 if w is None else w[1] - w[0] for w in windows))
+        for s, w in enumerate(windows):       # ruin: the stake is not covered
+            if w is None:
+                continue
+            cut = min(stakes[s], w[1])
+            if cut > w[0]:
+                block = mass[s, :, w[0]:cut]
+                for f, i in zip(*np.nonzero(block)):
+                    ruined.append((t, w[0] + int(i), int(f), block[f, i]))
+                block[...] = 0
+            if cut < w[1]:
+                live = mass[s, :, cut:w[1]]
+                alive += sum(live.ravel().tolist())
+        if t == n:
+            break
+        alive_acc = alive_acc * D + alive
+        new = spare
+        for s, w in enumerate(windows):
+            if w is None or max(w[0], stakes[s]) >= w[1]:
+                continue
+            a, hi = max(w[0], stakes[s]), w[1]
+            src = mass[s, :, a:hi]
+            for dest, delta, m in moves[s]:
+                new[dest, :, a + delta:hi + delta] += src * m
+        for s, w in enumerate(windows):
+            if w is not None:
+                mass[s, :, w[0]:w[1]] = 0
+        spare, mass = mass, new
+        windows = _advance(windows, stakes, moves)
+        for s, w in enumerate(windows):       # doubled: move the mass to the flag
+            if w is not None and w[1] > twice:
+                a = max(w[0], twice)
+                mass[s, 1, a:w[1]] += mass[s, 0, a:w[1]]
+                mass[s, 0, a:w[1]] = 0
+        if progress is not None:
+            progress(1)
+    return _summarise(p, system, mass, windows, ruined, alive_acc, states)
+
+
+def _summarise(p, system, mass, windows, ruined, alive_acc, states) -> BankrollResult:
+    n, D = p.coups, p.denominator
+    total = D ** n
+    final: dict[int, int] = {}
+    ruin = ruin_doubled = 0
+    for t, b, f, m in ruined:
+        m = m * D ** (n - t)
+        final[b] = final.get(b, 0) + m
+        ruin += m
+        ruin_doubled += m if f else 0
+    doubled = ruin_doubled
+    for s, w in enumerate(windows):
+        if w is not None:
+            doubled += sum(mass[s, 1, w[0]:w[1]].tolist())
+            for i, m in enumerate(mass[s, :, w[0]:w[1]].sum(axis=0).tolist()):
+                if m:
+                    final[w[0] + i] = final.get(w[0] + i, 0) + m
+    ticks = tuple(sorted(final.items()))
+    assert sum(m for _, m in ticks) == total
+    quantiles, cum, k = [], 0, 0
+    for b, m in ticks:
+        cum += m
+        while k < len(QUANTILES) and cum * QUANTILES[k].denominator >= QUANTILES[k].numerator * total:
+            quantiles.append((QUANTILES[k], b * p.tick))
+            k += 1
+    mean = Fraction(sum(b * m for b, m in ticks), total) * p.tick
+    ahead = Fraction(sum(m for b, m in ticks if b > p.start), total)
+    return BankrollResult(
+        system=system, bankroll=p.start * p.tick, unit=p.unit, limit=p.limit, coups=n, tick=p.tick,
+        ruin_probability=Fraction(ruin, total), double_first_probability=Fraction(doubled, total),
+        undecided_probability=1 - Fraction(ruin - ruin_doubled + doubled, total),
+        expected_coups=Fraction(alive_acc, D ** (n - 1)), mean_final=mean, ahead_probability=ahead,
+        final_quantiles=tuple(quantiles), final_ticks=ticks, denominator=total, states=states, plan=p)

@@ -1,0 +1,140 @@
+"""The documents of ``baccarat bankroll``: Markdown, CSV, JSON and the chart.
+
+Nothing here computes; every value comes exact from :mod:`.bankroll`.  Exact
+values print as ``p/q``; in Markdown an exact value of more than
+:data:`READABLE` characters is replaced by its digit count (the JSON always has
+it), and the decimals beside are the exact values rounded to the digits shown
+(their only error).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ..core.results import Analysis, BetResult
+from ..io.tables import csv_text, decimal, exact, json_text, md_table, percent, to_float
+from .bankroll import BankrollResult
+from .odds_tables import pays_text, shoe_json
+
+READABLE = 60
+
+CONVENTIONS = (
+    "Every coup is an independent deal from the full declared shoe (off the top): card removal "
+    "within a real shoe is ignored, so the coups are independent with the bet's exact payout "
+    "distribution.",
+    "The system's stake is capped by the table limit; the bet is placed only if the bankroll "
+    "covers that stake, otherwise the session ends in ruin and keeps what is left (less than the "
+    "stake).  Ruin is also declared after the last coup when the next stake is not covered.",
+    "Martingale doubles after a loss and resets after a win; Paroli doubles after a win, at most "
+    "3 wins, then resets (and after any loss); D'Alembert adds one unit after a loss and takes one "
+    "away after a win (at least one unit); a push keeps the stake.  A progression stops counting "
+    "at the step whose stake reaches the limit.",
+    "Doubling first: the bankroll reaches twice the start after some coup before any ruin, within "
+    "the coups (the session goes on).  Coups played: bets placed (fewer than the coups after a ruin).",
+    "Computed exactly by dynamic programming over (bankroll, system state, doubled yet), not by "
+    "simulation; quantiles are exact values of the final bankroll.",
+)
+
+
+def _metrics(r: BankrollResult) -> list[tuple[str, str, Fraction]]:
+    return [
+        ("ruin_probability", "probability of ruin", r.ruin_probability),
+        ("double_first_probability", "probability of doubling first", r.double_first_probability),
+        ("undecided_probability", "neither ruined nor doubled after the last coup", r.undecided_probability),
+        ("expected_coups", "expected coups played", r.expected_coups),
+        ("mean_final_bankroll", "expected final bankroll", r.mean_final),
+        ("ahead_probability", "probability of ending above the start", r.ahead_probability),
+    ]
+
+
+def _shown(x: Fraction) -> str:
+    text = exact(x)
+    return text if len(text) <= READABLE else f"({len(text) - 1:,} digits: see --format json)"
+
+
+def _quantile_name(q: Fraction) -> str:
+    return f"{q * 100}%"
+
+
+def _money(x: Fraction | None) -> str:
+    if x is None:
+        return "none"
+    return str(x) if x.denominator == 1 else f"{x} = {decimal(x, 6)}"
+
+
+def _parameters(r: BankrollResult, bet: BetResult, analysis: Analysis) -> list[list[str]]:
+    return [["bet", f"{bet.bet.name} ({bet.bet.id})"], ["shoe", analysis.shoe.describe()],
+            ["system", r.system], ["bankroll", _money(r.bankroll)], ["unit", _money(r.unit)],
+            ["table limit", _money(r.limit)], ["coups", f"{r.coups:,}"],
+            ["bankroll step (tick)", _money(r.tick)], ["states of the largest coup", f"{r.states:,}"]]
+
+
+def bankroll_markdown(r: BankrollResult, bet: BetResult, analysis: Analysis, chart: str | None = None) -> str:
+    out = [f"# Bankroll: {bet.bet.name}, {r.system}, {r.coups:,} coups", ""]
+    out += [md_table(_parameters(r, bet, analysis), ["", "value"]), ""]
+    out += ["## Results", ""]
+    rows = []
+    for key, label, v in _metrics(r):
+        shown = percent(v, 6) if key.endswith("_probability") else decimal(v, 6)
+        rows.append([label, _shown(v), shown])
+    out += [md_table(rows, ["", "exact", "decimal"]), ""]
+    out += ["## Final bankroll", "",
+            "The smallest bankroll `b` with P(final <= b) >= q (exact).", ""]
+    out += [md_table([[_quantile_name(q), exact(b), decimal(b, 4)] for q, b in r.final_quantiles],
+                     ["quantile", "bankroll (exact)", "decimal"]), ""]
+    if chart:
+        out += [f"![final bankroll]({chart})", ""]
+    out += ["## The bet", ""]
+    out += [md_table([[e.event, pays_text(e.pays), exact(e.probability), percent(e.probability, 6)]
+                      for e in bet.events], ["event", "pays", "probability (exact)", "probability"]), ""]
+    out += ["## Conventions", ""] + [f"* {c}" for c in CONVENTIONS] + [""]
+    return "\n".join(out)
+
+
+def bankroll_dict(r: BankrollResult, bet: BetResult, analysis: Analysis) -> dict:
+    d = {"bet": {"id": bet.bet.id, "name": bet.bet.name,
+                 "events": [{"event": e.event, "pays": exact(e.pays), "probability": exact(e.probability)}
+                            for e in bet.events]},
+         "shoe": shoe_json(analysis), "system": r.system, "bankroll": exact(r.bankroll), "unit": exact(r.unit),
+         "limit": None if r.limit is None else exact(r.limit), "coups": r.coups, "tick": exact(r.tick)}
+    for key, _, v in _metrics(r):
+        d[key] = exact(v)
+        d[f"{key}_float"] = to_float(v)
+    d["final_quantiles"] = [{"quantile": exact(q), "bankroll": exact(b), "bankroll_float": to_float(b)}
+                            for q, b in r.final_quantiles]
+    d["states"] = r.states
+    d["conventions"] = list(CONVENTIONS)
+    return d
+
+
+def bankroll_json(r: BankrollResult, bet: BetResult, analysis: Analysis) -> str:
+    return json_text(bankroll_dict(r, bet, analysis))
+
+
+def bankroll_csv(r: BankrollResult, bet: BetResult, analysis: Analysis) -> str:
+    rows = [[key, exact(v), repr(to_float(v))] for key, _, v in _metrics(r)]
+    rows += [[f"final_quantile_{_quantile_name(q)}", exact(b), repr(to_float(b))] for q, b in r.final_quantiles]
+    return csv_text(rows, ["metric", "exact", "float"])
+
+
+def bankroll_chart(r: BankrollResult, title: str, path) -> None:
+    """The distribution of the final bankroll: probability per bin, ruin apart, start marked."""
+    from pathlib import Path
+
+    from .charts import _pyplot, _save
+    plt = _pyplot()
+    xs, ps = r.float_distribution()
+    fig, ax = plt.subplots(figsize=(7, 4))
+    bins = min(80, max(len(xs), 1))
+    ax.hist(xs, bins=bins, weights=ps, color="#2a7ab0")
+    ax.axvline(float(r.bankroll), color="black", linewidth=0.8, label="start")
+    ax.axvline(2 * float(r.bankroll), color="#27ae60", linewidth=0.8, linestyle="--", label="double")
+    ax.set_xlabel("final bankroll")
+    ax.set_ylabel("probability")
+    ax.set_title(f"{title}\nruin {float(r.ruin_probability):.4%}, doubling first "
+                 f"{float(r.double_first_probability):.4%}", fontsize=10)
+    ax.legend(fontsize=8)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    _save(fig, Path(path))
+    plt.close(fig)
