@@ -195,3 +195,20 @@ def test_cli_bad_input(capsys, args, message):
     assert code == 2 and out == ""
     assert err.startswith("baccarat: error: ") and err.count("\n") == 1
     assert message in err
+
+
+def test_cli_long_exact_values(capsys):
+    # Exact values longer than Python's default 4,300-digit limit print in full in JSON and CSV.
+    argv = ["bankroll", "--decks", "1", "--bet", "player", "--bankroll", "5", "--coups", "400", "--quiet"]
+    code, out, err = run(capsys, *argv, "--format", "json")
+    assert code == 0, err
+    d = json.loads(out)
+    assert len(d["ruin_probability"]) > 4300
+    player = analyze(Shoe.standard(1), ["player"]).bet("player")
+    win, lose = (e.probability for e in player.events if e.pays != 0)
+    closed = gamblers_ruin(win / (win + lose), lose / (win + lose), 5)
+    assert F(d["double_first_probability"]) <= closed <= F(d["double_first_probability"]) + F(d["undecided_probability"])
+    code, out, err = run(capsys, *argv, "--format", "csv")
+    assert code == 0 and len(out) > 4300 * 2
+    code, out, err = run(capsys, *argv)
+    assert code == 0 and "digits: see --format json" in out

@@ -50,6 +50,9 @@ MEMORY_BUDGET = 1 << 30
 _CELL_SECONDS = 5.0e-8
 _LIMB_SECONDS = 4.5e-9
 _CALL_SECONDS = 2.0e-6
+#: Most steps a progression is built with.  Step k is live only on bankrolls of k + 1 ticks or
+#: more, so k rows of at least k ticks each pass the memory budget long before this binds.
+STEP_CAP = 8192
 QUANTILES = tuple(Fraction(n, 100) for n in (1, 5, 10, 25, 50, 75, 90, 95, 99))
 
 
@@ -87,7 +90,8 @@ class Plan:
     stakes: tuple[int, ...]                       # each state's stake in ticks
     moves: tuple                                  # see _moves
     coups: int
-    top: int                                      # highest bankroll reachable, in ticks
+    span: tuple[int, int]                         # lowest and highest bankroll reachable, in ticks
+    rows: int                                     # system states ever holding a live bankroll, + 1
     seconds: float                                # estimated work
     memory: int                                   # estimated peak bytes
     fits: int                                     # the largest number of coups within the budgets
@@ -120,14 +124,14 @@ def plan(events, bankroll, unit, coups: int, system: str = "flat", limit=None) -
     if not isinstance(coups, int) or coups < 1:
         raise BankrollError(f"the number of coups must be a whole number of at least 1, got {coups!r}")
     weights, den = _weights(events)
-    sysm = make_system(system, unit, limit, coups + 1)
+    sysm = make_system(system, unit, limit, min(coups + 1, STEP_CAP))
     pays = [p for _, p in weights]
     tick = _fgcd([start, unit] + ([limit] if limit else []) + [s * p for s in (unit, limit) if s for p in pays])
     stakes = tuple(int(s / tick) for s in sysm.stakes)
     moves = _moves(sysm, stakes, weights)
     bits = max(den.bit_length(), 1)
-    seconds, memory, top, fits = _cost(int(start / tick), stakes, moves, coups, bits)
-    return Plan(unit, limit, weights, den, tick, sysm, int(start / tick), stakes, moves, coups, top,
+    seconds, memory, span, rows, fits = _cost(int(start / tick), stakes, moves, coups, bits)
+    return Plan(unit, limit, weights, den, tick, sysm, int(start / tick), stakes, moves, coups, span, rows,
                 seconds, memory, fits)
 
 
@@ -137,43 +141,45 @@ def _moves(sysm: System, stakes, weights):
                  for s in range(len(stakes)))
 
 
-def _advance(windows, stakes, moves):
+def _advance(windows: dict, stakes, moves) -> dict:
     """The windows ``[lo, hi)`` of bankrolls each state may hold after one more coup.
 
-    ``windows[s]`` is ``None`` or ``(lo, hi)``; a state's live part starts at its stake
+    ``windows`` maps a state to ``(lo, hi)``; a state's live part starts at its stake
     (below it the session is ruined).  Shared by the estimate and the programme, so the
     estimate counts exactly the cells the programme visits.
     """
-    new = [None] * len(windows)
-    for s, w in enumerate(windows):
-        if w is None or max(w[0], stakes[s]) >= w[1]:
+    new: dict[int, tuple[int, int]] = {}
+    for s, (lo, hi) in sorted(windows.items()):
+        a = max(lo, stakes[s])
+        if a >= hi:
             continue
-        a, hi = max(w[0], stakes[s]), w[1]
         for dest, delta, _ in moves[s]:
-            old = new[dest]
+            old = new.get(dest)
             new[dest] = (a + delta, hi + delta) if old is None else (min(old[0], a + delta), max(old[1], hi + delta))
     return new
 
 
 def _cost(start, stakes, moves, coups, bits):
-    """Walk the windows of the programme: (seconds, bytes, top, largest N within budget)."""
-    windows = [None] * len(stakes)
-    windows[0] = (start, start + 1)
+    """Walk the windows of the programme: (seconds, bytes, (lowest, highest) bankroll, rows,
+    largest N within budget)."""
+    windows = {0: (start, start + 1)}
     events = len(moves[0])
-    seconds, memory, top = 0.0, 0, start
+    seconds, memory, top, bottom, rows = 0.0, 0, start, start, 1
     for t in range(coups + 1):
-        cells = 2 * sum(w[1] - w[0] for w in windows if w is not None)
-        rows = sum(w is not None for w in windows)
+        cells = 2 * sum(hi - lo for lo, hi in windows.values())
+        calls = len(windows)
         limbs = 1 + t * bits // 64
-        step = cells * (events + 3) * (_CELL_SECONDS + limbs * _LIMB_SECONDS) + rows * (events + 3) * _CALL_SECONDS
-        mem = cells * (8 * limbs + 32) * 2 + len(stakes) * 2 * (top + 1) * 16
-        if seconds + step > WORK_BUDGET or mem > MEMORY_BUDGET:
-            return seconds + step, max(memory, mem), top, max(t - 1, 0)
+        step = cells * (events + 3) * (_CELL_SECONDS + limbs * _LIMB_SECONDS) + calls * (events + 3) * _CALL_SECONDS
+        rows = max([rows] + [s + 1 for s in windows])
+        mem = cells * (8 * limbs + 32) * 2 + rows * 2 * (top - bottom + 1) * 16
+        if seconds + step > WORK_BUDGET or mem > MEMORY_BUDGET or rows == STEP_CAP:
+            return seconds + step, max(memory, mem), (bottom, top), rows, max(t - 1, 0)
         seconds, memory = seconds + step, max(memory, mem)
         if t < coups:
             windows = _advance(windows, stakes, moves)
-            top = max([top] + [w[1] - 1 for w in windows if w is not None])
-    return seconds, memory, top, coups
+            top = max([top] + [hi - 1 for _, hi in windows.values()])
+            bottom = min([bottom] + [lo for lo, _ in windows.values()])
+    return seconds, memory, (bottom, top), rows, coups
 
 
 @dataclass(frozen=True)
@@ -220,6 +226,10 @@ def bankroll_session(events, bankroll, unit, coups: int, system: str = "flat", l
         events = [(Fraction(e.ways, e.deals), e.pays) for e in events.events]
     p = plan(events, bankroll, unit, coups, system, limit)
     if p.fits < coups:
+        if p.fits == 0:
+            raise BankrollError(
+                f"even one coup of {system} is more exact work than the budget of {WORK_BUDGET:g} s and "
+                f"{MEMORY_BUDGET >> 20:,} MiB: use a larger unit, a smaller bankroll or a lower table limit")
         raise BankrollError(
             f"{coups:,} coups of {system} are more exact work than the budget of {WORK_BUDGET:g} s and "
             f"{MEMORY_BUDGET >> 20:,} MiB (about {p.seconds:.1f} s and {p.memory / 2**20:,.0f} MiB by coup "
@@ -231,27 +241,27 @@ def bankroll_session(events, bankroll, unit, coups: int, system: str = "flat", l
 def _run(p: Plan, system: str, progress=None) -> BankrollResult:
     import numpy as np
 
-    stakes, n, D, moves = p.stakes, p.coups, p.denominator, p.moves
-    S = len(stakes)
-    twice = 2 * p.start
-    mass = np.zeros((S, 2, p.top + 1), dtype=object)
+    # Bankrolls are counted from ``base``, the lowest the session can reach.
+    n, D, moves, (base, top) = p.coups, p.denominator, p.moves, p.span
+    stakes = tuple(s - base for s in p.stakes)
+    start, twice = p.start - base, 2 * p.start - base
+    mass = np.zeros((p.rows, 2, top - base + 1), dtype=object)
     spare = np.zeros_like(mass)
-    mass[0, 0, p.start] = 1
-    windows = [None] * S
-    windows[0] = (p.start, p.start + 1)
+    mass[0, 0, start] = 1
+    windows = {0: (start, start + 1)}
     ruined: list[tuple[int, int, int, int]] = []   # (coup, bankroll, flag, numerator over D**coup)
     alive_acc, states = 0, 0
     for t in range(n + 1):
         alive = 0
-        states = max(states, 2 * sum(0 if w is None else w[1] - w[0] for w in windows))
-        for s, w in enumerate(windows):       # ruin: the stake is not covered
+        states = max(states, 2 * sum(hi - lo for lo, hi in windows.values()))
+        for s, w in sorted(windows.items()):       # ruin: the stake is not covered
             if w is None:
                 continue
             cut = min(stakes[s], w[1])
             if cut > w[0]:
                 block = mass[s, :, w[0]:cut]
                 for f, i in zip(*np.nonzero(block)):
-                    ruined.append((t, w[0] + int(i), int(f), block[f, i]))
+                    ruined.append((t, base + w[0] + int(i), int(f), block[f, i]))
                 block[...] = 0
             if cut < w[1]:
                 live = mass[s, :, cut:w[1]]
@@ -260,29 +270,29 @@ def _run(p: Plan, system: str, progress=None) -> BankrollResult:
             break
         alive_acc = alive_acc * D + alive
         new = spare
-        for s, w in enumerate(windows):
+        for s, w in sorted(windows.items()):
             if w is None or max(w[0], stakes[s]) >= w[1]:
                 continue
             a, hi = max(w[0], stakes[s]), w[1]
             src = mass[s, :, a:hi]
             for dest, delta, m in moves[s]:
                 new[dest, :, a + delta:hi + delta] += src * m
-        for s, w in enumerate(windows):
+        for s, w in sorted(windows.items()):
             if w is not None:
                 mass[s, :, w[0]:w[1]] = 0
         spare, mass = mass, new
         windows = _advance(windows, stakes, moves)
-        for s, w in enumerate(windows):       # doubled: move the mass to the flag
+        for s, w in sorted(windows.items()):       # doubled: move the mass to the flag
             if w is not None and w[1] > twice:
                 a = max(w[0], twice)
                 mass[s, 1, a:w[1]] += mass[s, 0, a:w[1]]
                 mass[s, 0, a:w[1]] = 0
         if progress is not None:
             progress(1)
-    return _summarise(p, system, mass, windows, ruined, alive_acc, states)
+    return _summarise(p, system, mass, windows, base, ruined, alive_acc, states)
 
 
-def _summarise(p, system, mass, windows, ruined, alive_acc, states) -> BankrollResult:
+def _summarise(p, system, mass, windows, base, ruined, alive_acc, states) -> BankrollResult:
     n, D = p.coups, p.denominator
     total = D ** n
     final: dict[int, int] = {}
@@ -293,12 +303,12 @@ def _summarise(p, system, mass, windows, ruined, alive_acc, states) -> BankrollR
         ruin += m
         ruin_doubled += m if f else 0
     doubled = ruin_doubled
-    for s, w in enumerate(windows):
+    for s, w in sorted(windows.items()):
         if w is not None:
             doubled += sum(mass[s, 1, w[0]:w[1]].tolist())
             for i, m in enumerate(mass[s, :, w[0]:w[1]].sum(axis=0).tolist()):
                 if m:
-                    final[w[0] + i] = final.get(w[0] + i, 0) + m
+                    final[base + w[0] + i] = final.get(base + w[0] + i, 0) + m
     ticks = tuple(sorted(final.items()))
     assert sum(m for _, m in ticks) == total
     quantiles, cum, k = [], 0, 0

@@ -9,6 +9,8 @@ it), and the decimals beside are the exact values rounded to the digits shown
 
 from __future__ import annotations
 
+import contextlib
+import sys
 from fractions import Fraction
 
 from ..core.results import Analysis, BetResult
@@ -48,8 +50,22 @@ def _metrics(r: BankrollResult) -> list[tuple[str, str, Fraction]]:
 
 
 def _shown(x: Fraction) -> str:
+    digits = (x.numerator.bit_length() + x.denominator.bit_length()) * 0.30103
+    if digits > 2 * READABLE:
+        return f"(about {digits:,.0f} digits: see --format json)"
     text = exact(x)
     return text if len(text) <= READABLE else f"({len(text) - 1:,} digits: see --format json)"
+
+
+@contextlib.contextmanager
+def _long_integers():
+    """Exact values here may have more digits than Python prints by default (4,300)."""
+    old = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        yield
+    finally:
+        sys.set_int_max_str_digits(old)
 
 
 def _quantile_name(q: Fraction) -> str:
@@ -108,10 +124,16 @@ def bankroll_dict(r: BankrollResult, bet: BetResult, analysis: Analysis) -> dict
 
 
 def bankroll_json(r: BankrollResult, bet: BetResult, analysis: Analysis) -> str:
-    return json_text(bankroll_dict(r, bet, analysis))
+    with _long_integers():
+        return json_text(bankroll_dict(r, bet, analysis))
 
 
 def bankroll_csv(r: BankrollResult, bet: BetResult, analysis: Analysis) -> str:
+    with _long_integers():
+        return _csv(r)
+
+
+def _csv(r: BankrollResult) -> str:
     rows = [[key, exact(v), repr(to_float(v))] for key, _, v in _metrics(r)]
     rows += [[f"final_quantile_{_quantile_name(q)}", exact(b), repr(to_float(b))] for q, b in r.final_quantiles]
     return csv_text(rows, ["metric", "exact", "float"])
