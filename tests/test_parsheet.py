@@ -95,6 +95,15 @@ def test_hold_of_a_table_with_card_bets():
     assert sheet.hold.variance > independent
 
 
+def test_hold_of_too_many_wagers_says_so():
+    from analyzer.reports.parsheet import MAX_HOLD_WAGERS
+    ids = ["player", "banker", "tie", "tie_9to1", "banker_4pct", "big", "small"] + [f"egalite_{t}" for t in range(10)]
+    assert len(ids) > MAX_HOLD_WAGERS
+    sheet = parsheet(Shoe.standard(8), catalog().select(ids), by_decks=(8,))
+    assert sheet.hold is None and "not computed for more than 16 wagers" in sheet.hold_note
+    assert parsheet_dict([sheet])["table_hold"] == {"note": sheet.hold_note}
+
+
 # Published 8-deck figures.  House edges: uscasinosonline.com "Calculating the odds in different
 # Baccarat bets" (Banker 1.0579%, Player 1.2351%, the Wizard of Odds figures) and excelpunks.com
 # "Baccarat vs Non-Commission Baccarat" (house edge Tie 0.143596; break-even pays Player 1.02768,
@@ -164,7 +173,8 @@ def test_json_matches_the_objects(main8):
 @pytest.mark.parametrize("argv", [
     ["parsheet", "--bets", "nope"], ["parsheet", "--table", "nope"], ["parsheet", "--decks", "6,x"],
     ["parsheet", "--decks", "0"], ["parsheet", "--decks", ""], ["parsheet", "--decks", "6,,8"],
-    ["parsheet", "--decks", "20000"], ["parsheet", "--by-decks", "1;2"], ["parsheet", "--format", "xlsx"],
+    ["parsheet", "--decks", "20000"], ["parsheet", "--by-decks", "1;2"],
+    ["parsheet", "--decks", "1,2,3,4,5,6,7,8,9"], ["parsheet", "--by-decks", ",".join(map(str, range(1, 30)))], ["parsheet", "--format", "xlsx"],
     ["parsheet", "--format", "xlsx", "--output", "-"], ["parsheet", "--format", "pdf"],
 ])
 def test_bad_input_is_one_line(argv, capsys):

@@ -10,6 +10,7 @@ from .options import (UsageError, add_bet_options, bets_from_args, catalog_from_
 FORMATS = ("md", "csv", "json", "xlsx")
 MAX_DECKS = 10_000
 MAX_SHOES = 8
+MAX_BY_DECKS = 20
 
 
 def decks_list(option: str, text: str) -> tuple[int, ...]:
@@ -50,6 +51,8 @@ def cmd_parsheet(args) -> int:
     if len(decks) > MAX_SHOES:
         raise UsageError(f"--decks lists {len(decks)} shoes: at most {MAX_SHOES} par sheets at a time")
     by_decks = decks_list("--by-decks", args.by_decks)
+    if len(by_decks) > MAX_BY_DECKS:
+        raise UsageError(f"--by-decks lists {len(by_decks)} shoes: at most {MAX_BY_DECKS}")
     if fmt == "xlsx":
         if args.output in (None, "-"):
             raise UsageError("--format xlsx writes a binary file: give --output FILE.xlsx")

@@ -50,6 +50,9 @@ BAND_LEVELS = (90, 95, 99)
 VI_LEVELS = (90, 95)
 #: Numbers of decks of the house-edge-by-decks table.
 BY_DECKS = (1, 2, 4, 6, 8)
+#: Most wagers of a hold band: it needs the joint counts of every pair of wagers
+#: (16 wagers: 120 pairs, a few seconds; every named table has at most 13).
+MAX_HOLD_WAGERS = 16
 
 
 def z_value(level: int) -> float:
@@ -209,7 +212,10 @@ def parsheet(shoe: Shoe, bets: tuple[Bet, ...], by_decks=BY_DECKS, rounds=ROUNDS
             tags_correlation=None if eff.vanishes else eff.correlation(tags),
             bands=bands(r.ev, r.variance, rounds)))
     hold, note = None, ""
-    if len(bets) > 1:
+    if len(bets) > MAX_HOLD_WAGERS:
+        note = (f"the hold band is not computed for more than {MAX_HOLD_WAGERS} wagers (it needs the joint "
+                f"counts of all {len(bets) * (len(bets) - 1) // 2:,} pairs); name fewer bets")
+    elif len(bets) > 1:
         try:
             hold = table_hold(shoe, bets, result, rounds)
         except BaccaratError as e:
