@@ -212,3 +212,17 @@ def test_cli_long_exact_values(capsys):
     assert code == 0 and len(out) > 4300 * 2
     code, out, err = run(capsys, *argv)
     assert code == 0 and "digits: see --format json" in out
+
+
+def test_cli_bets_file(capsys, tmp_path):
+    path = tmp_path / "even.toml"
+    path.write_text('[[bet]]\nid = "even"\nname = "Player, ties lose"\n'
+                    'events = [{ event = "player wins", when = "winner == player", pays = 1 }]\n')
+    code, out, err = run(capsys, "bankroll", "--bets-file", str(path), "--bet", "even", "--decks", "1",
+                         "--bankroll", "3", "--coups", "60", "--format", "json", "--quiet")
+    assert code == 0, err
+    d = json.loads(out)
+    player = analyze(Shoe.standard(1), ["player"]).bet("player")
+    win = next(e.probability for e in player.events if e.pays > 0)
+    r = bankroll_session([(win, F(1)), (1 - win, F(-1))], 3, 1, 60)
+    assert F(d["ruin_probability"]) == r.ruin_probability and d["bet"]["id"] == "even"

@@ -94,6 +94,8 @@ def bankroll_markdown(r: BankrollResult, bet: BetResult, analysis: Analysis, cha
         shown = percent(v, 6) if key.endswith("_probability") else decimal(v, 6)
         rows.append([label, _shown(v), shown])
     out += [md_table(rows, ["", "exact", "decimal"]), ""]
+    out += ["Decimals are the exact values rounded to the digits shown (their only error); exact values "
+            "too long to read are in `--format json`.", ""]
     out += ["## Final bankroll", "",
             "The smallest bankroll `b` with P(final <= b) >= q (exact).", ""]
     out += [md_table([[_quantile_name(q), exact(b), decimal(b, 4)] for q, b in r.final_quantiles],
