@@ -64,7 +64,7 @@ def amount(option: str, text: str | None) -> Fraction | None:
 def cmd_bankroll(args) -> int:
     from ..core.solver import Solver
     from ..reports import bankroll_tables as docs
-    from ..reports.bankroll import bankroll_session, plan
+    from ..reports.bankroll import plan, run
     from ..reports.charts import available
 
     fmt = check_format(args.format)
@@ -78,9 +78,11 @@ def cmd_bankroll(args) -> int:
     analysis = Solver((bet,)).solve(shoe)
     result_bet = analysis.bet(bet.id)
     events = [(e.probability, e.pays) for e in result_bet.events]
-    plan(events, start, unit, coups, args.system, limit)      # refuses before any work
+    work = plan(events, start, unit, coups, args.system, limit)
+    if work.fits < coups:
+        run(work)                                              # refuses, offering the bound
     with progress_bar(coups, "bankroll", args.quiet, unit="coup") as bar:
-        result = bankroll_session(events, start, unit, coups, args.system, limit, progress=bar.update)
+        result = run(work, progress=bar.update)
     chart = None
     if args.chart:
         if available():

@@ -224,7 +224,12 @@ def bankroll_session(events, bankroll, unit, coups: int, system: str = "flat", l
     """
     if hasattr(events, "events") and hasattr(events, "deals"):
         events = [(Fraction(e.ways, e.deals), e.pays) for e in events.events]
-    p = plan(events, bankroll, unit, coups, system, limit)
+    return run(plan(events, bankroll, unit, coups, system, limit), progress)
+
+
+def run(p: Plan, progress=None) -> BankrollResult:
+    """The session of a :func:`plan`, or :class:`BankrollError` when it is beyond the budgets."""
+    system, coups = p.system.name, p.coups
     if p.fits < coups:
         if p.fits == 0:
             raise BankrollError(
