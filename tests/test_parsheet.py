@@ -1,5 +1,7 @@
 """Par sheets (issue 15): return tables, figures, bands, the hold band and the documents."""
 
+import csv
+import io
 import json
 import math
 from fractions import Fraction
@@ -135,6 +137,21 @@ def test_cli_formats(tmp_path, capsys):
     assert "Return table" in md and "ordered six-card deals" in md and "Banker total" in md
     assert main(["parsheet", "--bets", "tie", "--format", "csv", "--output", str(tmp_path / "t.csv")]) == 0
     assert (tmp_path / "t.csv").read_text().startswith("decks,cards,wager,section")
+
+
+def test_bet_file_and_csv_totals(tmp_path, capsys):
+    bets = tmp_path / "mine.toml"
+    bets.write_text('[[bet]]\nid = "pair_win"\nname = "Pair win"\nevents = [ { event = "pw", '
+                    'when = "player_pair and winner == player", pays = 20 } ]\n')
+    assert main(["parsheet", "--bets-file", str(bets), "--by-decks", "8", "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert [w["id"] for w in doc["wagers"]] == ["pair_win"] and "table_hold" not in doc
+    assert main(["parsheet", "--bets", "banker,tie", "--by-decks", "8", "--format", "csv"]) == 0
+    rows = list(csv.reader(io.StringIO(capsys.readouterr().out)))[1:]
+    a = analyze(Shoe.standard(8))
+    for bet in ("banker", "tie"):
+        ret = [r for r in rows if r[2] == bet and r[3] == "return"]
+        assert sum(Fraction(r[7]) for r in ret[:-1]) == Fraction(ret[-1][7]) == a.bet(bet).ev
 
 
 def test_xlsx_holds_the_json_numbers(tmp_path, capsys):
