@@ -59,6 +59,14 @@ def cmd_parsheet(args) -> int:
         from ..reports.parsheet_xlsx import require_openpyxl
         require_openpyxl()
     check_outputs(args.output)
+    if args.charts is not None:
+        from ..reports.charts import available
+        if not available():
+            raise UsageError("--charts needs matplotlib: python -m pip install 'baccarat-analyzer[plots]'")
+        if len(decks) > 1:
+            raise UsageError("--charts draws one shoe's sheet: give one --decks value")
+        from ..io.files import prepare_folder
+        charts_dir = prepare_folder(args.charts, "par-sheet charts")
     cat = catalog_from_args(args)
     bets = bets_from_args(args, cat)
     title = _title(args, cat)
@@ -69,6 +77,10 @@ def cmd_parsheet(args) -> int:
     from ..reports import parsheet_tables as docs
     solver = Solver(bets)
     sheets = [parsheet(Shoe.standard(d), bets, by_decks, title=title, solver=solver) for d in decks]
+    if args.charts is not None:
+        from ..io.files import write_manifest
+        from ..reports.parsheet_charts import write_charts
+        write_manifest(charts_dir, "par-sheet charts", write_charts(sheets[0], charts_dir))
     if fmt == "xlsx":
         from ..io.files import atomic_write
         from ..reports.parsheet_xlsx import parsheet_xlsx
@@ -90,6 +102,10 @@ def register(sub) -> None:
                                    "the table's hold band.")
     p.add_argument("--decks", default="8", metavar="LIST",
                    help="numbers of 52-card decks, comma separated: one par sheet each (default 8)")
+    p.add_argument("--charts", metavar="DIR",
+                   help="also draw, per wager, the return by event, the confidence bands against rounds and "
+                        "the house edge against decks, as PNG files in DIR (new, empty or one it wrote; "
+                        "needs the plots extra)")
     p.add_argument("--by-decks", default="1,2,4,6,8", metavar="LIST",
                    help="deck counts of the house-edge-by-decks table (default 1,2,4,6,8)")
     add_bet_options(p)

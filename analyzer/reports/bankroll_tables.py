@@ -145,8 +145,8 @@ def bankroll_chart(r: BankrollResult, title: str, path) -> None:
     """The distribution of the final bankroll: probability per bin, ruin apart, start marked."""
     from pathlib import Path
 
-    from .charts import _pyplot, _save
-    plt = _pyplot()
+    from .charts import pyplot, save_png
+    plt = pyplot()
     xs, ps = r.float_distribution()
     fig, ax = plt.subplots(figsize=(7, 4))
     bins = min(80, max(len(xs), 1))
@@ -160,5 +160,5 @@ def bankroll_chart(r: BankrollResult, title: str, path) -> None:
     ax.legend(fontsize=8)
     ax.grid(alpha=0.3)
     fig.tight_layout()
-    _save(fig, Path(path))
+    save_png(fig, Path(path))
     plt.close(fig)

@@ -18,14 +18,14 @@ def available() -> bool:
     return importlib.util.find_spec("matplotlib") is not None
 
 
-def _pyplot():
+def pyplot():
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     return plt
 
 
-def _save(fig, path: Path) -> None:
+def save_png(fig, path: Path) -> None:
     from ..io.files import atomic_open
     path.parent.mkdir(parents=True, exist_ok=True)
     with atomic_open(path, binary=True) as f:
@@ -35,7 +35,7 @@ def _save(fig, path: Path) -> None:
 def eor_chart(bet_name: str, ranks: list[str], effects_percent: list[float | None], path: Path,
               subtitle: str = "") -> None:
     """Bar chart of the effect of removing one card of each rank, in percent."""
-    plt = _pyplot()
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(7, 3.2))
     values = [0.0 if v is None else v for v in effects_percent]
     colors = ["#2a7ab0" if v >= 0 else "#c0392b" for v in values]
@@ -44,13 +44,13 @@ def eor_chart(bet_name: str, ranks: list[str], effects_percent: list[float | Non
     ax.set_ylabel("change in EV (% of stake)")
     ax.set_title(f"Effects of removal: {bet_name}" + (f"\n{subtitle}" if subtitle else ""), fontsize=10)
     fig.tight_layout()
-    _save(fig, path)
+    save_png(fig, path)
     plt.close(fig)
 
 
 def decks_chart(title: str, decks: list[int], series: dict[str, list[float]], path: Path) -> None:
     """House edge (percent) against number of decks, one line per bet."""
-    plt = _pyplot()
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(7, 4))
     for name, values in series.items():
         ax.plot(decks, values, marker="o", label=name)
@@ -61,5 +61,5 @@ def decks_chart(title: str, decks: list[int], series: dict[str, list[float]], pa
     ax.legend(fontsize=7, ncol=2)
     ax.grid(alpha=0.3)
     fig.tight_layout()
-    _save(fig, path)
+    save_png(fig, path)
     plt.close(fig)

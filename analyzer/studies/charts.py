@@ -11,7 +11,7 @@ import io
 from pathlib import Path
 
 from ..io.files import atomic_write
-from ..reports.charts import _pyplot
+from ..reports.charts import pyplot
 
 MISSING = "skipped (matplotlib is not installed: python -m pip install matplotlib)"
 
@@ -19,7 +19,7 @@ MISSING = "skipped (matplotlib is not installed: python -m pip install matplotli
 def write_chart(res, path: Path) -> str:
     """Draw the chart to ``path``; returns the path, or ``skipped (why)``."""
     try:
-        plt = _pyplot()
+        plt = pyplot()
     except ImportError:
         return MISSING
     bets = list(res.bets.items())
