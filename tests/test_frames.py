@@ -79,3 +79,16 @@ def test_without_pandas_the_error_says_what_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "pandas", None)
     with pytest.raises(BaccaratError, match=r"\[frames\]"):
         analyze(Shoe.standard(8)).to_frame()
+
+
+def test_parsheet_and_bankroll_frames():
+    from analyzer import catalog
+    from analyzer.reports.bankroll import bankroll_session
+    from analyzer.reports.parsheet import parsheet
+    sheet = parsheet(Shoe.standard(8), catalog().select(["banker", "tie"]), by_decks=(8,))
+    f = sheet.to_frame()
+    for w in sheet.wagers:
+        assert sum(f[f.wager == w.bet.id]["return"]) == w.ev
+    r = bankroll_session(analyze(Shoe.standard(1), ["player"]).bet("player"), bankroll=3, unit=1, coups=4)
+    d = r.to_frame()
+    assert sum(d.probability) == 1 and list(d.bankroll) == sorted(d.bankroll)

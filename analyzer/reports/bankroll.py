@@ -39,6 +39,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
+from ..core.frames import data_frame
 from .bankroll_systems import SYSTEMS, BankrollError, System, make_system
 
 #: The work refused beyond: about this many seconds on a laptop (see :func:`estimate`).
@@ -207,6 +208,10 @@ class BankrollResult:
     def distribution(self) -> list[tuple[Fraction, Fraction]]:
         """The exact distribution of the final bankroll: ``[(bankroll, probability), ...]``."""
         return [(b * self.tick, Fraction(m, self.denominator)) for b, m in self.final_ticks]
+
+    def to_frame(self):
+        """The exact distribution of the final bankroll: bankroll, probability (pandas)."""
+        return data_frame([{"bankroll": b, "probability": q} for b, q in self.distribution()])
 
     def float_distribution(self) -> tuple[list[float], list[float]]:
         """Bankrolls and probabilities as floats (each correctly rounded), for a chart."""

@@ -38,6 +38,7 @@ from ..bets.catalog import Bet, Event
 from ..bets.conditions import Condition
 from ..core.cards import RANKS
 from ..core.errors import BaccaratError
+from ..core.frames import data_frame
 from ..core.results import BetResult
 from ..core.shoe import Shoe
 from ..core.solver import Solver
@@ -169,6 +170,12 @@ class ParSheet:
             if w.id == bet_id:
                 return w
         raise KeyError(bet_id)
+
+    def to_frame(self):
+        """The return tables of every wager: wager, event, pays, ways, probability, return, one_in."""
+        return data_frame([{"wager": w.bet.id, "event": r.event, "pays": r.pays, "ways": r.ways,
+                            "probability": r.probability, "return": r.ret, "one_in": r.one_in}
+                           for w in self.wagers for r in w.rows])
 
 
 def return_rows(r: BetResult) -> tuple[ReturnRow, ...]:
