@@ -46,8 +46,10 @@ def register(sub) -> None:
         description="Replay every coup of a hand log (CSV or JSON Lines): number of cards, third cards "
                     "by the tableau, the reported outcome, and every card against the declared shoe. "
                     "Exit status 1 when any rule is broken.")
-    v.add_argument("log", metavar="LOG", help="hand log: CSV with a header, or JSON Lines (.jsonl)")
+    v.add_argument("log", metavar="LOG", help="hand log: CSV with a header, JSON Lines or a JSON array, in "
+                                              "any shape 'baccarat check --help' lists")
     add_shoe_options(v)
+    _add_shape_options(v)
     v.add_argument("--max-violations", metavar="N", default="50",
                    help="list at most N violations (default 50; 0 lists them all); all are counted")
     add_output_options(v)
@@ -64,6 +66,7 @@ def register(sub) -> None:
     c.add_argument("input", metavar="LOG|TALLIES",
                    help="hand log (CSV or JSON Lines) or tallies (CSV with header category,count,total_return)")
     add_shoe_options(c)
+    _add_shape_options(c)
     add_bet_options(c)
     c.add_argument("--reference", metavar="REF", default=None,
                    help="shoe-aware (default for a hand log) or off-the-top (the only one for tallies)")
@@ -104,17 +107,34 @@ def register(sub) -> None:
     s.set_defaults(func=cmd_simulate)
 
 
+def _add_shape_options(p) -> None:
+    p.add_argument("--columns", metavar="ROLE=HEADER,...", default=None,
+                   help="which column (or JSON key) holds what, for a simulator's own names; roles: shoe, "
+                        "player, banker, p1, p2, p3, b1, b2, b3, outcome, player_total, banker_total, seen, "
+                        "results (a bead string per shoe).  Without it the shape is detected")
+    p.add_argument("--skip-invalid", action="store_true",
+                   help="leave out rows that cannot be read (counted, with the reasons, in the report)")
+
+
+def _read_log(args, path, text=None):
+    from ..simcheck.shapes import read_log
+
+    with progress_bar(None, "reading", args.quiet, "rows") as bar:
+        return read_log(path, text, args.columns, args.skip_invalid, progress=bar.update)
+
+
 def cmd_verify(args) -> int:
     from ..simcheck import verify
-    from ..simcheck.logs import read_hand_log
+    from ..simcheck.shapes import shoe_for
 
     fmt = check_format(args.format)
     check_outputs(args.output)
     limit = whole_number("--max-violations", args.max_violations, 0)
     shoe = shoe_from_args(args)
-    with progress_bar(None, "reading", args.quiet, "rows") as bar:
-        log = read_hand_log(args.log, progress=bar.update)
-    rep = verify.replay(log, shoe)
+    log = _read_log(args, args.log)
+    if not hasattr(log, "player"):
+        raise UsageError(f"{args.log}: an outcome-only log has no cards to replay (use 'baccarat check')")
+    rep = verify.replay(log, shoe_for(log, shoe))
     total = len(rep.violations)
     shown = rep.violations if limit == 0 else rep.violations[:limit]
     if fmt == "md":
@@ -129,7 +149,8 @@ def cmd_verify(args) -> int:
 
 def cmd_check(args) -> int:
     from ..simcheck import check
-    from ..simcheck.logs import read_hand_log, read_text, sniff_kind
+    from ..simcheck.logs import read_text, sniff_kind
+    from ..simcheck.shapes import shoe_for
     from ..simcheck.tallies import read_tallies
 
     fmt = check_format(args.format)
@@ -154,10 +175,12 @@ def cmd_check(args) -> int:
         bets = tuple(b.id for b in bets_from_args(args, cat)) if named else None
         report = check.check_tallies(tallies, shoe, bets, cat, alpha, power, detect)
     else:
-        with progress_bar(None, "reading", args.quiet, "rows") as bar:
-            log = read_hand_log(args.input, text, progress=bar.update)
+        log = _read_log(args, args.input, text)
         del text
+        if not hasattr(log, "player"):
+            raise UsageError(f"{args.input}: {log.shape}: outcome-only logs are not checked yet")
         bets = bets_from_args(args, cat)
+        shoe = shoe_for(log, shoe)
         with progress_bar(log.coups, "exact solves", args.quiet, "coups") as bar:
             report = check.check_log(log, shoe, args.reference or "shoe-aware", tuple(b.id for b in bets),
                                      cat, alpha, power, detect, jobs=jobs, progress=bar.update)

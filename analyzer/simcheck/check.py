@@ -247,6 +247,15 @@ def check_log(log: HandLog, shoe: Shoe, reference: str = "shoe-aware", bets: tup
                                                           f"some event: not tested"))
     if reference == "shoe-aware" and depletion:
         report.depletion = depletion_test(ref)
+    if log.shape:
+        report.notes.append(log.shape[0].upper() + log.shape[1:] + ".")
+    if log.skipped:
+        k = sum(log.skipped.values())
+        report.notes.append(f"--skip-invalid: {k} unreadable row{'s' if k != 1 else ''} skipped ("
+                            + "; ".join(f"{r}: {c}" for r, c in sorted(log.skipped.items(),
+                                                                        key=lambda kv: -kv[1])[:5])
+                            + "); their cards count as unseen, which is exact only if the rows "
+                              "were left out regardless of their cards.")
     if excluded:
         report.notes.append(f"{excluded} coup{'s' if excluded != 1 else ''} started with fewer than 6 "
                             f"unseen cards and {'were' if excluded != 1 else 'was'} left out.")

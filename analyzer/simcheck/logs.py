@@ -132,6 +132,10 @@ class HandLog:
     extra: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = field(default_factory=dict)
     reused: list[tuple[int, str, int]] = field(default_factory=list)  # (coup index, id, earlier row)
     columns: tuple[str, ...] = ()
+    shape: str = ""                                                    # how it was read (for reports)
+    value_level: bool = False                                          # cards are point values 0-9 only
+    skipped: dict[str, int] = field(default_factory=dict)              # --skip-invalid: reason -> rows
+    reported_totals: np.ndarray | None = None   # (n, 2) int8 player/banker totals the log states, -1 if not
 
     @property
     def coups(self) -> int:

@@ -39,6 +39,7 @@ RULES = {
     "not-in-shoe": "every card is one the declared shoe holds",
     "overdealt": "a shoe deals no card more often than it holds it",
     "shoe-id": "a shoe id changes at each new shoe and does not come back",
+    "total": "a reported player or banker total is the one the cards give",
 }
 
 
@@ -173,6 +174,12 @@ def replay(log: HandLog, shoe: Shoe, limit: int | None = None) -> Replay:
         return f"reported outcome {said} but the cards give {give} (player {pt[k]}, banker {bt[k]})"
 
     flag(ok & (log.outcome >= 0) & (log.outcome != winner), "outcome", outcome_msg)
+    if log.reported_totals is not None:
+        for j, (side, got) in enumerate((("player", pt), ("banker", bt))):
+            said = log.reported_totals[:, j]
+            flag(ok & (said >= 0) & (said != got), "total",
+                 lambda k, side=side, said=said, got=got:
+                 f"reported {side} total {said[k]} but the cards give {got[k]}")
 
     for k, shoe_id, first_row in log.reused:
         found.append((k, len(found), "shoe-id",
@@ -286,6 +293,12 @@ def summary_text(rep: Replay, shown: list[Violation], total: int) -> str:
     log = rep.log
     head = (f"{log.path}: {log.coups} coup{'s' if log.coups != 1 else ''} in {log.shoes} "
             f"shoe{'s' if log.shoes != 1 else ''}, declared shoe {rep.shoe.describe()}")
+    if log.shape:
+        head += f"\n{log.shape}"
+    if log.skipped:
+        n = sum(log.skipped.values())
+        head += f"\n--skip-invalid: {n} unreadable row{'s' if n != 1 else ''} skipped (" + "; ".join(
+            f"{k}: {v}" for k, v in sorted(log.skipped.items(), key=lambda kv: -kv[1])[:5]) + ")"
     if not total:
         return head + "\nOK: every coup follows the drawing rules and the declared shoe.\n"
     lines = [head, *(str(v) for v in shown)]
@@ -301,7 +314,7 @@ def summary_text(rep: Replay, shown: list[Violation], total: int) -> str:
 def replay_json(rep: Replay, shown: list[Violation], total: int) -> str:
     doc = {"source": rep.log.path, "shoe": rep.shoe.spec(), "coups": rep.log.coups, "shoes": rep.log.shoes,
            "violations": total, "violating_rows": rep.counts.get("violating_rows", 0),
-           "ok": not total,
+           "ok": not total, "read_as": rep.log.shape, "skipped": rep.log.skipped,
            "listed": [{"row": v.row, "shoe": v.shoe, "rule": v.rule, "message": v.message} for v in shown]}
     return json_text(doc)
 

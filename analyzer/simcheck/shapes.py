@@ -1,0 +1,415 @@
+"""The shapes real simulators write, detected and normalised into a :class:`~.logs.HandLog`.
+
+:func:`read_log` reads a hand log in any of these shapes (the project's own format
+first, through :func:`~.logs.read_hand_log`, so its messages stay the same):
+
+* CSV with ``shoe, player, banker[, outcome]`` where the cards are ranks with or
+  without suits (``Kh 9s``, ``K♥-9♠``, ``10``, ``T``) or point values ``0-9`` only;
+* CSV with per-card columns ``shoe, p1, p2, p3, b1, b2, b3[, outcome]`` (blank = no card);
+* optional ``player_total`` / ``banker_total`` columns (checked by ``verify``);
+* a JSON array of coup objects, JSON Lines with one object per coup, or one per shoe
+  (``{"shoe": 1, "coups": [{"player": [...], "banker": [...], "outcome": "..."}]}``);
+* outcome-only logs (``shoe, outcome`` or bead strings ``shoe, results``), read by
+  :mod:`.outcomes` into an :class:`~.outcomes.OutcomeLog`;
+* anything else through ``columns`` (``--columns ROLE=HEADER,...``).
+
+Headers are matched ignoring case, spaces, ``_`` and ``-`` (``Shoe Number`` is ``shoe``).
+A log whose every card is one digit ``0-9`` is a *value-level* log: ``0`` is a ten-valued
+card, ``1`` an ace; it is checked against the declared shoe by point value
+(:func:`shoe_for`).
+
+>>> log = read_log("x.csv", "Shoe No,P1,P2,P3,B1,B2,B3,Winner\\n1,K♥,9♠,,5,2,,Player win\\n")
+>>> log.shape, [card_text(c) for c in log.hand(0, "player")], log.outcome.tolist()
+('read as per-card columns, ranks with suits, 1 row per coup', ['Kh', '9s'], [0])
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from collections import Counter
+
+import numpy as np
+
+from ..core.errors import BaccaratError
+from ..core.shoe import Shoe
+from .outcomes import outcome_log, outcome_word
+from .logs import NO_SUIT, PROGRESS_ROWS, HandLog, LogError, _bounded_int, _LogBuilder, card_text, \
+    encode_card, load_json_line, read_hand_log, read_text
+
+ROLES = ("shoe", "player", "banker", "p1", "p2", "p3", "b1", "b2", "b3", "outcome", "player_total",
+         "banker_total", "seen", "results")
+_CARD_ROLES = ("p1", "p2", "p3", "b1", "b2", "b3")
+
+
+def _norm(name: str) -> str:
+    return re.sub(r"[\s_\-.#]+", "", str(name).strip().lower())
+
+
+def _aliases() -> dict[str, str]:
+    table = {
+        "shoe": "shoe shoeid shoeno shoenumber shoenum shoeindex",
+        "player": "player playercards playerhand pcards",
+        "banker": "banker bankercards bankerhand bcards",
+        "outcome": "outcome result winner win",
+        "player_total": "playertotal ptotal playerscore playerpoints playerpoint playervalue",
+        "banker_total": "bankertotal btotal bankerscore bankerpoints bankerpoint bankervalue",
+        "seen": "seen",
+        "results": "results beads bead beadplate road outcomes",
+    }
+    for side, letter in (("player", "p"), ("banker", "b")):
+        for i in (1, 2, 3):
+            table[f"{letter}{i}"] = f"{letter}{i} {letter}card{i} {side}card{i} {side}{i} {letter}c{i}"
+    return {alias: role for role, names in table.items() for alias in names.split()}
+
+
+ALIASES = _aliases()
+
+
+def parse_columns(spec: str | None) -> dict[str, str]:
+    """``--columns ROLE=HEADER,...`` -> ``{role: header}``."""
+    if spec is None:
+        return {}
+    out: dict[str, str] = {}
+    for item in spec.split(","):
+        role, eq, header = item.partition("=")
+        role = role.strip().lower().replace("-", "_")
+        if not eq or not header.strip() or role not in ROLES:
+            raise LogError(f"--columns: {item.strip()!r} is not ROLE=HEADER (roles: {', '.join(ROLES)})")
+        if role in out:
+            raise LogError(f"--columns: role {role!r} is given twice")
+        out[role] = header.strip()
+    return out
+
+
+def assign(names: list[str], columns: dict[str, str], where: str) -> dict[str, int]:
+    """Role -> index of the field holding it (``columns`` first, then the aliases)."""
+    got: dict[str, int] = {}
+    low = [n.strip().lower() for n in names]
+    normed = [_norm(n) for n in names]
+    for role, header in columns.items():
+        h = header.lower()
+        i = low.index(h) if h in low else normed.index(_norm(h)) if _norm(h) in normed else None
+        if i is None:
+            have = ", ".join(n.strip() for n in names if n.strip()) or "nothing"
+            raise LogError(f"{where}: --columns {role}={header}: no such column (the header has: {have})")
+        got[role] = i
+    taken = set(got.values())
+    for i, n in enumerate(normed):
+        role = ALIASES.get(n)
+        if role and role not in got and role not in columns and i not in taken:
+            got[role] = i
+            taken.add(i)
+    return got
+
+
+def layout_of(roles, names: list[str], where: str) -> str:
+    """``"cards"``, ``"per-card"`` or ``"outcomes"`` / ``"beads"`` (for :mod:`.outcomes`); else an error
+    that says what was seen and the ``--columns`` line to write."""
+    if "shoe" in roles:
+        if "player" in roles and "banker" in roles:
+            return "cards"
+        if all(r in roles for r in ("p1", "p2", "b1", "b2")):
+            return "per-card"
+        if "results" in roles:
+            return "beads"
+        if "outcome" in roles and not any(r in roles for r in ("player", "banker") + _CARD_ROLES):
+            return "outcomes"
+    have = [n.strip() for n in names if n.strip()]
+    free = [n for i, n in enumerate(names) if n.strip() and i not in set(roles.values())]
+    want = [r for r in ("shoe", "player", "banker") if r not in roles]
+    if "outcome" not in roles and len(free) > len(want):
+        want.append("outcome")
+    pairs = [f"{r}={names[i].strip()}" for r, i in roles.items()]
+    pairs += [f"{r}={h}" for r, h in zip(want, free)]
+    pairs += [f"{r}=HEADER" for r in want[len(free):]]
+    line = ",".join(pairs)
+    if any(ch in line for ch in " '\"♠♥♦♣"):
+        line = "'" + line.replace("'", "'\\''") + "'"
+    raise LogError(f"{where}: cannot tell which columns hold the shoe, the cards and the outcome "
+                   f"(seen: {', '.join(have) or 'no names'}; recognised: "
+                   f"{', '.join(f'{r}={names[i].strip()}' for r, i in roles.items()) or 'none'}); "
+                   f"name them, e.g. --columns {line}")
+
+
+_SUIT_SYMBOLS = str.maketrans({"♠": "s", "♤": "s", "♥": "h", "♡": "h", "♦": "d", "♢": "d", "♣": "c",
+                               "♧": "c", "\ufe0f": None})
+_SPLIT = re.compile(r"[\s,;/|+\-]+")
+
+
+def tokens(value, where: str, column: str) -> list[str]:
+    """The card names of one field (text, or a JSON list of texts / whole numbers)."""
+    items = value if isinstance(value, list) else [value]
+    out: list[str] = []
+    for v in items:
+        if isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 10:
+            out.append(str(v))
+        elif isinstance(v, str):
+            out.extend(t for t in _SPLIT.split(v.translate(_SUIT_SYMBOLS)) if t)
+        elif v is None and not isinstance(value, list):
+            pass
+        else:
+            raise LogError(f"{where}: {column}: {v!r} is not a card")
+    return out
+
+
+def _total(value, where: str, column: str) -> int:
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return -1
+    t = str(value).strip()
+    if isinstance(value, bool) or not re.fullmatch(r"[0-9]", t):
+        raise LogError(f"{where}: {column} {value!r} is not a total 0-9")
+    return int(t)
+
+
+class _Skip:
+    """Rows left out by ``--skip-invalid``, counted by reason."""
+
+    def __init__(self, on: bool):
+        self.on = on
+        self.reasons: Counter[str] = Counter()
+
+    def __call__(self, error: LogError) -> None:
+        if not self.on:
+            raise error
+        msg = str(error)
+        reason = re.sub(r"^.*?: row [0-9]+: ", "", msg)
+        reason = re.sub(r"'[^']*'|\"[^\"]*\"|[0-9]+", "…", reason)[:120]
+        self.reasons[reason] += 1
+
+
+def _records_csv(path, text, columns, skip):
+    """(layout, names, records) of a CSV log; a record is (row, {role: value})."""
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        header = next(reader)
+        while not any(f.strip() for f in header):
+            header = next(reader)
+    except StopIteration:
+        raise LogError(f"{path}: empty file (expected a header)") from None
+    except csv.Error as e:
+        raise LogError(f"{path}: row {reader.line_num}: {e}") from None
+    hrow = reader.line_num
+    roles = assign(header, columns, f"{path}: row {hrow}")
+    layout = layout_of(roles, header, f"{path}: row {hrow}")
+    records = []
+    try:
+        for fields in reader:
+            if not fields or not any(f.strip() for f in fields):
+                continue
+            row = reader.line_num
+            if len(fields) > len(header) and any(f.strip() for f in fields[len(header):]):
+                skip(LogError(f"{path}: row {row}: {len(fields)} fields but the header has {len(header)}"))
+                continue
+            records.append((row, {r: fields[i] if i < len(fields) else None for r, i in roles.items()}))
+    except csv.Error as e:
+        raise LogError(f"{path}: row {reader.line_num}: {e}") from None
+    return layout, "CSV", records
+
+
+def _json_objects(path, text):
+    """(kind, [(row, object)]) of a JSON array or JSON Lines file."""
+    body = text.lstrip()
+    if body.startswith("["):
+        dec = json.JSONDecoder(parse_int=_bounded_int)
+        i = len(text) - len(body) + 1
+        out, line, pos = [], 1, 0
+        while True:
+            while i < len(text) and text[i] in " \t\r\n,":
+                i += 1
+            if i < len(text) and text[i] == "]":
+                if text[i + 1:].strip():
+                    raise LogError(f"{path}: row {text.count(chr(10), 0, i) + 1}: text after the JSON array")
+                return "a JSON array", out
+            line += text.count("\n", pos, i)
+            pos = i
+            if i >= len(text):
+                raise LogError(f"{path}: row {line}: the JSON array is not closed (truncated file?)")
+            try:
+                obj, i = dec.raw_decode(text, i)
+            except json.JSONDecodeError as e:
+                raise LogError(f"{path}: row {line}: not valid JSON ({e.msg}; truncated file?)") from None
+            except RecursionError:
+                raise LogError(f"{path}: row {line}: JSON nested too deeply") from None
+            except ValueError:
+                raise LogError(f"{path}: row {line}: a number of more than 30 digits") from None
+            out.append((line, obj))
+    return "JSON Lines", [(row, load_json_line(ln, f"{path}: row {row}"))
+                          for row, ln in enumerate(text.splitlines(), 1) if ln.strip()]
+
+
+def _records_json(path, text, columns, skip):
+    kind, objs = _json_objects(path, text)
+    records, per, layout = [], None, None
+    for row, obj in objs:
+        where = f"{path}: row {row}"
+        if not isinstance(obj, dict):
+            raise LogError(f"{where}: expected a JSON object for a coup or a shoe")
+        keys = list(obj)
+        coups = next((obj[k] for k in keys if _norm(k) in ("coups", "hands", "rounds")), None)
+        this = "shoe" if coups is not None else "coup"
+        if per is None:
+            per = this
+        elif per != this:
+            raise LogError(f"{where}: a {this} object after {per} objects: one file holds one shape "
+                           f"(one object per coup, or one per shoe with a list 'coups')")
+        roles = assign([str(k) for k in keys], columns, where)
+        if coups is None:
+            items = [{r: obj[keys[i]] for r, i in roles.items()}]
+        else:
+            if not isinstance(coups, list) or "shoe" not in roles:
+                raise LogError(f"{where}: a shoe object needs 'shoe' and a list 'coups'")
+            items = []
+            for c in coups:
+                if not isinstance(c, dict):
+                    raise LogError(f"{where}: every coup of 'coups' must be a JSON object")
+                ck = list(c)
+                cr = assign([str(k) for k in ck], {r: h for r, h in columns.items() if r != "shoe"}, where)
+                items.append({"shoe": obj[keys[roles["shoe"]]], **{r: c[ck[i]] for r, i in cr.items()}})
+        for item in items:
+            lay = layout_of({r: 0 for r in item}, list(item), where)
+            if layout is None:
+                layout = lay
+            elif lay != layout:
+                raise LogError(f"{where}: this coup has {lay} fields, earlier ones {layout}: "
+                               f"one file holds one shape")
+            records.append((row, item))
+    if not records:
+        raise LogError(f"{path}: no coups in the file")
+    what = f"{kind}, one object per {per}" if kind == "JSON Lines" else f"{kind} of {per} objects"
+    return layout, what, records
+
+
+def _is_json(path: str, text: str) -> bool:
+    return path.lower().endswith((".json", ".jsonl", ".ndjson")) or text.lstrip()[:1] in ("{", "[")
+
+
+def read_log(path, text: str | None = None, columns: str | None = None, skip_invalid: bool = False,
+             progress=None):
+    """A hand log (:class:`~.logs.HandLog`) or an outcome-only log (:class:`~.outcomes.OutcomeLog`)
+    in any shape this module detects.  Raises :class:`~.logs.LogError`."""
+    path = str(path)
+    if text is None:
+        text = read_text(path)
+    cols = parse_columns(columns)
+    first = None
+    if not cols and not skip_invalid and not text.lstrip().startswith("["):
+        try:
+            return read_hand_log(path, text, progress)
+        except LogError as e:
+            first = e
+    if not text.strip():
+        raise first or LogError(f"{path}: empty file")
+    skip = _Skip(skip_invalid)
+    try:
+        reader = _records_json if _is_json(path, text) else _records_csv
+        layout, what, records = reader(path, text, cols, skip)
+        if layout in ("outcomes", "beads"):
+            return outcome_log(path, layout, what, records, skip)
+        return _hand_log(path, layout, what, records, skip, progress)
+    except LogError as e:
+        if first is not None and _own_layout(text) and _row(e) <= _row(first):
+            raise first from None
+        raise e from None
+
+
+def _row(error: LogError) -> int:
+    m = re.search(r": row ([0-9]+)", str(error))
+    return int(m.group(1)) if m else 0
+
+
+def _own_layout(text: str) -> bool:
+    """Whether the first line names the project's own columns (its reader's message is then kept)."""
+    line = next((ln for ln in text.splitlines() if ln.strip()), "")
+    names = {_norm(n) for n in re.split(r"[,\s\"{}:]+", line.lower()) if n}
+    return bool({"player", "banker"} & names)
+
+
+def _hand_log(path, layout, what, records, skip, progress) -> HandLog:
+    hands = []
+    digits = set("0123456789")
+    cache: dict[str, bool] = {}
+    value_level = True
+    for row, item in records:
+        where = f"{path}: row {row}"
+        try:
+            if layout == "per-card":
+                p = [t for r in ("p1", "p2", "p3") for t in tokens(item.get(r), where, r)]
+                b = [t for r in ("b1", "b2", "b3") for t in tokens(item.get(r), where, r)]
+            else:
+                p, b = tokens(item.get("player"), where, "player"), tokens(item.get("banker"), where, "banker")
+            s = tokens(item.get("seen"), where, "seen") if item.get("seen") not in (None, "") else []
+            oc = outcome_word(item.get("outcome"), where)
+            tot = (_total(item.get("player_total"), where, "player_total"),
+                   _total(item.get("banker_total"), where, "banker_total"))
+            sid = item.get("shoe")
+            if isinstance(sid, bool) or not isinstance(sid, (str, int)) or not str(sid).strip():
+                raise LogError(f"{where}: shoe id must be a non-empty text or whole number, got {sid!r}")
+        except LogError as e:
+            skip(e)
+            continue
+        bad = next((t for t in p + b + s if t not in digits and not cache.setdefault(t, _card_ok(t))), None)
+        if bad is not None:
+            try:
+                encode_card(bad)
+            except BaccaratError as e:
+                skip(LogError(f"{where}: {e}"))
+                continue
+        if value_level and not all(len(t) == 1 and t in digits for t in p + b + s):
+            value_level = False
+        hands.append((row, sid, p, b, oc, s, tot))
+    if value_level:
+        def fix(ts):
+            return ["T" if t == "0" else "A" if t == "1" else t for t in ts]
+        hands = [(r, i, fix(p), fix(b), o, fix(s), t) for r, i, p, b, o, s, t in hands]
+    builder = _LogBuilder(path, "csv" if what == "CSV" else "json", progress)
+    totals = []
+    for row, sid, p, b, oc, s, tot in hands:
+        bad = next((t for t in p + b + s if not cache.setdefault(t, _card_ok(t))), None)
+        if bad is not None:
+            try:
+                encode_card(bad)
+            except BaccaratError as e:
+                skip(LogError(f"{path}: row {row}: {e} (a log gives either point values 0-9 or ranks, "
+                              f"not both)"))
+                continue
+        builder.add(row, sid, p, b, oc, s)
+        totals.append(tot)
+    if not builder.rows:
+        reasons = "; ".join(f"{n} {r}" for r, n in skip.reasons.most_common(3))
+        raise LogError(f"{path}: no valid coups in the file" + (f" (skipped: {reasons})" if reasons else ""))
+    log = builder.build(())
+    suits = bool(((log.player % 5) != NO_SUIT)[log.player >= 0].any())
+    cards = ("point values 0-9 (checked at value level)" if value_level
+             else "ranks with suits" if suits else "ranks without suits")
+    lay = {"cards": "player and banker columns", "per-card": "per-card columns"}[layout]
+    log.shape = f"read as {lay}, {cards}, " + ("1 row per coup" if what == "CSV" else what)
+    log.value_level = value_level
+    log.skipped = dict(skip.reasons)
+    if any(t != (-1, -1) for t in totals):
+        log.reported_totals = np.array(totals, dtype=np.int8).reshape(-1, 2)
+    if progress is not None and len(hands) < PROGRESS_ROWS:
+        progress(0)
+    return log
+
+
+def _card_ok(token: str) -> bool:
+    try:
+        encode_card(token)
+        return True
+    except BaccaratError:
+        return False
+
+
+def shoe_for(log, shoe: Shoe) -> Shoe:
+    """The declared shoe as a log is checked against: by point value for a value-level log
+    (ten, jack, queen and king counted together as ``T``, suits dropped)."""
+    if not getattr(log, "value_level", False):
+        return shoe
+    r = shoe.rank_tuple
+    return Shoe(r[:9] + (sum(r[9:]), 0, 0, 0))
+
+
+__all__ = ["read_log", "shoe_for", "parse_columns", "ROLES", "card_text"]

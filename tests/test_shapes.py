@@ -1,0 +1,196 @@
+"""The shapes real simulators write (issue 14): each gives the verdicts of the project's own format."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from analyzer import Shoe
+from analyzer.cli import main
+from analyzer.simcheck.check import CheckError, check_log
+from analyzer.simcheck.logs import CARD_POINT, OUTCOME_NAMES, LogError, card_text, read_hand_log
+from analyzer.simcheck.shapes import read_log, shoe_for
+from analyzer.simcheck.simulate import Faults, simulate_to_text
+from analyzer.simcheck.verify import replay
+
+EIGHT = Shoe.standard(8)
+UNI = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
+
+
+def _coups(log):
+    for k in range(log.coups):
+        p, b = log.hand(k, "player"), log.hand(k, "banker")
+        yield log.shoe_ids[log.shoe[k]], p, b, OUTCOME_NAMES[log.outcome[k]]
+
+
+def _uni(c):
+    t = card_text(c)
+    return ("10" if t[0] == "T" else t[0]) + UNI.get(t[1:], "")
+
+
+def _totals(cards):
+    return sum(CARD_POINT[c] for c in cards) % 10
+
+
+def per_card(log):
+    lines = ["Shoe No,P1,P2,P3,B1,B2,B3,Winner,Player Total,Banker Total"]
+    for s, p, b, o in _coups(log):
+        cells = [_uni(c) for c in p] + [""] * (3 - len(p)) + [_uni(c) for c in b] + [""] * (3 - len(b))
+        lines.append(",".join([s, *cells, f"{o.title()} win" if o != "tie" else "TIE",
+                               str(_totals(p)), str(_totals(b))]))
+    return "\n".join(lines) + "\n"
+
+
+def dashed(log):
+    lines = ["shoe,player,banker,outcome"]
+    for s, p, b, o in _coups(log):
+        lines.append(f"{s},{'-'.join(map(_uni, p))},{'-'.join(map(_uni, b))},{o[0].upper()}")
+    return "\n".join(lines) + "\n"
+
+
+def values(log):
+    lines = ["shoe,player,banker,outcome"]
+    for s, p, b, o in _coups(log):
+        lines.append(f"{s},{' '.join(str(CARD_POINT[c]) for c in p)},{' '.join(str(CARD_POINT[c]) for c in b)},{o}")
+    return "\n".join(lines) + "\n"
+
+
+def _obj(p, b, o):
+    return {"player": [card_text(c) for c in p], "banker": " ".join(map(card_text, b)), "outcome": o}
+
+
+def json_array(log):
+    return "[\n" + ",\n".join(json.dumps({"shoe": int(s), **_obj(p, b, o)}) for s, p, b, o in _coups(log)) + "\n]\n"
+
+
+def json_lines(log):
+    return "".join(json.dumps({"Shoe": s, **_obj(p, b, o)}) + "\n" for s, p, b, o in _coups(log))
+
+
+def json_shoes(log):
+    shoes: dict[str, list] = {}
+    for s, p, b, o in _coups(log):
+        shoes.setdefault(s, []).append(_obj(p, b, o))
+    return "".join(json.dumps({"shoe": int(s), "coups": c}) + "\n" for s, c in shoes.items())
+
+
+def own_names(log):
+    lines = ["game,shoe number,pcard1,pcard2,pcard3,bcard1,bcard2,bcard3,who won,player total"]
+    for k, (s, p, b, o) in enumerate(_coups(log)):
+        cells = [card_text(c) for c in p] + [""] * (3 - len(p)) + [card_text(c) for c in b] + [""] * (3 - len(b))
+        lines.append(",".join([str(k), s, *cells, o, str(_totals(p))]))
+    return "\n".join(lines) + "\n"
+
+
+OWN_COLUMNS = ("shoe=shoe number,p1=pcard1,p2=pcard2,p3=pcard3,b1=bcard1,b2=bcard2,b3=bcard3,"
+               "outcome=who won,player_total=player total")
+
+SHAPES = [
+    ("per-card", per_card, "hands.csv", None, "read as per-card columns, ranks with suits, 1 row per coup"),
+    ("dashed", dashed, "hands.csv", None, "read as player and banker columns, ranks with suits, 1 row per coup"),
+    ("values", values, "hands.csv", None,
+     "read as player and banker columns, point values 0-9 (checked at value level), 1 row per coup"),
+    ("json-array", json_array, "hands.json", None,
+     "read as player and banker columns, ranks with suits, a JSON array of coup objects"),
+    ("json-lines", json_lines, "hands.jsonl", None, None),
+    ("json-shoes", json_shoes, "hands.jsonl", None,
+     "read as player and banker columns, ranks with suits, JSON Lines, one object per shoe"),
+    ("columns", own_names, "hands.csv", OWN_COLUMNS,
+     "read as per-card columns, ranks with suits, 1 row per coup"),
+]
+
+
+def _verdicts(log, shoe):
+    rep = replay(log, shoe)
+    found = [(v.rule, v.message) for v in rep.violations]
+    try:
+        r = check_log(log, shoe)
+        checked = (r.verdict, [(t.name, round(float(t.p), 12)) for t in r.tests])
+    except CheckError as e:
+        checked = ("error", str(e).split(": ", 2)[-1])
+    return found, checked
+
+
+@pytest.fixture(scope="module", params=["correct", "tableau bug"])
+def simulated(request):
+    faults = Faults(banker_cell=(5, 4)) if request.param != "correct" else None
+    text, _ = simulate_to_text(EIGHT, 30, 14, faults=faults)
+    log = read_hand_log("hands.csv", text)
+    return log, _verdicts(log, EIGHT)
+
+
+@pytest.mark.parametrize("name,convert,path,columns,shape", SHAPES, ids=[s[0] for s in SHAPES])
+def test_each_shape_gives_the_verdicts_of_the_own_format(simulated, name, convert, path, columns, shape):
+    log, expected = simulated
+    other = read_log(path, convert(log), columns)
+    assert other.coups == log.coups and other.shoes == log.shoes
+    if shape:
+        assert other.shape == shape
+    found, checked = _verdicts(other, shoe_for(other, EIGHT))
+    assert found == expected[0]
+    assert checked[0] == expected[1][0]
+    if checked[0] != "error":
+        assert checked[1] == expected[1][1]
+    else:
+        assert checked[1].split(";")[0].split(": ", 1)[-1] == expected[1][1].split(";")[0].split(": ", 1)[-1]
+
+
+def test_the_tableau_bug_is_found_in_every_shape(simulated):
+    log, (found, checked) = simulated
+    if log.coups and found:
+        assert {r for r, _ in found} == {"banker"} and checked[0] == "error"
+
+
+def test_value_level_shoe_and_totals():
+    assert shoe_for(read_log("v.csv", "shoe,player,banker\n1,0 9,1 2\n"), EIGHT) == \
+        Shoe.parse("A=32,2=32,3=32,4=32,5=32,6=32,7=32,8=32,9=32,T=128")
+    log = read_log("t.csv", "shoe,p1,p2,p3,b1,b2,b3,player total,banker total\n1,9,K,,5,2,,9,8\n")
+    assert [str(v) for v in replay(log, EIGHT).violations] == ["row 2: reported banker total 8 but the cards give 7"]
+    log = read_log("v.csv", "shoe,player,banker\n" + "1,0 9,0 0\n1,0 8,0 0\n" * 22)
+    assert replay(log, shoe_for(log, EIGHT)).violations[0].message == \
+        "shoe '1' deals a 129th ten (T), but the declared shoe holds 128"
+
+
+@pytest.mark.parametrize("text,columns,message", [
+    ("a,b,c\n1,2,3\n", None, "row 1: cannot tell which columns hold the shoe, the cards and the outcome "
+                             "(seen: a, b, c; recognised: none); name them, e.g. --columns shoe=a,player=b,banker=c"),
+    ("Shoe No,Hand P,Hand B\n1,9 9,8 8\n", None, "--columns 'shoe=Shoe No,player=Hand P,banker=Hand B'"),
+    ("a,b,c\n1,2,3\n", "shoe=a,player=zz", "row 1: --columns player=zz: no such column (the header has: a, b, c)"),
+    ("a,b,c\n1,2,3\n", "dealer=a", "--columns: 'dealer=a' is not ROLE=HEADER"),
+    ('[{"shoe": 1, "player": "9 9", "banker": "8 8"},', None, "row 1: the JSON array is not closed"),
+    ('[{"shoe": 1, "player": "9 9", "banker": "8 8"}, {"shoe": 1, "pl', None, "row 1: not valid JSON"),
+    ('{"shoe": 1, "coups": [{"player": "9 9", "banker": "8 8"}]}\n{"shoe": 2, "player": "9 9", "banker": "8 8"}\n',
+     None, "row 2: a coup object after shoe objects: one file holds one shape"),
+    ("shoe,results\n1,BPPXB\n", None, "row 2: bead string has 'X' at position 4 (beads are P, B, T)"),
+    ("shoe,p1,p2,p3,b1,b2,b3,outcome\n1,9,9,,8,8,,player wins big\n", None,
+     "row 2: outcome 'player wins big' is not player, banker or tie"),
+])
+def test_bad_shapes(text, columns, message):
+    path = "x.json" if text.startswith(("[", "{")) else "x.csv"
+    with pytest.raises(LogError) as e:
+        read_log(path, text, columns)
+    assert message in str(e.value) and str(e.value).startswith("--columns" if "dealer" in message else path + ": ")
+
+
+def test_skip_invalid_counts_the_reasons():
+    text = "shoe,p1,p2,p3,b1,b2,b3,outcome\n1,9,9,,8,8,,P\n1,9,X,,8,8,,P\n1,9,9,,8,8,,Q\n1,9,9,,8,8,,P\n"
+    with pytest.raises(LogError, match="row 3: unknown"):
+        read_log("x.csv", text)
+    log = read_log("x.csv", text, skip_invalid=True)
+    assert log.coups == 2 and sum(log.skipped.values()) == 2 and log.rows.tolist() == [2, 5]
+
+
+def test_cli_reports_the_shape_and_refuses_unknown_shapes(tmp_path, capsys):
+    text, _ = simulate_to_text(EIGHT, 3, 1)
+    f = tmp_path / "sim.csv"
+    f.write_text(per_card(read_hand_log("h.csv", text)))
+    assert main(["verify", str(f)]) == 0
+    assert "read as per-card columns, ranks with suits, 1 row per coup" in capsys.readouterr().out
+    assert main(["check", str(f), "--quiet", "--reference", "off-the-top"]) == 0
+    assert "Read as per-card columns" in capsys.readouterr().out
+    g = tmp_path / "odd.csv"
+    g.write_text("when,who\n1,P\n")
+    assert main(["verify", str(g)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("baccarat: error: ") and "--columns" in err[0]
