@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from analyzer import BaccaratError
 from analyzer.simcheck.shapes import read_log
 
-SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=int(__import__("os").environ.get("FUZZ_EXAMPLES", "200")), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 PIECES = st.sampled_from([
     "shoe,p1,p2,p3,b1,b2,b3,outcome\n", "shoe,player,banker,outcome\n", "shoe,results\n", "shoe,outcome\n",

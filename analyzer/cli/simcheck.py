@@ -178,7 +178,14 @@ def cmd_check(args) -> int:
         log = _read_log(args, args.input, text)
         del text
         if not hasattr(log, "player"):
-            raise UsageError(f"{args.input}: {log.shape}: outcome-only logs are not checked yet")
+            from ..simcheck.streaks import check_outcomes
+            if args.reference == "shoe-aware":
+                raise UsageError(f"{args.input}: an outcome-only log has no cards, so only "
+                                 f"--reference off-the-top applies")
+            report = check_outcomes(log, shoe, alpha, power, detect)
+            out = {"md": check.report_markdown, "json": check.report_json, "csv": check.report_csv}[fmt](report)
+            write_output(out, args.output)
+            return 1 if report.failed else 0
         bets = bets_from_args(args, cat)
         shoe = shoe_for(log, shoe)
         with progress_bar(log.coups, "exact solves", args.quiet, "coups") as bar:

@@ -65,6 +65,10 @@ def report_markdown(r: Report) -> str:
                 out.append("")
                 out.append(f"Chi-square {c.statistic:.3f} on {c.df} df{pooled}: p = {p_text(c.p)}.")
         out.append("")
+    for title, text, headers, rows in getattr(r, "sections", ()):
+        out.extend([f"## {title}", "", text, ""])
+        if rows:
+            out.extend([md_table(rows, headers, ["left"] + ["right"] * (len(headers) - 1)), ""])
     if r.bets:
         out.append("## Bets (net units won, one unit per coup)")
         out.append("")
@@ -155,6 +159,8 @@ def report_dict(r: Report) -> dict:
                    "hands_needed": p.hands, "detectable_now": to_float(p.detectable_now)}
                   for p in r.power_rows],
         "notes": r.notes,
+        **({"sections": [{"title": t, "text": x, "rows": [dict(zip(h, row)) for row in rows]}
+                         for t, x, h, rows in r.sections]} if getattr(r, "sections", None) else {}),
     }
 
 

@@ -84,6 +84,12 @@ def parse_columns(spec: str | None) -> dict[str, str]:
     return out
 
 
+def _name(text) -> str:
+    """A header name for a message: one line, at most 40 characters."""
+    t = " ".join(str(text).split())
+    return t if len(t) <= 40 else t[:40] + "..."
+
+
 def assign(names: list[str], columns: dict[str, str], where: str) -> dict[str, int]:
     """Role -> index of the field holding it (``columns`` first, then the aliases)."""
     got: dict[str, int] = {}
@@ -93,8 +99,8 @@ def assign(names: list[str], columns: dict[str, str], where: str) -> dict[str, i
         h = header.lower()
         i = low.index(h) if h in low else normed.index(_norm(h)) if _norm(h) in normed else None
         if i is None:
-            have = ", ".join(n.strip() for n in names if n.strip()) or "nothing"
-            raise LogError(f"{where}: --columns {role}={header}: no such column (the header has: {have})")
+            have = ", ".join(_name(n) for n in names if n.strip()) or "nothing"
+            raise LogError(f"{where}: --columns {role}={_name(header)}: no such column (the header has: {have})")
         got[role] = i
     taken = set(got.values())
     for i, n in enumerate(normed):
@@ -117,12 +123,12 @@ def layout_of(roles, names: list[str], where: str) -> str:
             return "beads"
         if "outcome" in roles and not any(r in roles for r in ("player", "banker") + _CARD_ROLES):
             return "outcomes"
-    have = [n.strip() for n in names if n.strip()]
-    free = [n for i, n in enumerate(names) if n.strip() and i not in set(roles.values())]
+    have = [_name(n) for n in names if n.strip()]
+    free = [_name(n) for i, n in enumerate(names) if n.strip() and i not in set(roles.values())]
     want = [r for r in ("shoe", "player", "banker") if r not in roles]
     if "outcome" not in roles and len(free) > len(want):
         want.append("outcome")
-    pairs = [f"{r}={names[i].strip()}" for r, i in roles.items()]
+    pairs = [f"{r}={_name(names[i])}" for r, i in roles.items()]
     pairs += [f"{r}={h}" for r, h in zip(want, free)]
     pairs += [f"{r}=HEADER" for r in want[len(free):]]
     line = ",".join(pairs)
@@ -130,7 +136,7 @@ def layout_of(roles, names: list[str], where: str) -> str:
         line = "'" + line.replace("'", "'\\''") + "'"
     raise LogError(f"{where}: cannot tell which columns hold the shoe, the cards and the outcome "
                    f"(seen: {', '.join(have) or 'no names'}; recognised: "
-                   f"{', '.join(f'{r}={names[i].strip()}' for r, i in roles.items()) or 'none'}); "
+                   f"{', '.join(f'{r}={_name(names[i])}' for r, i in roles.items()) or 'none'}); "
                    f"name them, e.g. --columns {line}")
 
 
