@@ -33,28 +33,7 @@ def banker_draws_prose(banker: int, player_third: int | None) -> bool:
 
 def deal(cards: list[str]) -> dict:
     """Play one coup from ranks in shoe order; return what the side bets need."""
-    pts = [POINT[c[0]] for c in cards]
-    player = [0, 2]          # positions of Player's cards in `cards`
-    banker = [1, 3]
-    nxt = 4
-    ptot = (pts[0] + pts[2]) % 10
-    btot = (pts[1] + pts[3]) % 10
-    if ptot < 8 and btot < 8:
-        third = None
-        if ptot <= 5:
-            player.append(nxt)
-            third = pts[nxt]
-            nxt += 1
-        if banker_draws_prose(btot, third):
-            banker.append(nxt)
-            nxt += 1
-    pt = sum(pts[i] for i in player) % 10
-    bt = sum(pts[i] for i in banker) % 10
-    return {
-        "winner": "player" if pt > bt else "banker" if bt > pt else "tie",
-        "player_total": pt, "banker_total": bt,
-        "player_cards": [cards[i] for i in player], "banker_cards": [cards[i] for i in banker],
-    }
+    return deal_variant(cards, banker_draws_prose, lambda v1, v2: (v1 + v2) % 10 <= 5)
 
 
 def six_card_counts(cards: list[str], key=lambda coup: coup["winner"]) -> tuple[Counter, int]:
@@ -117,6 +96,84 @@ def value_coup_weights(value_counts) -> dict[tuple[tuple[int, ...], tuple[int, .
     number of cards of each value left; a coup that stops after k < 6 cards is
     multiplied by the ways to fill the unused positions, (N-k)(N-k-1)...(N-5).
     """
+    return value_coup_weights_variant(value_counts, banker_draws_prose, lambda v1, v2: (v1 + v2) % 10 <= 5)
+
+
+def value_tally(value_counts, keys: dict) -> dict[str, Counter]:
+    """Weighted tally of ``key(coup)`` for each of ``keys`` over all deals of a
+    shoe given by point-value counts.  ``coup`` has the shape :func:`deal`
+    returns, each card named by a representative rank of its value (``T`` for
+    0), so only keys that read point values are meaningful here."""
+    tallies = {name: Counter() for name in keys}
+    items = list(keys.items())
+    for (p, b), w in value_coup_weights(value_counts).items():
+        pt, bt = sum(p) % 10, sum(b) % 10
+        coup = {"winner": "player" if pt > bt else "banker" if bt > pt else "tie",
+                "player_total": pt, "banker_total": bt,
+                "player_cards": [VALUE_RANK[v] for v in p], "banker_cards": [VALUE_RANK[v] for v in b]}
+        for name, key in items:
+            tallies[name][key(coup)] += w
+    return tallies
+
+
+# -- rule variants (issue 13), written again from the prose ----------------------------
+
+def gold_banker_draws_prose(banker: int, player_third: int | None) -> bool:
+    """Baccarat Gold (Wizard of Odds, "Baccarat Gold"): when the Player drew, the Banker
+    with 0-3 always draws, with 4 or 5 draws only if the Player's third card is 3 to 7,
+    with 6 or 7 never draws; when the Player stood, as in Punto Banco (draws on 0-5)."""
+    if player_third is None:
+        return banker <= 5
+    if banker <= 3:
+        return True
+    if banker in (4, 5):
+        return 3 <= player_third <= 7
+    return False
+
+
+def player_draws_on(totals):
+    """A Player rule reading only the two-card total: draws when it is in ``totals``."""
+    return lambda v1, v2: (v1 + v2) % 10 in totals
+
+
+def deal_variant(cards: list[str], banker_rule, player_rule) -> dict:
+    """:func:`deal` with the drawing rules given: ``player_rule(v1, v2)`` (the Player's
+    two point values, no natural) and ``banker_rule(banker_total, player_third or None)``."""
+    pts = [POINT[c[0]] for c in cards]
+    player, banker, nxt = [0, 2], [1, 3], 4
+    ptot, btot = (pts[0] + pts[2]) % 10, (pts[1] + pts[3]) % 10
+    if ptot < 8 and btot < 8:
+        third = None
+        if player_rule(pts[0], pts[2]):
+            player.append(nxt)
+            third = pts[nxt]
+            nxt += 1
+        if banker_rule(btot, third):
+            banker.append(nxt)
+            nxt += 1
+    pt = sum(pts[i] for i in player) % 10
+    bt = sum(pts[i] for i in banker) % 10
+    return {"winner": "player" if pt > bt else "banker" if bt > pt else "tie",
+            "player_total": pt, "banker_total": bt,
+            "player_cards": [cards[i] for i in player], "banker_cards": [cards[i] for i in banker]}
+
+
+def six_card_tally_variant(cards: list[str], keys: dict, banker_rule, player_rule):
+    """:func:`six_card_tally` under the given drawing rules."""
+    tallies = {name: Counter() for name in keys}
+    deals = 0
+    for perm in itertools.permutations(range(len(cards)), 6):
+        coup = deal_variant([cards[i] for i in perm], banker_rule, player_rule)
+        for name, key in keys.items():
+            tallies[name][key(coup)] += 1
+        deals += 1
+    return tallies, deals
+
+
+def value_coup_weights_variant(value_counts, banker_rule, player_rule) -> dict:
+    """:func:`value_coup_weights` under the given drawing rules: ``player_rule(v1, v2)``
+    (the Player's two point values, no natural) and ``banker_rule(banker_total,
+    player_third or None)``."""
     n = list(value_counts)
     total = sum(n)
     out: dict = {}
@@ -142,19 +199,22 @@ def value_coup_weights(value_counts) -> dict[tuple[tuple[int, ...], tuple[int, .
                     pt, bt = (p1 + p2) % 10, (b1 + b2) % 10
                     if w4 == 0:
                         pass
-                    elif pt >= 8 or bt >= 8 or (pt >= 6 and bt >= 6):
+                    elif pt >= 8 or bt >= 8:
                         finish(w4, (p1, p2), (b1, b2), 4)
-                    elif pt >= 6:  # Player stands; Banker (0-5) draws
-                        for b3 in range(10):
-                            if n[b3]:
-                                finish(w4 * n[b3], (p1, p2), (b1, b2, b3), 5)
+                    elif not player_rule(p1, p2):
+                        if banker_rule(bt, None):
+                            for b3 in range(10):
+                                if n[b3]:
+                                    finish(w4 * n[b3], (p1, p2), (b1, b2, b3), 5)
+                        else:
+                            finish(w4, (p1, p2), (b1, b2), 4)
                     else:
                         for p3 in range(10):
                             w5 = w4 * n[p3]
                             if not w5:
                                 continue
                             n[p3] -= 1
-                            if banker_draws_prose(bt, p3):
+                            if banker_rule(bt, p3):
                                 for b3 in range(10):
                                     if n[b3]:
                                         finish(w5 * n[b3], (p1, p2, p3), (b1, b2, b3), 6)
@@ -168,18 +228,10 @@ def value_coup_weights(value_counts) -> dict[tuple[tuple[int, ...], tuple[int, .
     return out
 
 
-def value_tally(value_counts, keys: dict) -> dict[str, Counter]:
-    """Weighted tally of ``key(coup)`` for each of ``keys`` over all deals of a
-    shoe given by point-value counts.  ``coup`` has the shape :func:`deal`
-    returns, each card named by a representative rank of its value (``T`` for
-    0), so only keys that read point values are meaningful here."""
-    tallies = {name: Counter() for name in keys}
-    items = list(keys.items())
-    for (p, b), w in value_coup_weights(value_counts).items():
+def value_winner_counts_variant(value_counts, banker_rule, player_rule) -> dict[str, int]:
+    """Exact winner ways by plain recursion over point values, under the given rules."""
+    out = {"player": 0, "banker": 0, "tie": 0}
+    for (p, b), w in value_coup_weights_variant(value_counts, banker_rule, player_rule).items():
         pt, bt = sum(p) % 10, sum(b) % 10
-        coup = {"winner": "player" if pt > bt else "banker" if bt > pt else "tie",
-                "player_total": pt, "banker_total": bt,
-                "player_cards": [VALUE_RANK[v] for v in p], "banker_cards": [VALUE_RANK[v] for v in b]}
-        for name, key in items:
-            tallies[name][key(coup)] += w
-    return tallies
+        out["player" if pt > bt else "banker" if bt > pt else "tie"] += w
+    return out

@@ -16,27 +16,36 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ..core.results import Analysis
+from ..core.rules import Rules
 from ..core.shoe import Shoe
 from ..core.solver import Solver
 from .catalog import MAIN_BETS, Bet, catalog
 
 
 @lru_cache(maxsize=64)
-def solver(bet_ids: tuple[str, ...] = MAIN_BETS) -> Solver:
-    """A cached :class:`Solver` for catalog bets."""
-    return Solver(catalog().select(list(bet_ids)))
+def solver(bet_ids: tuple[str, ...] = MAIN_BETS, rules: Rules | None = None) -> Solver:
+    """A cached :class:`Solver` for catalog bets (under ``rules``, Punto Banco by default)."""
+    return Solver(catalog().select(list(bet_ids)), rules=rules)
 
 
-def analyze(shoe: Shoe, bets: tuple[str, ...] | list[str] | tuple[Bet, ...] | None = None) -> Analysis:
-    """Exact odds of ``shoe`` for ``bets`` (catalog ids or :class:`Bet` s; main bets by default)."""
+def analyze(shoe: Shoe, bets: tuple[str, ...] | list[str] | tuple[Bet, ...] | None = None,
+            rules: Rules | str | None = None) -> Analysis:
+    """Exact odds of ``shoe`` for ``bets`` (catalog ids or :class:`Bet` s; main bets by default)
+    under ``rules`` (a :class:`Rules` or a built-in name such as ``"gold"``; Punto Banco by default)."""
+    if isinstance(rules, str):
+        from .rules_files import load_rules
+        rules = load_rules(rules)
+    if rules is not None and rules.is_default:
+        rules = None
+    extra = () if rules is None else (rules,)      # the default keeps today's cache keys
     if bets is None:
-        return solver().solve(shoe)
+        return solver(MAIN_BETS, *extra).solve(shoe) if extra else solver().solve(shoe)
     bets = tuple(bets)
     if all(isinstance(b, str) for b in bets):
-        return solver(bets).solve(shoe)
-    return _solver_for(tuple(catalog().bet(b) if isinstance(b, str) else b for b in bets)).solve(shoe)
+        return solver(bets, *extra).solve(shoe)
+    return _solver_for(tuple(catalog().bet(b) if isinstance(b, str) else b for b in bets), *extra).solve(shoe)
 
 
 @lru_cache(maxsize=64)
-def _solver_for(bets: tuple[Bet, ...]) -> Solver:
-    return Solver(bets)
+def _solver_for(bets: tuple[Bet, ...], rules: Rules | None = None) -> Solver:
+    return Solver(bets, rules=rules)

@@ -18,7 +18,7 @@ import argparse
 import sys
 
 from ..core.errors import BaccaratError
-from . import bankroll, odds, parsheet, reports, simcheck, study
+from . import bankroll, odds, parsheet, reports, rules, simcheck, study
 from .options import _Parser
 
 
@@ -29,7 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
 
-    for group in (odds, reports, simcheck, study, parsheet, bankroll):
+    for group in (odds, reports, simcheck, study, parsheet, bankroll, rules):
         group.register(sub)
     return p
 

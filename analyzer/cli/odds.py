@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .options import (add_bet_options, add_output_options, add_shoe_options, bets_from_args,
                       catalog_from_args, check_format, shoe_from_args, write_output)
+from .rules import add_rules_options, rules_from_args
 
 
 def register(sub) -> None:
@@ -12,6 +13,7 @@ def register(sub) -> None:
                                       "house edge and variance of the selected bets (main bets by default).")
     add_shoe_options(odds)
     add_bet_options(odds)
+    add_rules_options(odds)
     odds.add_argument("--breakeven", metavar="BET[:EVENT]",
                       help="EV with that event's payout left symbolic (default: the bet's first paying "
                            "event), and the payout or commission that makes the bet break even")
@@ -31,19 +33,30 @@ def cmd_odds(args) -> int:
 
     fmt = check_format(args.format)
     shoe = shoe_from_args(args)
+    rules, strategy = rules_from_args(args, shoe)
     bets = bets_from_args(args)
     breakeven_spec = args.breakeven
     if breakeven_spec:
         bet_id, _, event = breakeven_spec.partition(":")
         if bet_id not in {b.id for b in bets}:
             bets = bets + (catalog_from_args(args).bet(bet_id),)
-    result = Solver(bets).solve(shoe)
+    result = Solver(bets, rules=None if rules.is_default else rules).solve(shoe)
     be = None
     if breakeven_spec:
         from ..bets.breakeven import breakeven
         be = breakeven(result.bet(bet_id), event or None)
     text = {"md": formatting.odds_markdown, "csv": formatting.odds_csv,
             "json": formatting.odds_json}[fmt](result, breakeven=be)
+    if strategy is not None and fmt != "csv":
+        from ..reports.rules_tables import strategy_dict, strategy_markdown
+        if fmt == "md":
+            text = text.rstrip("\n") + "\n\n" + "\n".join(strategy_markdown(strategy)) + "\n"
+        else:
+            import json
+            doc = json.loads(text)
+            doc["player_strategy"] = strategy_dict(strategy)
+            from ..io.tables import json_text
+            text = json_text(doc)
     write_output(text, args.output)
     return 0
 

@@ -9,6 +9,13 @@ from pathlib import Path
 
 from .options import (UsageError, add_bet_options, add_output_options, add_quiet_option, add_shoe_options,
                       bets_from_args, check_format, progress_bar, shoe_from_args, write_output)
+from .rules import add_rules_options, rules_from_args, rules_words
+
+
+def _rules(args, shoe=None):
+    """The Rules of ``--rules``/``--player-option`` (None for the default)."""
+    rules, _ = rules_from_args(args, shoe)
+    return None if rules.is_default else rules
 
 
 def _decks_list(text: str) -> tuple[int, ...]:
@@ -35,10 +42,16 @@ def cmd_decks(args) -> int:
     else:
         bets = tuple(cat.bets.values())
         tables = list(cat.tables.values())
-    solver = Solver(bets)
-    results = {d: solver.solve(Shoe.standard(d)) for d in decks}
+    if getattr(args, "player_option", None) == "best":     # the best play depends on the shoe
+        results = {}
+        for d in decks:
+            shoe = Shoe.standard(d)
+            results[d] = Solver(bets, rules=_rules(args, shoe)).solve(shoe)
+    else:
+        solver = Solver(bets, rules=_rules(args))
+        results = {d: solver.solve(Shoe.standard(d)) for d in decks}
     ids = [b.id for b in bets]
-    command = "baccarat decks " + f"--decks-list {','.join(map(str, decks))}"
+    command = "baccarat decks " + f"--decks-list {','.join(map(str, decks))}" + rules_words(args)
     text = {"md": lambda: reportfmt.by_decks_markdown(results, tables, command, {}),
             "csv": lambda: reportfmt.by_decks_csv(results, ids),
             "json": lambda: reportfmt.by_decks_json(results, ids)}[fmt]()
@@ -52,8 +65,9 @@ def cmd_distributions(args) -> int:
 
     fmt = check_format(args.format)
     shoe = shoe_from_args(args)
-    d = distributions(shoe)
-    text = {"md": lambda: reportfmt.distributions_markdown(d, "baccarat distributions " + _shoe_words(args)),
+    d = distributions(shoe, _rules(args, shoe))
+    text = {"md": lambda: reportfmt.distributions_markdown(d, "baccarat distributions " + _shoe_words(args)
+                                                           + rules_words(args)),
             "csv": lambda: reportfmt.distributions_csv(d),
             "json": lambda: reportfmt.distributions_json(d)}[fmt]()
     write_output(text, args.output)
@@ -67,8 +81,13 @@ def cmd_eor(args) -> int:
     fmt = check_format(args.format)
     shoe = shoe_from_args(args)
     bets = bets_from_args(args)
-    e = effects_of_removal(shoe, bets, cards=args.cards)
-    command = "baccarat eor " + _shoe_words(args)
+    solver = None
+    rules = _rules(args, shoe)
+    if rules is not None:
+        from ..core.solver import Solver
+        solver = Solver(bets, rules=rules)
+    e = effects_of_removal(shoe, bets, cards=args.cards, solver=solver)
+    command = "baccarat eor " + _shoe_words(args) + rules_words(args)
     text = {"md": lambda: reportfmt.eor_markdown(e, command, {}),
             "csv": lambda: reportfmt.eor_csv(e),
             "json": lambda: reportfmt.eor_json(e)}[fmt]()
@@ -85,8 +104,8 @@ def cmd_payouts(args) -> int:
         raise UsageError("payouts supports --format md or csv (the JSON of 'baccarat odds --breakeven' "
                          "covers one bet)")
     shoe = shoe_from_args(args)
-    a = Solver(bets_from_args(args)).solve(shoe)
-    text = (reportfmt.payouts_markdown(a, "baccarat payouts " + _shoe_words(args)) if fmt == "md"
+    a = Solver(bets_from_args(args), rules=_rules(args, shoe)).solve(shoe)
+    text = (reportfmt.payouts_markdown(a, "baccarat payouts " + _shoe_words(args) + rules_words(args)) if fmt == "md"
             else reportfmt.payouts_csv(a))
     write_output(text, args.output)
     return 0
@@ -123,6 +142,7 @@ def register(sub) -> None:
                                    "(all catalog bets by table, unless --table/--bets name some).")
     p.add_argument("--decks-list", default="1,2,4,6,8", metavar="LIST", help="numbers of decks (default 1,2,4,6,8)")
     add_bet_options(p)
+    add_rules_options(p)
     add_output_options(p)
     p.set_defaults(func=cmd_decks)
 
@@ -130,6 +150,7 @@ def register(sub) -> None:
                        description="Final totals grid, totals by cards, winner by total, margin, cards dealt, "
                                    "naturals, and the odds after the first 2, 3 and 4 cards.")
     add_shoe_options(p)
+    add_rules_options(p)
     add_output_options(p)
     p.set_defaults(func=cmd_distributions)
 
@@ -139,6 +160,7 @@ def register(sub) -> None:
     add_shoe_options(p)
     add_bet_options(p)
     p.add_argument("--cards", type=int, default=1, metavar="K", help="cards of the rank removed (default 1)")
+    add_rules_options(p)
     add_output_options(p)
     p.set_defaults(func=cmd_eor)
 
@@ -147,6 +169,7 @@ def register(sub) -> None:
                                    "of its first paying event that makes it break even.")
     add_shoe_options(p)
     add_bet_options(p)
+    add_rules_options(p)
     add_output_options(p)
     p.set_defaults(func=cmd_payouts)
 

@@ -39,7 +39,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from .rules import BANKER_DRAWS, BANKER_DRAWS_ON_IF_PLAYER_STOOD, NATURAL_TOTALS, PLAYER_DRAWS_ON
+from .rules import PUNTO_BANCO, Rules
 
 VALUES = 10
 POSITIONS = 6
@@ -60,23 +60,53 @@ def falling(n: int, k: int) -> int:
     return out
 
 
+@lru_cache(maxsize=1)
+def _multisets():
+    """Multiset of the six values of each sequence, and its value counts (rules independent)."""
+    # Multiset of the six values of each sequence.  A multiset is coded by its
+    # value counts in base 7 (counts <= 6).  Sequence index = 1000*i + j where
+    # i, j index the first and last three positions, so the code is
+    # code3[i] + code3[j]: built from two 1000-entry tables, not 10**6 rows.
+    pow7 = np.int64(7) ** np.arange(VALUES, dtype=np.int64)
+    three = np.indices((VALUES,) * 3).reshape(3, -1)
+    code3 = pow7[three].sum(axis=0)
+    u3, m3 = np.unique(code3, return_inverse=True)
+    pair_codes = u3[:, None] + u3[None, :]
+    codes, pair_index = np.unique(pair_codes, return_inverse=True)
+    pair_index = pair_index.reshape(pair_codes.shape).astype(np.int32)
+    m3 = m3.ravel()
+    multiset = pair_index[np.ix_(m3, m3)].ravel()
+    exps = np.zeros((len(codes), VALUES), dtype=np.int64)
+    rest = codes.copy()
+    for v in range(VALUES):
+        exps[:, v] = rest % 7
+        rest //= 7
+    return multiset, exps  # exps (5005, 10): multiplicity of each value in multiset m
+
+
 class CoupTable:
     """Every sequence of six point values and the coup it deals.
 
     Each attribute is a numpy array over the ``10**6`` sequences (index
-    ``v1*10**5 + ... + v6``).  Cards not dealt are ``-1``.
+    ``v1*10**5 + ... + v6``).  Cards not dealt are ``-1``.  ``rules``: the
+    drawing tableau (:class:`analyzer.core.rules.Rules`, Punto Banco by default).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, rules: Rules | None = None) -> None:
+        rules = self.rules = rules or PUNTO_BANCO
+        naturals = sorted(rules.naturals)
         seq = np.indices((VALUES,) * POSITIONS, dtype=np.int8).reshape(POSITIONS, -1)
         p1, b1, p2, b2, c5, c6 = seq
         p_two = (p1 + p2) % 10
         b_two = (b1 + b2) % 10
-        natural = np.isin(p_two, NATURAL_TOTALS) | np.isin(b_two, NATURAL_TOTALS)
-        p_draws = ~natural & np.isin(p_two, list(PLAYER_DRAWS_ON))
-        grid = np.array(BANKER_DRAWS, dtype=bool)
+        natural = np.isin(p_two, naturals) | np.isin(b_two, naturals)
+        if rules.player_hands:
+            p_draws = ~natural & np.array(rules.player_grid(), dtype=bool)[p1, p2]
+        else:
+            p_draws = ~natural & np.isin(p_two, sorted(rules.player_draws))
+        grid = np.array(rules.banker, dtype=bool)
         b_draws = ~natural & np.where(p_draws, grid[b_two, c5],
-                                      np.isin(b_two, list(BANKER_DRAWS_ON_IF_PLAYER_STOOD)))
+                                      np.isin(b_two, sorted(rules.banker_if_player_stood)))
         none = np.int8(-1)
         self.p1, self.b1, self.p2, self.b2 = p1, b1, p2, b2
         self.p3 = np.where(p_draws, c5, none)
@@ -87,8 +117,8 @@ class CoupTable:
         self.banker_total = np.where(b_draws, (b_two + self.b3) % 10, b_two).astype(np.int8)
         self.player_cards = (2 + p_draws).astype(np.int8)
         self.banker_cards = (2 + b_draws).astype(np.int8)
-        self.player_natural = np.isin(p_two, NATURAL_TOTALS)
-        self.banker_natural = np.isin(b_two, NATURAL_TOTALS)
+        self.player_natural = np.isin(p_two, naturals)
+        self.banker_natural = np.isin(b_two, naturals)
         self.natural = natural
         pt, bt = self.player_total, self.banker_total
         self.winner = np.where(pt > bt, 0, np.where(bt > pt, 1, 2)).astype(np.int8)
@@ -96,25 +126,7 @@ class CoupTable:
         dealt = np.stack([p1, b1, p2, b2, self.p3, self.b3])
         self.max_value = dealt.max(axis=0)
 
-        # Multiset of the six values of each sequence.  A multiset is coded by its
-        # value counts in base 7 (counts <= 6).  Sequence index = 1000*i + j where
-        # i, j index the first and last three positions, so the code is
-        # code3[i] + code3[j]: built from two 1000-entry tables, not 10**6 rows.
-        pow7 = np.int64(7) ** np.arange(VALUES, dtype=np.int64)
-        three = np.indices((VALUES,) * 3).reshape(3, -1)
-        code3 = pow7[three].sum(axis=0)
-        u3, m3 = np.unique(code3, return_inverse=True)
-        pair_codes = u3[:, None] + u3[None, :]
-        codes, pair_index = np.unique(pair_codes, return_inverse=True)
-        pair_index = pair_index.reshape(pair_codes.shape).astype(np.int32)
-        m3 = m3.ravel()
-        self.multiset = pair_index[np.ix_(m3, m3)].ravel()
-        exps = np.zeros((len(codes), VALUES), dtype=np.int64)
-        rest = codes.copy()
-        for v in range(VALUES):
-            exps[:, v] = rest % 7
-            rest //= 7
-        self.exponents = exps  # (5005, 10): multiplicity of each value in multiset m
+        self.multiset, self.exponents = _multisets()
 
     def features(self) -> dict[str, np.ndarray]:
         """Arrays for every feature of :data:`analyzer.core.features.FEATURES`."""
@@ -217,10 +229,15 @@ class CoupTable:
         return np.bincount(self.multiset[mask], minlength=self.multisets).astype(np.int64)
 
 
-@lru_cache(maxsize=1)
-def coup_table() -> CoupTable:
-    """The shared :class:`CoupTable` (built on first use, about 50 ms)."""
-    return CoupTable()
+def coup_table(rules: Rules | None = None) -> CoupTable:
+    """The shared :class:`CoupTable` of ``rules`` (Punto Banco by default; built on
+    first use, about 50 ms, and cached per rule set)."""
+    return _coup_table(rules or PUNTO_BANCO)
+
+
+@lru_cache(maxsize=8)
+def _coup_table(rules: Rules) -> CoupTable:
+    return CoupTable(rules)
 
 
 class Tabulation:

@@ -9,7 +9,7 @@ common denominator and dividing once.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -99,6 +99,8 @@ class Analysis:
     deals: int
     outcomes: dict[str, int]
     bets: dict[str, BetResult]
+    #: the drawing tableau counted (:class:`analyzer.core.rules.Rules`; ``None``: Punto Banco)
+    rules: object = field(default=None, compare=False)
 
     def ways(self, outcome: str) -> int:
         """Deals won by ``"player"`` / ``"banker"`` or tied (``"tie"``)."""

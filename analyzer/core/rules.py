@@ -14,8 +14,11 @@ Coup(player=(2, 3, 7), banker=(4, 2, 2), player_total=2, banker_total=8, winner=
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
 from collections.abc import Sequence
+
+from .errors import BaccaratError
 
 #: Banker's rule when Player drew a third card, as printed:
 #: (Banker two-card totals, Banker draws when Player's third card is, Banker stands when it is)
@@ -81,12 +84,16 @@ def player_draws(player_total: int) -> bool:
     return player_total in PLAYER_DRAWS_ON
 
 
-def banker_draws(banker_total: int, player_third: int | None) -> bool:
+def banker_draws(banker_total: int, player_third: int | None, rules: Rules | None = None) -> bool:
     """Does Banker (no natural on either side) draw?
 
     ``player_third`` is the point value of Player's third card, or ``None`` if
-    Player stood.
+    Player stood.  ``rules``: a :class:`Rules` (default: Punto Banco).
     """
+    if rules is not None:
+        if player_third is None:
+            return banker_total in rules.banker_if_player_stood
+        return rules.banker[banker_total][player_third]
     if player_third is None:
         return banker_total in BANKER_DRAWS_ON_IF_PLAYER_STOOD
     return BANKER_DRAWS[banker_total][player_third]
@@ -112,11 +119,12 @@ class Coup:
             is_natural(hand_total(self.player)) or is_natural(hand_total(self.banker)))
 
 
-def play_coup(values: Sequence[int]) -> Coup:
+def play_coup(values: Sequence[int], rules: Rules | None = None) -> Coup:
     """Deal a coup from point values in shoe order (P, B, P, B, then third cards).
 
     Needs at least as many values as the coup uses (4 to 6); extra ones are ignored.
-    The fifth card goes to whichever hand draws first.
+    The fifth card goes to whichever hand draws first.  ``rules``: a :class:`Rules`
+    (default: Punto Banco).
     """
     it = iter(values)
     try:
@@ -125,15 +133,236 @@ def play_coup(values: Sequence[int]) -> Coup:
         p.append(next(it))
         b.append(next(it))
         pt, bt = hand_total(p), hand_total(b)
-        if not (is_natural(pt) or is_natural(bt)):
+        naturals = NATURAL_TOTALS if rules is None else rules.naturals
+        if not (pt in naturals or bt in naturals):
             third = None
-            if player_draws(pt):
+            if player_draws(pt) if rules is None else rules.player_grid()[p[0]][p[1]]:
                 third = next(it)
                 p.append(third)
-            if banker_draws(bt, third):
+            if banker_draws(bt, third, rules):
                 b.append(next(it))
     except StopIteration:
         raise ValueError("not enough cards to finish the coup") from None
     pt, bt = hand_total(p), hand_total(b)
     winner = "player" if pt > bt else "banker" if bt > pt else "tie"
     return Coup(tuple(p), tuple(b), pt, bt, winner)
+
+
+# -- rule sets as data ---------------------------------------------------------------
+
+class RulesError(BaccaratError):
+    """A rules file or rule set that cannot be used (one-line message)."""
+
+
+def format_values(values) -> str:
+    """The inverse of :func:`parse_values` for a draws cell: ``{0..7, 9}`` -> ``"0-7, 9"``.
+
+    >>> format_values(range(10)), format_values([]), format_values([0, 1, 2, 3, 8, 9])
+    ('any', 'never', '0-3, 8, 9')
+    """
+    vals = sorted(set(values))
+    if vals == list(range(10)):
+        return "any"
+    if not vals:
+        return "never"
+    parts, start = [], vals[0]
+    for prev, cur in zip(vals, vals[1:] + [None]):
+        if cur != prev + 1:
+            parts.append(str(start) if start == prev else f"{start}, {prev}" if prev == start + 1
+                         else f"{start}-{prev}")
+            start = cur
+    return ", ".join(parts)
+
+
+def _stands_text(draws: frozenset[int]) -> str:
+    rest = frozenset(range(10)) - draws
+    return "-" if not rest else "always" if len(rest) == 10 else format_values(rest)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A drawing tableau, as data: frozen and hashable (engines are cached per value).
+
+    ``banker`` is the 10 x 10 grid ``banker[banker_total][player_third_value]``
+    (rows of natural totals are never read).  ``player_option`` lists the
+    Player two-card totals on which the Player may choose; ``player_draws``
+    says what the Player does when nobody chooses.  ``player_hands`` overrides
+    ``player_draws`` per two-card hand: ``((v1, v2), draws)`` with ``v1 <= v2``
+    the hand's point values.  ``name`` is a label only: two rule sets with
+    the same tableau are equal.
+    """
+
+    naturals: frozenset[int]
+    player_draws: frozenset[int]
+    banker: tuple[tuple[bool, ...], ...]
+    banker_if_player_stood: frozenset[int]
+    player_option: frozenset[int] = frozenset()
+    player_hands: tuple[tuple[tuple[int, int], bool], ...] = ()
+    name: str = field(default="custom", compare=False)
+
+    @property
+    def is_default(self) -> bool:
+        return self == PUNTO_BANCO
+
+    def player_grid(self) -> tuple[tuple[bool, ...], ...]:
+        """``grid[v1][v2]``: does the Player (no natural) draw holding point values v1, v2?"""
+        hands = dict(self.player_hands)
+        return tuple(tuple(hands.get((min(a, b), max(a, b)), (a + b) % 10 in self.player_draws)
+                           for b in range(10)) for a in range(10))
+
+    def banker_rows(self) -> tuple[tuple[tuple[int, ...], str, str], ...]:
+        """The Banker table shaped like :data:`BANKER_RULE_TABLE` (consecutive equal rows merged)."""
+        rows: list[tuple[list[int], frozenset[int]]] = []
+        for b in range(10):
+            if b in self.naturals:
+                continue
+            draws = frozenset(p for p in range(10) if self.banker[b][p])
+            if rows and rows[-1][1] == draws and rows[-1][0][-1] == b - 1:
+                rows[-1][0].append(b)
+            else:
+                rows.append(([b], draws))
+        return tuple((tuple(t), format_values(d), _stands_text(d)) for t, d in rows)
+
+    def with_player_option(self, choice: str) -> Rules:
+        """``draw`` or ``stand`` on every total of :attr:`player_option` (``best`` needs a
+        shoe: :func:`analyzer.core.choice.best_rules`)."""
+        if not self.player_option:
+            raise RulesError(f"rule set {self.name!r} offers the Player no option "
+                             "(its rules file has no player_option)")
+        if choice not in ("draw", "stand"):
+            raise RulesError(f"unknown --player-option {choice!r} (choose from draw, stand, best)")
+        opt = self.player_option
+        draws = (self.player_draws | opt) if choice == "draw" else (self.player_draws - opt)
+        return Rules(self.naturals, draws, self.banker, self.banker_if_player_stood,
+                     name=f"{self.name}, Player {'draws' if choice == 'draw' else 'stands'} on "
+                          f"{format_values(opt)}")
+
+    def describe(self) -> str:
+        """One line for a report header."""
+        return (f"{self.name} (naturals {'/'.join(map(str, sorted(self.naturals)))}, Player draws on "
+                f"{format_values(self.player_draws)}"
+                + (f", may choose on {format_values(self.player_option)}" if self.player_option else "")
+                + (f", by hand on {len(self.player_hands)} two-card hands" if self.player_hands else "")
+                + "; Banker: " + "; ".join(f"{','.join(map(str, t))} " + (
+                    "draws" if d == "any" else "stands" if d == "never" else f"draws on {d}")
+                    for t, d, _ in self.banker_rows())
+                + f"; when the Player stood, on {format_values(self.banker_if_player_stood)})")
+
+
+_VALUE_CELL = re.compile(r"\s*(any|always|never|-|[0-9]+(\s*-\s*[0-9]+)?(\s*,\s*[0-9]+(\s*-\s*[0-9]+)?)*)\s*")
+
+
+def parse_cell(text, where: str) -> frozenset[int]:
+    """A cell of a rules file: ``"0-3, 8, 9"``, ``"any"``, ``"never"``, ``"-"``, or a list of
+    totals; every total 0-9, or a :class:`RulesError` naming ``where``."""
+    if isinstance(text, list):
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in text):
+            raise RulesError(f"{where}: a list of totals must hold whole numbers, got {text!r}")
+        vals = set(text)
+    elif isinstance(text, int) and not isinstance(text, bool):
+        vals = {text}
+    elif isinstance(text, str) and _VALUE_CELL.fullmatch(text):
+        t = text.strip()
+        if t in ("any", "always", "never", "-"):
+            return parse_values(t)
+        vals = set()
+        for part in t.split(","):
+            lo, _, hi = part.strip().partition("-")
+            lo, hi = int(lo), int(hi or lo)
+            if hi < lo:
+                raise RulesError(f"{where}: range {part.strip()!r} runs backwards")
+            vals.update(range(lo, hi + 1))
+    else:
+        raise RulesError(f"{where}: expected totals like \"0-5\" or \"0-3, 8, 9\", got {text!r}")
+    bad = sorted(v for v in vals if not 0 <= v <= 9)
+    if bad:
+        raise RulesError(f"{where}: total {bad[0]} is outside 0-9")
+    return frozenset(vals)
+
+
+RULES_KEYS = ("name", "naturals", "player_draws", "player_option", "banker", "banker_if_player_stood")
+REQUIRED_KEYS = ("player_draws", "banker", "banker_if_player_stood")
+
+
+def rules_from_mapping(doc: dict, source: str = "rules") -> Rules:
+    """A :class:`Rules` from a parsed rules document (the TOML shape of the README)."""
+    if not isinstance(doc, dict):
+        raise RulesError(f"{source}: a rules document is a table of keys")
+    unknown = [k for k in doc if k not in RULES_KEYS]
+    if unknown:
+        raise RulesError(f"{source}: unknown key {unknown[0]!r} (known: {', '.join(RULES_KEYS)})")
+    missing = [k for k in REQUIRED_KEYS if k not in doc]
+    if missing:
+        raise RulesError(f"{source}: missing key {missing[0]!r}")
+    name = doc.get("name", "custom")
+    if not isinstance(name, str) or not name.strip() or len(name) > 60:
+        raise RulesError(f"{source}: name must be a short string")
+    naturals = parse_cell(doc.get("naturals", [8, 9]), f"{source}: naturals")
+    player = parse_cell(doc["player_draws"], f"{source}: player_draws") - naturals
+    option = parse_cell(doc.get("player_option", []), f"{source}: player_option")
+    if option & naturals:
+        raise RulesError(f"{source}: player_option {format_values(option & naturals)} is a natural total")
+    stood = parse_cell(doc["banker_if_player_stood"], f"{source}: banker_if_player_stood") - naturals
+    table = doc["banker"]
+    if not isinstance(table, dict):
+        raise RulesError(f"{source}: banker must be a table of rows "
+                         "('\"0, 1, 2\" = { draws = \"any\", stands = \"-\" }')")
+    grid = [[False] * 10 for _ in range(10)]
+    seen: dict[int, str] = {}
+    for key, row in table.items():
+        where = f"{source}: banker row {key!r}"
+        totals = parse_cell(key, where)
+        if not totals:
+            raise RulesError(f"{where}: names no Banker total")
+        if not isinstance(row, dict):
+            raise RulesError(f"{where}: expected {{ draws = ..., stands = ... }}")
+        extra = [k for k in row if k not in ("draws", "stands")]
+        if extra:
+            raise RulesError(f"{where}: unknown key {extra[0]!r} (known: draws, stands)")
+        if "draws" not in row:
+            raise RulesError(f"{where}: missing key 'draws'")
+        draws = parse_cell(row["draws"], f"{where}: draws")
+        if "stands" in row:
+            stands = parse_cell(row["stands"], f"{where}: stands")
+            if draws & stands:
+                raise RulesError(f"{where}: Player's third card {min(draws & stands)} is in both draws and stands")
+            if (draws | stands) != frozenset(range(10)):
+                raise RulesError(f"{where}: draws and stands leave Player's third card "
+                                 f"{min(frozenset(range(10)) - draws - stands)} out")
+        for t in sorted(totals):
+            if t in naturals:
+                raise RulesError(f"{where}: extra row: Banker {t} is a natural (the coup is over)")
+            if t in seen:
+                raise RulesError(f"{where}: extra row: Banker {t} is already in row {seen[t]!r}")
+            seen[t] = key
+            grid[t] = [p in draws for p in range(10)]
+    missing_rows = [t for t in range(10) if t not in naturals and t not in seen]
+    if missing_rows:
+        raise RulesError(f"{source}: banker: missing row for Banker total {missing_rows[0]}")
+    return Rules(naturals, player, tuple(tuple(r) for r in grid), stood, option, name=name.strip())
+
+
+def _builtin_punto_banco() -> Rules:
+    return Rules(frozenset(NATURAL_TOTALS), frozenset(PLAYER_DRAWS_ON), BANKER_DRAWS,
+                 frozenset(BANKER_DRAWS_ON_IF_PLAYER_STOOD), name="punto_banco")
+
+
+#: Today's rules, the default everywhere.
+PUNTO_BANCO = _builtin_punto_banco()
+
+#: Baccarat Gold (Wizard of Odds, "Baccarat Gold", wizardofodds.com/games/baccarat/gold/):
+#: when the Player drew, the Banker with 0-3 always draws, with 4 or 5 draws only on a
+#: Player's third card of 3-7, with 6 or 7 stands; when the Player stood, as in Punto
+#: Banco.  The Player draws on 0-5 and may choose on 5.
+GOLD = rules_from_mapping({
+    "name": "gold",
+    "naturals": "8, 9",
+    "player_draws": "0-5",
+    "player_option": "5",
+    "banker_if_player_stood": "0-5",
+    "banker": {"0-3": {"draws": "any", "stands": "-"},
+               "4, 5": {"draws": "3-7", "stands": "0-2, 8, 9"},
+               "6, 7": {"draws": "never", "stands": "always"}},
+}, "gold")
+
+BUILTIN_RULES = {"punto_banco": PUNTO_BANCO, "gold": GOLD}

@@ -68,11 +68,14 @@ class Solver:
     sequences (milliseconds per event).  Solving a shoe costs tens of
     microseconds for bets on point values, and about a millisecond more for
     bets that read ranks or suits (see :mod:`analyzer.core.cardengine`).
+    ``rules``: the drawing tableau (:class:`analyzer.core.rules.Rules`), Punto
+    Banco by default; each :class:`Analysis` carries it as ``rules``.
     """
 
-    def __init__(self, bets):
+    def __init__(self, bets, rules=None):
         self.bets = tuple(bets)
-        table = coup_table()
+        table = coup_table(rules)
+        self.rules = table.rules
         features = table.features()
         rows, index = [], {}
 
@@ -143,4 +146,4 @@ class Solver:
             events = [EventResult(e.event, e.pays, w, deals) for e, w in zip(bet.events, counts)]
             events.append(EventResult(bet.otherwise_event, bet.otherwise, deals - sum(counts), deals))
             results[bet.id] = BetResult(bet, deals, tuple(events))
-        return Analysis(shoe, deals, outcomes, results)
+        return Analysis(shoe, deals, outcomes, results, self.rules)

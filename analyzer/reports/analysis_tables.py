@@ -16,11 +16,15 @@ PLOTS_MISSING = ("*(Charts are not included: matplotlib is not installed. "
                  "Install the `plots` extra, `pip install .[plots]`, and run the command again.)*")
 
 
-def header(title: str, shoe_text: str, deals: int | None, command: str, extra: str = "") -> list[str]:
+def header(title: str, shoe_text: str, deals: int | None, command: str, extra: str = "",
+           rules=None) -> list[str]:
     out = [f"# {title}", ""]
     out.append(f"- Shoe: {shoe_text}")
-    out.append("- Rules: standard Punto Banco (naturals 8/9, Player draws on 0-5, Banker by the "
-               "printed third-card table of analyzer/core/RULES.md)")
+    if rules is None or rules.is_default:
+        out.append("- Rules: standard Punto Banco (naturals 8/9, Player draws on 0-5, Banker by the "
+                   "printed third-card table of analyzer/core/RULES.md)")
+    else:
+        out.append(f"- Rules: {rules.describe()}")
     if deals is not None:
         out.append(f"- Denominator: {deals} ordered six-card deals (N (N-1) (N-2) (N-3) (N-4) (N-5)); "
                    "a coup that ends after four or five cards is counted for every filling of the unused positions")
@@ -48,7 +52,8 @@ def by_decks_markdown(results: dict[int, Analysis], tables: list, command: str, 
                  "standard shoes of " + ", ".join(map(str, decks[:-1])) + (" and " if len(decks) > 1 else "")
                  + f"{decks[-1]} decks", None, command,
                  "Each cell: the house edge (-EV per unit staked) in percent; the exact fractions, hit "
-                 "frequencies (probability that the bet wins something) and EVs are in the CSV and JSON files.")
+                 "frequencies (probability that the bet wins something) and EVs are in the CSV and JSON files.",
+                 next(iter(results.values())).rules)
     for t in tables:
         out += [f"## {t.name} (`{t.id}`)", "", t.description, ""]
         rows = []
@@ -104,7 +109,7 @@ def _grid(dist, rows_part: int = 0) -> tuple[list[list[str]], list[str]]:
 def distributions_markdown(d: Distributions, command: str) -> str:
     out = header("Distributions of a coup", d.shoe.describe(), d.deals, command,
                  "Ways are exact counts over the denominator; probabilities and exact fractions are in "
-                 "the CSV and JSON files.")
+                 "the CSV and JSON files.", d.rules)
     for dist in d.tables.values():
         out += [f"## {dist.title}", ""]
         if len(dist.labels) == 2:
@@ -172,7 +177,7 @@ def eor_markdown(e: Effects, command: str, charts: dict | None) -> str:
                  e.shoe.describe(), None, command,
                  "Effect = EV(shoe without the cards) - EV(shoe), exact; shown here in percent of a unit "
                  "staked. Tags are the effects scaled to small integers (an ideal linear count); "
-                 "correlation is the frequency-weighted Pearson correlation of tags and effects.")
+                 "correlation is the frequency-weighted Pearson correlation of tags and effects.", e.rules)
     rows = []
     notes = []
     for b in e.bets.values():
@@ -236,7 +241,7 @@ def payouts_markdown(a: Analysis, command: str) -> str:
                  command, "The EV is linear in each payout: x1, x2, ... are the payouts (to 1) of the "
                  "bet's events in pay-table order, the last one the 'otherwise' event (-1 when it loses). "
                  "Break-even: the payout of the bet's first paying event that makes the EV exactly 0, "
-                 "the others as printed.")
+                 "the others as printed.", a.rules)
     for r in a.bets.values():
         poly, symbols = ev_polynomial(r)
         be = breakeven(r)

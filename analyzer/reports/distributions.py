@@ -101,8 +101,8 @@ def _label(name: str, part: str, value: int):
 
 
 class _Compiled:
-    def __init__(self):
-        table = coup_table()
+    def __init__(self, rules=None):
+        table = coup_table(rules)
         f = table.features()
         self.plans = {}
         groups_all = []
@@ -124,9 +124,9 @@ class _Compiled:
         self.tab = Tabulation([], table, coef)
 
 
-@lru_cache(maxsize=1)
-def _compiled() -> _Compiled:
-    return _Compiled()
+@lru_cache(maxsize=4)
+def _compiled(rules=None) -> _Compiled:
+    return _Compiled(rules)
 
 
 @dataclass(frozen=True)
@@ -135,6 +135,7 @@ class Distributions:
     deals: int
     tables: dict[str, Distribution]
     conditionals: dict[str, Conditional]
+    rules: object = None   # the Rules counted (None: Punto Banco)
 
     def to_frame(self):
         """Every table in long form: table, key, winner (conditionals), ways, of, probability."""
@@ -152,9 +153,11 @@ class Distributions:
         return data_frame(rows)
 
 
-def distributions(shoe: Shoe) -> Distributions:
-    """Every distribution and conditional table of :mod:`analyzer.reports.distributions` for ``shoe``."""
-    c = _compiled()
+def distributions(shoe: Shoe, rules=None) -> Distributions:
+    """Every distribution and conditional table of :mod:`analyzer.reports.distributions` for ``shoe``
+    (under ``rules``, Punto Banco by default)."""
+    rules = None if rules is None or rules.is_default else rules
+    c = _compiled(rules)
     ways = c.tab.ways(shoe.value_counts)
     deals = falling(shoe.cards, POSITIONS)
     tables, conds = {}, {}
@@ -173,4 +176,4 @@ def distributions(shoe: Shoe) -> Distributions:
             base = offset + 3 * i
             cells[key] = (ways[base], ways[base + 1], ways[base + 2])
         conds[name] = Conditional(name, title, labels, cells, deals)
-    return Distributions(shoe, deals, tables, conds)
+    return Distributions(shoe, deals, tables, conds, rules)

@@ -102,6 +102,7 @@ class Effects:
     shoe: Shoe
     cards: int
     bets: dict[str, BetEffects]
+    rules: object = None   # the Rules counted (None: Punto Banco)
 
     def to_frame(self):
         """bet, rank, cards removed, effect on the EV (exact; None where impossible), tag."""
@@ -159,5 +160,6 @@ def effects_of_removal(shoe: Shoe, bets: list[str] | tuple[Bet, ...], cards: int
             result = None
         for b in bet_objs:
             per_rank[b.id][r] = None if result is None else result.bet(b.id).ev - base_ev[b.id]
+    rules = base.rules if base.rules is not None and not base.rules.is_default else None
     return Effects(shoe, cards, {b.id: BetEffects(b, base_ev[b.id], per_rank[b.id], rank_counts)
-                                 for b in bet_objs})
+                                 for b in bet_objs}, rules)

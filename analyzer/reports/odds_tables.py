@@ -71,8 +71,9 @@ def odds_markdown(a: Analysis, title: str | None = None, breakeven=None, command
     out = [f"# {title or 'Exact odds'}: {a.shoe.describe()}", ""]
     out.append(f"Counted over all {a.deals} ordered six-card deals "
                f"({deals_formula(a.shoe.cards)}); a coup that ends after four or five cards is "
-               "counted once for every way the unused positions could be filled. Rules: standard "
-               "Punto Banco (analyzer/core/RULES.md).")
+               "counted once for every way the unused positions could be filled. "
+               + ("Rules: standard Punto Banco (analyzer/core/RULES.md)." if a.rules is None or a.rules.is_default
+                  else f"Rules: {a.rules.describe()}."))
     out.append("")
     if command:
         out += [f"Reproduce: `{command}`", ""]
@@ -171,6 +172,8 @@ def odds_dict(a: Analysis, breakeven=None) -> dict:
     }
     if breakeven is not None:
         doc["breakeven"] = breakeven_dict(breakeven)
+    if a.rules is not None and not a.rules.is_default:
+        doc["rules"] = a.rules.describe()
     return doc
 
 

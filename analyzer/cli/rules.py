@@ -1,0 +1,82 @@
+"""``baccarat rules`` and the ``--rules`` / ``--player-option`` options of the commands that play coups."""
+
+from __future__ import annotations
+
+from .options import UsageError, add_output_options, add_shoe_options, shoe_from_args, write_output
+
+PLAYER_OPTIONS = ("draw", "stand", "best")
+
+
+def add_rules_options(p) -> None:
+    g = p.add_argument_group("rules")
+    g.add_argument("--rules", metavar="NAME|FILE", default=None,
+                   help="drawing rules: punto_banco (default), gold, or a TOML rules file "
+                        "(see 'baccarat rules' and README)")
+    g.add_argument("--player-option", metavar="PLAY", default=None,
+                   help="where the rule set lets the Player choose (gold: stand or draw on 5): "
+                        "draw, stand, or best (the exact best play by two-card hand for the shoe)")
+
+
+def rules_from_args(args, shoe=None):
+    """``(rules, strategy)`` of the command line: ``strategy`` is the list of
+    :class:`analyzer.core.choice.HandChoice` under ``--player-option best``, else ``None``."""
+    from ..bets.rules_files import load_rules
+    rules = load_rules(getattr(args, "rules", None))
+    option = getattr(args, "player_option", None)
+    if option is None:
+        return rules, None
+    option = option.strip()
+    if option not in PLAYER_OPTIONS:
+        raise UsageError(f"unknown --player-option {option!r} (choose from {', '.join(PLAYER_OPTIONS)})")
+    if not rules.player_option:
+        raise UsageError(f"--player-option: rule set {rules.name!r} offers the Player no option")
+    if option != "best":
+        return rules.with_player_option(option), None
+    if shoe is None:
+        raise UsageError("--player-option best needs a shoe (the best play depends on it)")
+    from ..core.choice import best_rules
+    return best_rules(rules, shoe.value_counts)
+
+
+def rules_words(args) -> str:
+    """The ``--rules`` / ``--player-option`` words of a Reproduce line ('' by default)."""
+    words = []
+    if getattr(args, "rules", None):
+        words.append(f"--rules {args.rules}")
+    if getattr(args, "player_option", None):
+        words.append(f"--player-option {args.player_option}")
+    return (" " + " ".join(words)) if words else ""
+
+
+def register(sub) -> None:
+    p = sub.add_parser("rules", help="print a rule set as the familiar drawing tables",
+                       description="The drawing rules of a rule set (built-in or a TOML rules file): "
+                                   "naturals, the Player's rule and the Banker's third-card table; with "
+                                   "--player-option best, the exact best play for the shoe.")
+    add_rules_options(p)
+    add_shoe_options(p)
+    p.add_argument("--format", default="md", metavar="FMT",
+                   help="md (Markdown, default), json, or toml (a rules file restating the rule set)")
+    p.add_argument("--output", "-o", metavar="FILE",
+                   help="write to FILE instead of standard output ('-' is standard output)")
+    p.set_defaults(func=cmd_rules)
+
+
+def cmd_rules(args) -> int:
+    from ..bets.rules_files import rules_toml
+    from ..reports.rules_tables import rules_json, rules_markdown
+    if args.format not in ("md", "json", "toml"):
+        raise UsageError(f"unknown --format {args.format!r} (choose from md, json, toml)")
+    shoe = shoe_from_args(args) if getattr(args, "player_option", None) == "best" else None
+    rules, strategy = rules_from_args(args, shoe)
+    if args.format == "toml":
+        text = rules_toml(rules)
+    elif args.format == "json":
+        text = rules_json(rules, strategy)
+    else:
+        text = rules_markdown(rules, strategy)
+    write_output(text, args.output)
+    return 0
+
+
+__all__ = ["add_rules_options", "rules_from_args", "rules_words", "register", "add_output_options"]
