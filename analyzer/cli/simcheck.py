@@ -76,6 +76,9 @@ def register(sub) -> None:
     c.add_argument("--detect", metavar="PP", default="0.1",
                    help="deviation for the power statement, in percentage points of a frequency or of "
                         "the stake (default 0.1)")
+    c.add_argument("--card-order", action="store_true",
+                   help="also test the order of the dealt cards against a uniform shuffle (catches a shoe "
+                        "shuffled too little)")
     c.add_argument("--jobs", metavar="N", default="1",
                    help="share the shoe-aware solves among N processes (default 1; same result)")
     add_output_options(c)
@@ -102,7 +105,7 @@ def register(sub) -> None:
     add_bet_options(s)
     s.add_argument("--fault", metavar="FAULT", action="append", default=[],
                    help="break the simulator on purpose, to see the checker catch it: banker-cell=T:P, "
-                        "with-replacement, biased-shuffle, commission=0.04, extra-card=As")
+                        "with-replacement, biased-shuffle, commission=0.04, extra-card=As, riffles=K")
     add_quiet_option(s)
     s.set_defaults(func=cmd_simulate)
 
@@ -190,7 +193,8 @@ def cmd_check(args) -> int:
         shoe = shoe_for(log, shoe)
         with progress_bar(log.coups, "exact solves", args.quiet, "coups") as bar:
             report = check.check_log(log, shoe, args.reference or "shoe-aware", tuple(b.id for b in bets),
-                                     cat, alpha, power, detect, jobs=jobs, progress=bar.update)
+                                     cat, alpha, power, detect, jobs=jobs, progress=bar.update,
+                                     order=args.card_order)
     out = {"md": check.report_markdown, "json": check.report_json, "csv": check.report_csv}[fmt](report)
     write_output(out, args.output)
     return 1 if report.failed else 0

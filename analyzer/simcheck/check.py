@@ -188,12 +188,13 @@ def _return_from_counts(bet: Bet, tallies: Tallies) -> Fraction | None:
 def check_log(log: HandLog, shoe: Shoe, reference: str = "shoe-aware", bets: tuple[str, ...] = MAIN_BETS,
               catalog_obj=None, alpha: Fraction = DEFAULT_ALPHA, power: Fraction = DEFAULT_POWER,
               detect: Fraction = DEFAULT_DETECT, depletion: bool = True, jobs: int = 1,
-              progress=None) -> Report:
+              progress=None, order: bool = False) -> Report:
     """Check a hand log (replayed first: any violation is an error).
 
     ``progress(coups)``, when given, is called as the shoe-aware solves go.
 
-    ``jobs`` > 1 shares the shoe-aware solves among that many forked processes."""
+    ``jobs`` > 1 shares the shoe-aware solves among that many forked processes.  ``order`` adds the
+    card-order chi-square of :mod:`.order` (is the shoe shuffled?)."""
     from .verify import replay
 
     rep = replay(log, shoe, limit=1)
@@ -247,6 +248,18 @@ def check_log(log: HandLog, shoe: Shoe, reference: str = "shoe-aware", bets: tup
                                                           f"some event: not tested"))
     if reference == "shoe-aware" and depletion:
         report.depletion = depletion_test(ref)
+    if order:
+        from .order import card_order
+        got = card_order(log, shoe)
+        if got is not None:
+            oref, steps = got
+            report.cells["order"] = cell_stats(oref, steps)
+            report.titles["order"] = oref.family.title
+            c = chi_square(oref, steps)
+            if c is not None:
+                report.chisq.append(c)
+            report.notes.append("Card order: consecutive dealt cards of a shoe against a uniform shuffle "
+                                "(exact step probabilities; pairs sharing a card taken as independent).")
     if log.shape:
         report.notes.append(log.shape[0].upper() + log.shape[1:] + ".")
     if log.skipped:

@@ -60,7 +60,9 @@ class Faults:
     position with a random one" shuffle of a shoe built rank by rank (all aces,
     then all twos, ...);
     ``banker_pays``: what a Banker win pays (19/20 is right); ``extra_card``: one
-    more copy of this card in every shoe (``"As"``: a ninth ace of spades in 8 decks).
+    more copy of this card in every shoe (``"As"``: a ninth ace of spades in 8 decks);
+    ``riffles``: the shoe starts in new-deck order (deck after deck, each suit A..K) and gets only
+    this many riffle shuffles (Gilbert-Shannon-Reeds), no other shuffle.
     """
 
     banker_cell: tuple[int, int] | None = None
@@ -68,6 +70,7 @@ class Faults:
     biased_shuffle: bool = False
     banker_pays: Fraction | None = None
     extra_card: str | None = None
+    riffles: int | None = None
 
     @classmethod
     def parse(cls, specs: list[str]) -> Faults:
@@ -93,6 +96,11 @@ class Faults:
                     if not 0 <= c < 1:
                         raise ValueError
                     kw["banker_pays"] = 1 - c
+                elif name == "riffles":
+                    k = int(value)
+                    if not 0 <= k <= 100:
+                        raise ValueError
+                    kw["riffles"] = k
                 elif name == "extra-card":
                     encode_card(value)
                     kw["extra_card"] = value.strip()
@@ -101,7 +109,7 @@ class Faults:
             except (ValueError, ZeroDivisionError, BaccaratError):
                 raise SimulationError(
                     f"unknown --fault {spec!r} (use banker-cell=T:P, with-replacement, biased-shuffle, "
-                    f"commission=0.04 or extra-card=As)") from None
+                    f"commission=0.04, extra-card=As or riffles=K)") from None
         return cls(**kw)
 
 
@@ -215,10 +223,20 @@ def simulate(shoe: Shoe, shoes: int, seed: int, cut_card: int = DEFAULT_CUT_CARD
         write(log_header(burn) + "\n")
     base_list = base.tolist()
     sorted_list = sorted(base_list)   # rank by rank: all aces, then all twos, ...
+    new_deck = _new_deck_order(base_list) if faults.riffles is not None else []
 
     for s in range(1, shoes + 1):
         if faults.with_replacement:
             codes = base[rng.integers(0, n_cards, n_cards)].tolist()
+        elif faults.riffles is not None:
+            deck = np.array(new_deck)
+            for _ in range(faults.riffles):
+                bits = rng.integers(0, 2, n_cards).astype(bool)
+                top = n_cards - int(bits.sum())
+                out = np.empty_like(deck)
+                out[~bits], out[bits] = deck[:top], deck[top:]
+                deck = out
+            codes = deck.tolist()
         elif faults.biased_shuffle:
             codes = sorted_list[:]
             js = rng.integers(0, n_cards, n_cards).tolist()
@@ -306,6 +324,19 @@ def simulate(shoe: Shoe, shoes: int, seed: int, cut_card: int = DEFAULT_CUT_CARD
             counts = np.bincount(idx[seqs], minlength=len(p))
             result.bets[bet.id] = (result.coups, sum((int(c) * x for c, x in zip(counts, p)), Fraction(0)))
     return result
+
+
+def _new_deck_order(codes: list[int]) -> list[int]:
+    """Deck after deck, each in suit order, A to K within a suit (cards without suits by rank)."""
+    left = {c: codes.count(c) for c in set(codes)}
+    order = sorted(left, key=lambda c: (c % 5, c // 5))
+    out: list[int] = []
+    while len(out) < len(codes):
+        for c in order:
+            if left[c]:
+                left[c] -= 1
+                out.append(c)
+    return out
 
 
 def simulate_to_text(shoe: Shoe, shoes: int, seed: int, **kw) -> tuple[str, SimResult]:
