@@ -14,6 +14,10 @@ def register(sub) -> None:
     add_shoe_options(odds)
     add_bet_options(odds)
     add_rules_options(odds)
+    odds.add_argument("--known", metavar="POS=CARD", action="append", default=[],
+                      help="a card known at a dealing position (1 P1, 2 B1, 3 P2, 4 B2, 5 and 6 the fifth and "
+                           "sixth cards off the shoe), e.g. 1=9 or 5=Kh; may be repeated: the odds are then "
+                           "conditional on those cards (bets on point values only)")
     odds.add_argument("--breakeven", metavar="BET[:EVENT]",
                       help="EV with that event's payout left symbolic (default: the bet's first paying "
                            "event), and the payout or commission that makes the bet break even")
@@ -40,7 +44,12 @@ def cmd_odds(args) -> int:
         bet_id, _, event = breakeven_spec.partition(":")
         if bet_id not in {b.id for b in bets}:
             bets = bets + (catalog_from_args(args).bet(bet_id),)
-    result = Solver(bets, rules=None if rules.is_default else rules).solve(shoe)
+    known = None
+    if args.known:
+        from ..core.known import parse_known
+        known = parse_known(args.known)
+        known.physical_ways(shoe)      # a card the shoe lacks: one line, before any work
+    result = Solver(bets, rules=None if rules.is_default else rules, known=known).solve(shoe)
     be = None
     if breakeven_spec:
         from ..bets.breakeven import breakeven

@@ -101,6 +101,8 @@ class Analysis:
     bets: dict[str, BetResult]
     #: the drawing tableau counted (:class:`analyzer.core.rules.Rules`; ``None``: Punto Banco)
     rules: object = field(default=None, compare=False)
+    #: the known cards at positions (:class:`analyzer.core.known.Known`) the counts are conditional on
+    known: object = field(default=None, compare=False)
 
     def ways(self, outcome: str) -> int:
         """Deals won by ``"player"`` / ``"banker"`` or tied (``"tie"``)."""

@@ -72,14 +72,18 @@ class Solver:
     Banco by default; each :class:`Analysis` carries it as ``rules``.
     """
 
-    def __init__(self, bets, rules=None):
+    def __init__(self, bets, rules=None, known=None):
         self.bets = tuple(bets)
         table = coup_table(rules)
         self.rules = table.rules
+        self.known = known if known else None
+        pin = self.known.mask(table) if self.known else None
         features = table.features()
         rows, index = [], {}
 
         def row_of(mask):
+            if pin is not None:
+                mask = mask & pin
             # identical events share one row; keep the row (40 kB), not the mask (1 MB)
             key = hashlib.blake2b(np.packbits(mask).tobytes(), digest_size=20).digest()
             if key not in index:
@@ -103,6 +107,9 @@ class Solver:
             if not used:
                 paying = event_index(bet, features)
                 sources = [("value", row_of(paying == i)) for i in range(len(conds))]
+            elif self.known:
+                raise BetError(f"bet {bet.id!r} reads ranks or suits of the first cards; --known cards "
+                               "work with bets on point values only")
             else:
                 level = level_for(used)
                 if level == CARD_LEVEL:
@@ -126,6 +133,11 @@ class Solver:
         """Exact :class:`Analysis` of ``shoe`` for these bets."""
         value_counts = shoe.value_counts
         ways = {"value": self._tab.ways(value_counts)}
+        if self.known:
+            # pinned positions: W_V(E) / V * R over R * (N - k) ... (N - 5) deals (core/known.py)
+            physical, v = self.known.physical_ways(shoe), self.known.value_ways(value_counts)
+            assert all(w % v == 0 for w in ways["value"])
+            ways["value"] = [w // v * physical for w in ways["value"]]
         for level, tab in self._card_tabs.items():
             if level == CARD_LEVEL:
                 if not shoe.suited:
@@ -137,7 +149,7 @@ class Solver:
             else:
                 counts = shoe.rank_tuple
             ways[level] = tab.ways(counts, value_counts)
-        deals = falling(sum(value_counts), POSITIONS)
+        deals = self.known.deals(shoe) if self.known else falling(sum(value_counts), POSITIONS)
         value_ways = ways["value"]
         outcomes = dict(zip(OUTCOMES, (value_ways[r] for r in self._outcome_rows)))
         results = {}
@@ -146,4 +158,4 @@ class Solver:
             events = [EventResult(e.event, e.pays, w, deals) for e, w in zip(bet.events, counts)]
             events.append(EventResult(bet.otherwise_event, bet.otherwise, deals - sum(counts), deals))
             results[bet.id] = BetResult(bet, deals, tuple(events))
-        return Analysis(shoe, deals, outcomes, results, self.rules)
+        return Analysis(shoe, deals, outcomes, results, self.rules, self.known)

@@ -69,8 +69,11 @@ def breakeven_dict(be) -> dict:
 def odds_markdown(a: Analysis, title: str | None = None, breakeven=None, command: str | None = None) -> str:
     """The ``baccarat odds`` report in Markdown."""
     out = [f"# {title or 'Exact odds'}: {a.shoe.describe()}", ""]
-    out.append(f"Counted over all {a.deals} ordered six-card deals "
-               f"({deals_formula(a.shoe.cards)}); a coup that ends after four or five cards is "
+    out.append((f"Counted over all {a.deals} ordered six-card deals ({deals_formula(a.shoe.cards)})"
+                if not a.known else
+                f"Conditional on the known cards {a.known.describe()}: counted over the {a.deals} ordered "
+                "six-card deals of this shoe with those cards at those positions")
+               + "; a coup that ends after four or five cards is "
                "counted once for every way the unused positions could be filled. "
                + ("Rules: standard Punto Banco (analyzer/core/RULES.md)." if a.rules is None or a.rules.is_default
                   else f"Rules: {a.rules.describe()}."))
@@ -174,6 +177,8 @@ def odds_dict(a: Analysis, breakeven=None) -> dict:
         doc["breakeven"] = breakeven_dict(breakeven)
     if a.rules is not None and not a.rules.is_default:
         doc["rules"] = a.rules.describe()
+    if a.known:
+        doc["known"] = {str(p): r + (s or "") for p, r, s in a.known.cards}
     return doc
 
 
