@@ -13,7 +13,8 @@ between them, so each step ``d`` has the exact probability
 
     P(d) = sum_r n_r (n_{r+d} - [d = 0]) / (N (N - 1))
 
-with ``n_r`` the declared shoe's counts and ``N`` its size.  The 13 (or 10) counts
+with ``n_r`` the declared shoe's counts and ``N`` its size (minus the shoe's ``seen`` cards, which
+are known, so that what is left is what is uniformly shuffled).  The 13 (or 10) counts
 are tested by a chi-square with the multinomial covariance: consecutive pairs that
 share a card are treated as independent, an approximation whose error is of
 order ``1/N`` per pair (and the dealt prefix depends slightly on the cards).
@@ -77,15 +78,34 @@ def card_order(log: HandLog, shoe: Shoe) -> tuple[FamilyReference, np.ndarray] |
     M = len(counts)
     same = shoe_of[1:] == shoe_of[:-1]
     steps = ((sym[1:] - sym[:-1]) % M)[same]
-    L = int(steps.size)
-    if L == 0 or sum(counts) < 2:
+    if steps.size == 0:
         return None
-    p = step_probabilities(counts)
-    pf = np.array([float(x) for x in p])
+    # pairs per shoe, grouped by the shoe's seen cards (known, so taken out of the shoe)
+    per_shoe = np.bincount(shoe_of[1:][same], minlength=log.shoes)
+    seen_of: dict[int, list[int]] = {}
+    for k, cs in log.seen.items():
+        seen_of.setdefault(int(log.shoe[k]), []).extend(
+            CARD_POINT[c] if log.value_level else c // 5 for c in cs)
+    groups: dict[tuple[int, ...], int] = {}
+    for s_idx in np.flatnonzero(per_shoe).tolist():
+        key = tuple(sorted(seen_of.get(s_idx, ())))
+        groups[key] = groups.get(key, 0) + int(per_shoe[s_idx])
+    expected = [Fraction(0)] * M
+    variance = [Fraction(0)] * M
+    cov = np.zeros((M, M))
+    for key, L in groups.items():
+        left = list(counts)
+        for r in key:
+            left[r] -= 1
+        if min(left) < 0 or sum(left) < 2:
+            return None
+        p = step_probabilities(left)
+        pf = np.array([float(x) for x in p])
+        expected = [e + L * x for e, x in zip(expected, p)]
+        variance = [v + L * x * (1 - x) for v, x in zip(variance, p)]
+        cov += L * (np.diag(pf) - np.outer(pf, pf))
     fam = Family("order", title, labels, np.zeros(1, dtype=np.int16))
-    ref = FamilyReference(fam, [L * x for x in p], [L * x * (1 - x) for x in p],
-                          L * (np.diag(pf) - np.outer(pf, pf)))
-    return ref, np.bincount(steps, minlength=M)
+    return FamilyReference(fam, expected, variance, cov), np.bincount(steps, minlength=M)
 
 
 __all__ = ["card_order", "dealt_order", "step_probabilities"]
