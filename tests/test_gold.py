@@ -195,3 +195,24 @@ def test_play_coup_follows_the_rules_and_the_engine():
                                   if rules != PUNTO_BANCO else banker_draws_prose,
                                   STAND_5 if rules == GOLD.with_player_option("stand") else DRAW_0_5)
             assert c.winner == oracle["winner"]
+
+
+def test_study_under_gold_deals_and_prices_by_the_rules():
+    from analyzer.bets.rules_files import rules_toml
+    from analyzer.core.cards import RANKS
+    from analyzer.studies import StudyParams, deal_shoe, trace_shoe
+    stand = GOLD.with_player_option("stand")
+    params = StudyParams.create(Shoe.standard(1), shoes=2, seed=3, bet_ids=("player", "banker", "dragon7"),
+                                rules_toml=rules_toml(stand), count=[])
+    default = StudyParams.create(Shoe.standard(1), shoes=2, seed=3, bet_ids=("player", "banker", "dragon7"),
+                                 count=[])
+    assert params.key() != default.key() and params.rules() == stand and default.rules() is None
+    assert "rules" not in default.identity()
+    dealt = deal_shoe(params, 0)
+    ranks = [RANKS[r] for r in dealt.ranks]
+    for a, b in zip(dealt.starts, dealt.ends):        # every coup is what the prose deals
+        coup = deal_variant(ranks[a:a + 6], gold_banker_draws_prose, STAND_5)
+        assert b - a == len(coup["player_cards"]) + len(coup["banker_cards"])
+    for t in trace_shoe(params, 0)[:5]:               # and is priced under the same rules
+        a = analyze(t.remaining, ["player", "banker", "dragon7"], rules=stand)
+        assert t.evs == {b: a.bet(b).ev for b in ("player", "banker", "dragon7")}

@@ -177,6 +177,8 @@ def test_bad_rules_files_are_one_line_exit_2(capsys, tmp_path, case):
     (["odds", "--rules", "gold", "--player-option", "sometimes"], "unknown --player-option 'sometimes'"),
     (["rules", "--format", "xml"], "unknown --format"),
     (["distributions", "--rules", "punto_banco", "--player-option", "best"], "offers the Player no option"),
+    (["study", "--shoes", "2", "--rules", "gold", "--player-option", "best"], "depends on the cards left"),
+    (["study", "--shoes", "2", "--rules", "nosuch"], "unknown rule set 'nosuch'"),
 ])
 def test_bad_options_are_one_line_exit_2(capsys, argv, message):
     code, out, err = _run(capsys, *argv)

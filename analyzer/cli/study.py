@@ -35,6 +35,8 @@ def register(sub) -> None:
                        description=DESCRIPTION)
     add_shoe_options(p)
     add_bet_options(p)
+    from .rules import add_rules_options
+    add_rules_options(p)
     g = p.add_argument_group("study")
     g.add_argument("--shoes", default="1000", metavar="N", help="number of shoes to deal (default 1000)")
     g.add_argument("--seed", default="1", metavar="S", help="seed, a whole number >= 0 (default 1)")
@@ -141,7 +143,19 @@ def params_from_args(args):
         shoe, shoes=whole_number("--shoes", args.shoes, 1), seed=whole_number("--seed", args.seed, 0),
         cut_card=whole_number("--cut-card", args.cut_card, 0), bet_ids=bet_ids, bets_toml=bets_toml,
         tags=tags, count=count, depth_step=whole_number("--depth-step", args.depth_step, 1),
-        chunk_shoes=whole_number("--chunk-shoes", args.chunk_shoes, 1), burn=args.burn)
+        chunk_shoes=whole_number("--chunk-shoes", args.chunk_shoes, 1), burn=args.burn,
+        rules_toml=_study_rules(args))
+
+
+def _study_rules(args) -> str | None:
+    """``--rules`` / ``--player-option`` as a rules file's text (``None`` for Punto Banco)."""
+    from .rules import rules_from_args
+    from ..bets.rules_files import rules_toml
+    if getattr(args, "player_option", None) == "best":
+        raise UsageError("study: --player-option best depends on the cards left, coup by coup; "
+                         "study draw or stand")
+    rules, _ = rules_from_args(args)
+    return None if rules.is_default else rules_toml(rules)
 
 
 class _StudyBar:

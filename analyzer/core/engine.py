@@ -101,7 +101,7 @@ class CoupTable:
         b_two = (b1 + b2) % 10
         natural = np.isin(p_two, naturals) | np.isin(b_two, naturals)
         if rules.player_hands:
-            p_draws = ~natural & np.array(rules.player_grid(), dtype=bool)[p1, p2]
+            p_draws = ~natural & np.array(rules.player_grid, dtype=bool)[p1, p2]
         else:
             p_draws = ~natural & np.isin(p_two, sorted(rules.player_draws))
         grid = np.array(rules.banker, dtype=bool)

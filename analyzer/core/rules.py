@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from collections.abc import Sequence
 
 from .errors import BaccaratError
@@ -136,7 +137,7 @@ def play_coup(values: Sequence[int], rules: Rules | None = None) -> Coup:
         naturals = NATURAL_TOTALS if rules is None else rules.naturals
         if not (pt in naturals or bt in naturals):
             third = None
-            if player_draws(pt) if rules is None else rules.player_grid()[p[0]][p[1]]:
+            if player_draws(pt) if rules is None else rules.player_grid[p[0]][p[1]]:
                 third = next(it)
                 p.append(third)
             if banker_draws(bt, third, rules):
@@ -204,6 +205,7 @@ class Rules:
     def is_default(self) -> bool:
         return self == PUNTO_BANCO
 
+    @cached_property
     def player_grid(self) -> tuple[tuple[bool, ...], ...]:
         """``grid[v1][v2]``: does the Player (no natural) draw holding point values v1, v2?"""
         hands = dict(self.player_hands)

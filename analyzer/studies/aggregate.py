@@ -35,7 +35,7 @@ def run_chunk(params: StudyParams, index: int) -> dict:
     if not 0 <= index < len(chunks):
         raise StudyError(f"chunk {index} out of range")
     _, first, count = chunks[index]
-    engine = _engine(params.bet_ids, params.bets_toml, params.cards)
+    engine = _engine(params.bet_ids, params.bets_toml, params.cards, params.rules())
     total = params.cards
     size = total + 1
     nb = len(engine.bets)
@@ -196,7 +196,7 @@ def summarize(params: StudyParams, agg: Aggregate) -> StudyResult:
     step = params.depth_step
     start = params.start_shoe()
     bets = params.bets()
-    base = Solver(bets).solve(start) if _solvable(start) else None
+    base = Solver(bets, rules=params.rules()).solve(start) if _solvable(start) else None
     tags = params.tag_map()
     correlations = count_correlations(params, bets, tags)
     out: dict[str, dict] = {}

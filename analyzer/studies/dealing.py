@@ -59,8 +59,9 @@ def deal_shoe(params: StudyParams, index: int) -> DealtShoe:
             burnt = 0
         pos = 1 + burnt
     starts, ends = [], []
+    rules = params.rules()
     while total - pos >= cut:
-        coup = play_coup(values[pos:pos + POSITIONS])
+        coup = play_coup(values[pos:pos + POSITIONS], rules)
         starts.append(pos)
         pos += coup.cards_used
         ends.append(pos)
@@ -99,7 +100,7 @@ class CoupTrace:
 
 def trace_shoe(params: StudyParams, index: int) -> list[CoupTrace]:
     """Every coup of shoe ``index`` with the exact EVs the study uses (for checking)."""
-    engine = _engine(params.bet_ids, params.bets_toml, params.cards)
+    engine = _engine(params.bet_ids, params.bets_toml, params.cards, params.rules())
     dealt = deal_shoe(params, index)
     ranks, cards = _remaining(params, dealt)
     nums = engine.numerators(ranks, cards)

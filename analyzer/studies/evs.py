@@ -33,10 +33,10 @@ class BatchEV:
     solved coup by coup with :class:`~analyzer.core.solver.Solver`.
     """
 
-    def __init__(self, bets: tuple[Bet, ...], max_cards: int):
+    def __init__(self, bets: tuple[Bet, ...], max_cards: int, rules=None):
         self.bets = bets
         self.scales = [bet_scale(b) for b in bets]
-        table = coup_table()
+        table = coup_table(rules)
         features = table.features()
         self._table = table
         rows, consts, self.value_index, bound = [], [], [], 0
@@ -63,7 +63,7 @@ class BatchEV:
         self._consts = consts
         # int64 is exact when every term and partial sum stays below 2**63 (see engine.py).
         self.int64 = bound * falling(max_cards, POSITIONS) <= INT64_MAX
-        self._solver = Solver(tuple(bets[i] for i in self.solver_bets)) if self.solver_bets else None
+        self._solver = Solver(tuple(bets[i] for i in self.solver_bets), rules=rules) if self.solver_bets else None
 
     def monomials(self, value_counts: np.ndarray) -> np.ndarray:
         """``(5005, K)`` products of falling factorials for ``K`` shoes (rows of value counts)."""
@@ -113,9 +113,9 @@ class BatchEV:
 
 
 @lru_cache(maxsize=4)
-def _engine(bet_ids: tuple[str, ...], bets_toml: str | None, max_cards: int) -> BatchEV:
-    """One compiled engine per process and bet set."""
-    return BatchEV(select_bets(bet_ids, bets_toml), max_cards)
+def _engine(bet_ids: tuple[str, ...], bets_toml: str | None, max_cards: int, rules=None) -> BatchEV:
+    """One compiled engine per process, bet set and rule set."""
+    return BatchEV(select_bets(bet_ids, bets_toml), max_cards, rules)
 
 
 class ExactSums:

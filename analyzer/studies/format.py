@@ -44,7 +44,8 @@ def study_dict(res, chart: str | None = None) -> dict:
                            "decks": shoe.decks},
                   "shoes": res.shoes, "seed": p.seed, "cut_card": p.cut_card, "burn": p.burn,
                   "bets": list(p.bet_ids), "depth_step": p.depth_step, "chunk_shoes": p.chunk_shoes,
-                  "key": p.key(), "conventions": CONVENTIONS},
+                  "key": p.key(), "conventions": CONVENTIONS,
+                  **({"rules": p.rules().describe()} if p.rules() is not None else {})},
         "coups": res.coups,
         "coups_per_shoe": exact(Fraction(res.coups, res.shoes)),
         "coups_per_shoe_float": res.coups / res.shoes,
@@ -118,7 +119,7 @@ def study_markdown(res, chart: str | None = None) -> str:
     out = [f"# Shoe study: {shoe.describe()}, {res.shoes:,} shoes", ""]
     out.append(f"Seed {p.seed}, cut card {p.cut_card} cards from the end, burn: {p.burn}; "
                f"{res.coups:,} coups ({res.coups / res.shoes:.3f} a shoe), each solved exactly. "
-               + CONVENTIONS)
+               + CONVENTIONS + (f" Rules: {p.rules().describe()}." if p.rules() is not None else ""))
     run = res.run
     if run:
         rate = f", {run['shoes_per_s']:,.1f} shoes/s" if run.get("shoes_per_s") else ""
@@ -226,6 +227,8 @@ def study_csv(res, chart: str | None = None) -> str:
                  ("cards", p.cards), ("depth_step", p.depth_step)):
         rows.append(["study", "", "", "", "", k, v, v])
     rows.append(["study", "", "", "", "", "burn", "", p.burn])
+    if p.rules() is not None:
+        rows.append(["study", "", "", "", "", "rules", "", p.rules().describe()])
 
     def row(section, bet, metric, value, a="", b="", trig=""):
         if isinstance(value, (Fraction, int)) and not isinstance(value, bool):

@@ -55,13 +55,14 @@ class StudyParams:
     depth_step: int = CARDS_PER_DECK
     chunk_shoes: int = CHUNK_SHOES
     burn: str = "none"
+    rules_toml: str | None = None           # drawing rules other than Punto Banco (a rules file's text)
 
     @classmethod
     def create(cls, shoe: Shoe, shoes: int, seed: int, cut_card: int = 14,
                bet_ids: Iterable[str] = ("player", "banker", "tie"), bets_toml: str | None = None,
                tags: dict[str, dict[str, int]] | None = None, count: Iterable[str] | None = None,
                depth_step: int = CARDS_PER_DECK, chunk_shoes: int = CHUNK_SHOES,
-               burn: str = "none") -> StudyParams:
+               burn: str = "none", rules_toml: str | None = None) -> StudyParams:
         """Check the inputs and fix the count tags.
 
         ``count``: bets to study with a linear count (default: all of them);
@@ -80,6 +81,7 @@ class StudyParams:
                              "no coup would be dealt")
         if burn not in BURNS:
             raise StudyError(f"unknown burn {burn!r} (choose from {', '.join(BURNS)})")
+        rules = _rules(rules_toml)
         bet_ids = tuple(dict.fromkeys(bet_ids))
         if not bet_ids:
             raise StudyError("no bets selected")
@@ -104,7 +106,12 @@ class StudyParams:
         effects = {}
         if need_eor:
             from ..reports.eor import effects_of_removal
-            effects = effects_of_removal(shoe, [b for b in bets if b.id in need_eor]).bets
+            chosen = [b for b in bets if b.id in need_eor]
+            solver = None
+            if rules is not None:
+                from ..core.solver import Solver
+                solver = Solver(tuple(chosen), rules=rules)
+            effects = effects_of_removal(shoe, chosen, solver=solver).bets
         for b in count_ids:
             if b in tags:
                 fixed.append((b, tuple(int(tags[b].get(r, 0)) for r in RANKS), "user"))
@@ -112,7 +119,7 @@ class StudyParams:
                 t = effects[b].tags()
                 fixed.append((b, tuple(t[r] for r in RANKS), "effects of removal"))
         return cls(tuple(shoe.rank_tuple), shoe.card_tuple, shoes, seed, cut_card, bet_ids,
-                   bets_toml, tuple(fixed), depth_step, chunk_shoes, burn)
+                   bets_toml, tuple(fixed), depth_step, chunk_shoes, burn, rules_toml)
 
     # -- views ------------------------------------------------------------------------
     def start_shoe(self) -> Shoe:
@@ -121,6 +128,10 @@ class StudyParams:
     @property
     def cards(self) -> int:
         return sum(self.rank_counts)
+
+    def rules(self):
+        """The drawing rules (:class:`analyzer.core.rules.Rules`), ``None`` for Punto Banco."""
+        return _rules(self.rules_toml)
 
     def bets(self) -> tuple[Bet, ...]:
         return select_bets(self.bet_ids, self.bets_toml)
@@ -141,11 +152,22 @@ class StudyParams:
                 "bets_toml": self.bets_toml,
                 "tags": [[b, list(t), s] for b, t, s in self.tags],
                 "depth_step": self.depth_step, "hist_bins_per_unit": HIST_BINS_PER_UNIT,
-                "chunk_shoes": self.chunk_shoes, "burn": self.burn}
+                "chunk_shoes": self.chunk_shoes, "burn": self.burn,
+                **({"rules": self.rules_toml} if self.rules_toml is not None else {})}
 
     def key(self) -> str:
         text = json.dumps(self.identity(), sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+@lru_cache(maxsize=8)
+def _rules(rules_toml: str | None):
+    """The Rules of a rules file's text (``None`` for none, or for one restating Punto Banco)."""
+    if rules_toml is None:
+        return None
+    from ..bets.rules_files import parse_rules
+    rules = parse_rules(rules_toml, "study rules")
+    return None if rules.is_default else rules
 
 
 @lru_cache(maxsize=16)
