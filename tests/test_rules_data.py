@@ -200,3 +200,10 @@ def test_readme_rules_file_example_is_gold():
     block = section.split("```toml\n", 1)[1].split("```", 1)[0]
     assert parse_rules(block, "README") == GOLD
     assert "2,233,533,079,191,808" in section       # standing on 5, 8 decks (tests/test_gold.py)
+
+
+def test_rules_file_size_is_bounded(tmp_path, capsys):
+    f = tmp_path / "big.toml"
+    f.write_text(DEFAULT_FILE + "# " + "x" * 70_000 + "\n")
+    code, out, err = _run(capsys, "odds", "--rules", str(f))
+    assert code == 2 and out == "" and err.count("\n") == 1 and "big.toml" in err
