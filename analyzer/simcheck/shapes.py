@@ -161,7 +161,14 @@ def tokens(value, where: str, column: str) -> list[str]:
     return out
 
 
+_TOTALS = {None: -1, "": -1, **{str(d): d for d in range(10)}}
+
+
 def _total(value, where: str, column: str) -> int:
+    if isinstance(value, str) or value is None:
+        got = _TOTALS.get(value)
+        if got is not None:
+            return got
     if value is None or (isinstance(value, str) and not value.strip()):
         return -1
     t = str(value).strip()
@@ -200,18 +207,25 @@ def _records_csv(path, text, columns, skip):
     hrow = reader.line_num
     roles = assign(header, columns, f"{path}: row {hrow}")
     layout = layout_of(roles, header, f"{path}: row {hrow}")
-    records = []
-    try:
-        for fields in reader:
-            if not fields or not any(f.strip() for f in fields):
-                continue
-            row = reader.line_num
-            if len(fields) > len(header) and any(f.strip() for f in fields[len(header):]):
-                skip(LogError(f"{path}: row {row}: {len(fields)} fields but the header has {len(header)}"))
-                continue
-            records.append((row, {r: fields[i] if i < len(fields) else None for r, i in roles.items()}))
-    except csv.Error as e:
-        raise LogError(f"{path}: row {reader.line_num}: {e}") from None
+    width = len(header)
+    items = list(roles.items())
+
+    def records(skip_row):
+        reader = csv.reader(io.StringIO(text, newline=""))
+        try:
+            for fields in reader:
+                row = reader.line_num
+                if row <= hrow or not any(fields):
+                    continue
+                n = len(fields)
+                if n > width and any(f.strip() for f in fields[width:]):
+                    skip_row(LogError(f"{path}: row {row}: {n} fields but the header has {width}"))
+                    continue
+                if not any(f.strip() for f in fields):
+                    continue
+                yield row, {r: fields[i] if i < n else None for r, i in items}
+        except csv.Error as e:
+            raise LogError(f"{path}: row {reader.line_num}: {e}") from None
     return layout, "CSV", records
 
 
@@ -285,7 +299,7 @@ def _records_json(path, text, columns, skip):
     if not records:
         raise LogError(f"{path}: no coups in the file")
     what = f"{kind}, one object per {per}" if kind == "JSON Lines" else f"{kind} of {per} objects"
-    return layout, what, records
+    return layout, what, lambda skip_row: iter(records)
 
 
 def _is_json(path: str, text: str) -> bool:
@@ -313,7 +327,7 @@ def read_log(path, text: str | None = None, columns: str | None = None, skip_inv
         reader = _records_json if _is_json(path, text) else _records_csv
         layout, what, records = reader(path, text, cols, skip)
         if layout in ("outcomes", "beads"):
-            return outcome_log(path, layout, what, records, skip)
+            return outcome_log(path, layout, what, records(skip), skip)
         return _hand_log(path, layout, what, records, skip, progress)
     except LogError as e:
         if first is not None and _own_layout(text) and _row(e) <= _row(first):
@@ -333,21 +347,86 @@ def _own_layout(text: str) -> bool:
     return bool({"player", "banker"} & names)
 
 
-def _hand_log(path, layout, what, records, skip, progress) -> HandLog:
-    hands = []
+def _cards_of(layout, item, where, split):
+    if layout == "per-card":
+        p = [t for r in ("p1", "p2", "p3") for t in split(item.get(r), where, r)]
+        b = [t for r in ("b1", "b2", "b3") for t in split(item.get(r), where, r)]
+    else:
+        p, b = split(item.get("player"), where, "player"), split(item.get("banker"), where, "banker")
+    seen = item.get("seen")
+    return p, b, (split(seen, where, "seen") if seen not in (None, "") else [])
+
+
+def _is_value_level(layout, records, path) -> bool:
+    """Whether every card of the log is one digit (stops at the first that is not)."""
     digits = set("0123456789")
-    cache: dict[str, bool] = {}
-    value_level = True
-    for row, item in records:
+    split = _Splitter()
+    any_card = False
+    for row, item in records(lambda e: None):
+        try:
+            p, b, s = _cards_of(layout, item, f"{path}: row {row}", split)
+        except LogError:
+            continue
+        for t in p + b + s:
+            if len(t) != 1 or t not in digits:
+                return False
+            any_card = True
+    return any_card
+
+
+class _Splitter:
+    """:func:`tokens` with a cache (a log repeats the same few fields)."""
+
+    def __init__(self):
+        self.cache: dict = {}
+
+    def __call__(self, value, where, column):
+        if isinstance(value, str):
+            got = self.cache.get(value)
+            if got is None:
+                got = tokens(value, where, column)
+                if len(self.cache) > 50_000:
+                    self.cache.clear()
+                self.cache[value] = got
+            return got
+        return tokens(value, where, column)
+
+
+_VALUE_RANK = {"0": "T", "1": "A"}
+
+
+def _hand_log(path, layout, what, records, skip, progress) -> HandLog:
+    value_level = _is_value_level(layout, records, path)
+    builder = _LogBuilder(path, "csv" if what == "CSV" else "json", progress)
+    split = _Splitter()
+    ok: dict[str, bool] = {}
+    words: dict = {}
+    totals = []
+    has_totals = False
+    for row, item in records(skip):
         where = f"{path}: row {row}"
         try:
-            if layout == "per-card":
-                p = [t for r in ("p1", "p2", "p3") for t in tokens(item.get(r), where, r)]
-                b = [t for r in ("b1", "b2", "b3") for t in tokens(item.get(r), where, r)]
-            else:
-                p, b = tokens(item.get("player"), where, "player"), tokens(item.get("banker"), where, "banker")
-            s = tokens(item.get("seen"), where, "seen") if item.get("seen") not in (None, "") else []
-            oc = outcome_word(item.get("outcome"), where)
+            p, b, s = _cards_of(layout, item, where, split)
+            if value_level:
+                p, b, s = ([_VALUE_RANK.get(t, t) for t in x] for x in (p, b, s))
+            for t in p + b + s:
+                good = ok.get(t)
+                if good is None:
+                    good = ok[t] = _card_ok(t)
+                if not good:
+                    try:
+                        encode_card(t)
+                    except BaccaratError as e:
+                        hint = (" (a log gives either point values 0-9 or ranks, not both)"
+                                if t in ("0", "1") else "")
+                        raise LogError(f"{where}: {e}{hint}") from None
+            raw = item.get("outcome")
+            key = raw if isinstance(raw, str) or raw is None else None
+            oc = words.get(key, "?") if key is not None or raw is None else "?"
+            if oc == "?":
+                oc = outcome_word(raw, where)
+                if key is not None and len(words) < 1000:
+                    words[key] = oc
             tot = (_total(item.get("player_total"), where, "player_total"),
                    _total(item.get("banker_total"), where, "banker_total"))
             sid = item.get("shoe")
@@ -356,32 +435,9 @@ def _hand_log(path, layout, what, records, skip, progress) -> HandLog:
         except LogError as e:
             skip(e)
             continue
-        bad = next((t for t in p + b + s if t not in digits and not cache.setdefault(t, _card_ok(t))), None)
-        if bad is not None:
-            try:
-                encode_card(bad)
-            except BaccaratError as e:
-                skip(LogError(f"{where}: {e}"))
-                continue
-        if value_level and not all(len(t) == 1 and t in digits for t in p + b + s):
-            value_level = False
-        hands.append((row, sid, p, b, oc, s, tot))
-    if value_level:
-        def fix(ts):
-            return ["T" if t == "0" else "A" if t == "1" else t for t in ts]
-        hands = [(r, i, fix(p), fix(b), o, fix(s), t) for r, i, p, b, o, s, t in hands]
-    builder = _LogBuilder(path, "csv" if what == "CSV" else "json", progress)
-    totals = []
-    for row, sid, p, b, oc, s, tot in hands:
-        bad = next((t for t in p + b + s if not cache.setdefault(t, _card_ok(t))), None)
-        if bad is not None:
-            try:
-                encode_card(bad)
-            except BaccaratError as e:
-                skip(LogError(f"{path}: row {row}: {e} (a log gives either point values 0-9 or ranks, "
-                              f"not both)"))
-                continue
         builder.add(row, sid, p, b, oc, s)
+        if tot != (-1, -1):
+            has_totals = True
         totals.append(tot)
     if not builder.rows:
         reasons = "; ".join(f"{n} {r}" for r, n in skip.reasons.most_common(3))
@@ -394,9 +450,9 @@ def _hand_log(path, layout, what, records, skip, progress) -> HandLog:
     log.shape = f"read as {lay}, {cards}, " + ("1 row per coup" if what == "CSV" else what)
     log.value_level = value_level
     log.skipped = dict(skip.reasons)
-    if any(t != (-1, -1) for t in totals):
+    if has_totals:
         log.reported_totals = np.array(totals, dtype=np.int8).reshape(-1, 2)
-    if progress is not None and len(hands) < PROGRESS_ROWS:
+    if progress is not None and len(builder.rows) < PROGRESS_ROWS:
         progress(0)
     return log
 
