@@ -78,3 +78,25 @@ def test_cli_card_order_and_riffle_fault(tmp_path, capsys):
     assert "Card order" in out and "chi-square order (12 df)" in out
     with pytest.raises(SimulationError):
         Faults.parse(["riffles=x"])
+
+
+def test_seen_cards_leave_the_reference():
+    shoe = Shoe.parse("A=4,2=4,3=4,4=4,5=4,6=4,7=4,8=4,9=4,T=20")
+    text = "shoe,player,banker,seen\n1,9 K,8 K,A A A\n1,7 K,6 K,\n"
+    from analyzer.simcheck.order import card_order
+    ref, steps = card_order(read_hand_log("h.csv", text), shoe)
+    left = list(shoe.rank_tuple)
+    left[0] -= 3
+    assert ref.expected == [7 * x for x in step_probabilities(left)]
+    assert steps.sum() == 7
+
+
+def test_cli_columns_option(tmp_path, capsys):
+    f = tmp_path / "own.csv"
+    f.write_text("Shoe,A1,A2,C1,C2,Win\n1,9,K,8,K,P\n")
+    assert main(["verify", str(f)]) == 2
+    err = capsys.readouterr().err
+    assert "read as outcomes only, 1 row per coup (CSV; columns not used: A1, A2, C1, C2)" in err
+    assert "--columns" in err
+    assert main(["verify", str(f), "--columns", "p1=A1,p2=A2,b1=C1,b2=C2,outcome=Win"]) == 0
+    assert "read as per-card columns, ranks without suits" in capsys.readouterr().out

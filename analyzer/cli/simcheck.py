@@ -64,7 +64,10 @@ def register(sub) -> None:
                     "(each coup against the exact distribution of what is left of its shoe); tallies "
                     "off the top.  Exit status 1 when the verdict is FAIL.")
     c.add_argument("input", metavar="LOG|TALLIES",
-                   help="hand log (CSV or JSON Lines) or tallies (CSV with header category,count,total_return)")
+                   help="hand log (CSV, JSON Lines or a JSON array; per-card columns, ranks or point values, "
+                        "one object per coup or per shoe: the shape is detected), outcome-only log "
+                        "(shoe,outcome or bead strings shoe,results) or tallies (CSV with header "
+                        "category,count,total_return)")
     add_shoe_options(c)
     _add_shape_options(c)
     add_bet_options(c)
@@ -136,7 +139,8 @@ def cmd_verify(args) -> int:
     shoe = shoe_from_args(args)
     log = _read_log(args, args.log)
     if not hasattr(log, "player"):
-        raise UsageError(f"{args.log}: an outcome-only log has no cards to replay (use 'baccarat check')")
+        raise UsageError(f"{args.log}: {log.shape}: an outcome-only log has no cards to replay (name the "
+                         f"card columns with --columns, or use 'baccarat check')")
     rep = verify.replay(log, shoe_for(log, shoe))
     total = len(rep.violations)
     shown = rep.violations if limit == 0 else rep.violations[:limit]

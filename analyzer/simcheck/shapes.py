@@ -226,7 +226,11 @@ def _records_csv(path, text, columns, skip):
                 yield row, {r: fields[i] if i < n else None for r, i in items}
         except csv.Error as e:
             raise LogError(f"{path}: row {reader.line_num}: {e}") from None
-    return layout, "CSV", records
+    what = "CSV"
+    unused = [_name(n) for i, n in enumerate(header) if n.strip() and i not in set(roles.values())]
+    if layout in ("outcomes", "beads") and unused:
+        what += f"; columns not used: {', '.join(unused[:8])}{', ...' if len(unused) > 8 else ''}"
+    return layout, what, records
 
 
 def _json_objects(path, text):
