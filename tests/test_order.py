@@ -100,3 +100,16 @@ def test_cli_columns_option(tmp_path, capsys):
     assert "--columns" in err
     assert main(["verify", str(f), "--columns", "p1=A1,p2=A2,b1=C1,b2=C2,outcome=Win"]) == 0
     assert "read as per-card columns, ranks without suits" in capsys.readouterr().out
+
+
+@pytest.mark.slow
+def test_card_order_false_alarms_at_the_stated_rate():
+    """200 correct logs of 100 shoes (8 decks, burn): card-order p below 0.01 in at most 7."""
+    from analyzer.simcheck.order import card_order
+    from analyzer.simcheck.stats import chi_square
+    low = 0
+    for seed in range(200):
+        text, _ = simulate_to_text(EIGHT, 100, 5000 + seed, burn=True)
+        ref, steps = card_order(read_hand_log("h.csv", text), EIGHT)
+        low += float(chi_square(ref, steps).p) < 0.01
+    assert low <= 7

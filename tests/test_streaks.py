@@ -158,3 +158,18 @@ def test_cli_checks_outcome_logs(tmp_path, capsys, dealt):
     h.write_text("shoe,results\n1,BPPXB\n")
     assert main(["check", str(h)]) == 2
     assert "row 2: bead string has 'X' at position 4" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_false_alarms_on_shoe_logs_at_the_stated_rate():
+    """Correct 8-deck shoes dealt to a cut card, outcomes only (where independence is an
+    approximation): 200 logs of about 10,250 coups, alarms at alpha 0.01 within binomial error
+    (measured: 1 in 100)."""
+    from analyzer.simcheck.outcomes import OutcomeLog
+    alarms = 0
+    for seed in range(200):
+        text, _ = simulate_to_text(EIGHT, 125, 1000 + seed)
+        h = read_hand_log("h.csv", text)
+        r = check_outcomes(OutcomeLog("h", "", h.rows, h.shoe, h.shoe_ids, h.outcome), EIGHT, ALPHA, POWER, DETECT)
+        alarms += r.failed
+    assert alarms <= 7   # P(Binomial(200, 0.01) > 7) < 0.001

@@ -238,7 +238,8 @@ def check_outcomes(log: OutcomeLog, shoe: Shoe, alpha: Fraction, power: Fraction
                               f"{R:,} of {pairs:,} pairs, expected {float(ER):,.2f}, sd {math.sqrt(var):,.2f}; rate "
                               f"{R / pairs if pairs else 0:.5f} against {float(s2):.5f}.", [], []),
     ]
-    report.notes.append(log.shape[0].upper() + log.shape[1:] + ".")
+    if log.shape:
+        report.notes.append(log.shape[0].upper() + log.shape[1:] + ".")
     if log.skipped:
         k = sum(log.skipped.values())
         report.notes.append(f"--skip-invalid: {k} unreadable row{'s' if k != 1 else ''} skipped ("
