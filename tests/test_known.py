@@ -147,3 +147,13 @@ def test_cli_known_names_the_cards(capsys):
     assert sum(o["ways"] for o in doc["outcomes"].values()) == doc["deals"] == 32 * 32 * 414 * 413 * 412 * 411
     with pytest.raises(KnownError):
         parse_known(["3=K", "3=Q"])
+
+
+def test_known_card_edges_of_dragon7_and_panda8():
+    shoe = Shoe.standard(8)
+    for bet, figures in (("dragon7", [1.136, 4.712, 1.136, 4.712, 5.530, 39.202]),
+                         ("panda8", [0.473, 0.0, 0.473, 0.0, 43.659, 0.309])):
+        edges = [known_card_edge(p, shoe, (bet,)) for p in range(1, 7)]
+        assert [round(float(e) * 100, 3) for e in edges] == figures
+    # knowing B1 or B2 never makes Panda 8 (a three-card Player 8) worth betting
+    assert known_card_edge(2, shoe, ("panda8",)) == 0
