@@ -8,7 +8,8 @@ import time
 from pathlib import Path
 
 from .options import (UsageError, add_bet_options, add_output_options, add_quiet_option, add_shoe_options,
-                      bets_from_args, check_format, progress_bar, shoe_from_args, write_output)
+                      bets_from_args, check_format, check_outputs, progress_bar, shoe_from_args,
+                      write_output)
 from .rules import add_rules_options, rules_from_args, rules_words
 
 
@@ -111,6 +112,38 @@ def cmd_payouts(args) -> int:
     return 0
 
 
+MIDCOUP = ("insurance", "known-card-edges", "gold")
+
+
+def cmd_midcoup(args) -> int:
+    from ..bets.catalog import catalog
+    from ..core.solver import Solver
+    from ..reports import midcoup
+    from ..reports import midcoup_tables as mc
+    from ..reports.odds_tables import shoe_json
+    if args.table not in MIDCOUP:
+        raise UsageError(f"unknown --table {args.table!r} (choose from {', '.join(MIDCOUP)})")
+    fmt = check_format(args.format)
+    if fmt == "csv":
+        raise UsageError("midcoup writes md or json")
+    check_outputs(args.output)
+    shoe = shoe_from_args(args)
+    bets = tuple(catalog().bets.values())
+    data, md, js = {
+        "insurance": (lambda: midcoup.insurance_table(shoe), mc.insurance_markdown, mc.insurance_json),
+        "known-card-edges": (lambda: midcoup.known_card_report(shoe), mc.known_edges_markdown, mc.known_edges_json),
+        "gold": (lambda: midcoup.gold_table(shoe, bets), mc.gold_markdown, mc.gold_json),
+    }[args.table]
+    data = data()
+    where = f"--shoe '{args.shoe}'" if args.shoe else f"--decks {args.decks or 8}"
+    if args.remove.strip():
+        where += f" --remove '{args.remove}'"
+    cmd = f"baccarat midcoup --table {args.table} {where}"
+    text = md(data, shoe.describe(), cmd) if fmt == "md" else js(data, shoe_json(Solver(()).solve(shoe)))
+    write_output(text, args.output)
+    return 0
+
+
 def cmd_report(args) -> int:
     from ..reports.writer import STEPS, generate
     decks = _decks_list(args.decks_list)
@@ -172,6 +205,17 @@ def register(sub) -> None:
     add_rules_options(p)
     add_output_options(p)
     p.set_defaults(func=cmd_payouts)
+
+    p = sub.add_parser("midcoup", help="insurance odds, known-card edges, Baccarat Gold",
+                       description="insurance: P(Player, Banker, tie) once both two-card totals are known "
+                                   "(every pair without a natural); known-card-edges: the edge of seeing the "
+                                   "card at each dealing position and betting the better of Player, Banker or "
+                                   "nothing (and Dragon 7, Panda 8); gold: every catalog bet under Baccarat "
+                                   "Gold with the Player drawing, standing or playing best on 5.")
+    add_shoe_options(p)
+    p.add_argument("--table", required=True, metavar="NAME", help="insurance, known-card-edges or gold")
+    add_output_options(p)
+    p.set_defaults(func=cmd_midcoup)
 
     p = sub.add_parser("report", help="regenerate the reports folder",
                        description="Regenerate every report (Markdown, CSV, JSON, and charts with the plots "

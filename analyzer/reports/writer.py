@@ -130,6 +130,22 @@ def generate(out: Path, decks: tuple[int, ...] = DEFAULT_DECKS, plots: bool | No
             write(f"parsheets/{t.id}.json", sheetfmt.parsheet_json(sheet))
     steps.append(("parsheets", parsheets_step))
 
+    # -- mid-coup: insurance odds, known-card edges, Baccarat Gold
+    def midcoup_step():
+        from . import midcoup, midcoup_tables as mc
+        shoe = Shoe.standard(8)
+        shoe_doc = formatting.shoe_json(solver.solve(shoe))
+        for name, build, md, js in (
+                ("insurance", lambda: midcoup.insurance_table(shoe), mc.insurance_markdown, mc.insurance_json),
+                ("known_card_edges", lambda: midcoup.known_card_report(shoe), mc.known_edges_markdown,
+                 mc.known_edges_json),
+                ("gold", lambda: midcoup.gold_table(shoe, bets), mc.gold_markdown, mc.gold_json)):
+            data = build()
+            cmd = f"baccarat midcoup --table {name.replace('_', '-')} --decks 8"
+            write(f"{name}_8_decks.md", md(data, shoe.describe(), cmd))
+            write(f"{name}_8_decks.json", js(data, shoe_doc))
+    steps.append(("midcoup", midcoup_step))
+
     for name, fn in steps:
         fn()
         if progress:
@@ -141,7 +157,7 @@ def generate(out: Path, decks: tuple[int, ...] = DEFAULT_DECKS, plots: bool | No
 
 
 #: Steps of :func:`generate` (for a progress bar's total).
-STEPS = 8
+STEPS = 9
 
 
 _DESCRIPTIONS = {
@@ -151,6 +167,9 @@ _DESCRIPTIONS = {
     "distributions_8_decks": "8 decks: final totals grid, totals by cards, winner by total, margin, cards dealt, naturals, conditional odds after 2, 3 and 4 cards",
     "distributions_6_decks": "The same for 6 decks",
     "eor_8_decks": "Effects of removal of one card of each rank for every bet, ideal count tags and their correlation, with charts",
+    "insurance_8_decks": "Insurance: P(Player, Banker, tie) once both two-card totals are known, for every pair without a natural",
+    "known_card_edges_8_decks": "Known-card edges: the value of seeing the card at each dealing position (Player or Banker, Dragon 7, Panda 8)",
+    "gold_8_decks": "Baccarat Gold: house edge of every bet with the Player drawing, standing or playing best on 5",
     "payouts_8_decks": "EV of every bet as an exact polynomial in its payouts, and the break-even payout",
     "parsheets": "Par sheets of every named table, 8 decks: pay and return tables, house edge, RTP, element of "
                  "risk, volatility, house edge by decks, break-even pay, effects of removal, confidence and hold bands",

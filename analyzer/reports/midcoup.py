@@ -1,0 +1,82 @@
+"""Mid-coup and known-card analyses: insurance odds, known-card edges, Baccarat Gold.
+
+* :func:`insurance_table`: for every pair of two-card totals without a natural
+  (Player 0-7, Banker 0-7), the exact probabilities of a Player win, a Banker
+  win and a tie once the first four cards are known by their totals only (the
+  odds an insurance offer is priced on).
+* :func:`known_card_edges`: for each dealing position, the player's average
+  edge from knowing that card's point value and betting the better of the
+  given bets or nothing: ``sum_v P(value v at the position) * max(0, EV of each
+  bet | v)``, exact (:mod:`analyzer.core.known`).
+* :func:`gold_table`: the catalog under Baccarat Gold with the Player drawing,
+  standing and playing best on 5.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from ..bets.catalog import Bet, catalog
+from ..core.choice import best_rules
+from ..core.known import parse_known
+from ..core.results import Analysis
+from ..core.rules import GOLD
+from ..core.shoe import Shoe
+from ..core.solver import Solver
+from .distributions import distributions
+
+#: The card named for each point value when a value is pinned (any card of the value does).
+_CARD_OF_VALUE = {0: "K", 1: "A", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9"}
+#: Bets whose known-card edges the report shows, with the bets "the better of" chooses from.
+EDGE_GROUPS = (("Player or Banker", ("player", "banker")), ("Dragon 7", ("dragon7",)),
+               ("Panda 8", ("panda8",)))
+
+
+@dataclass(frozen=True)
+class InsuranceCell:
+    player_total: int
+    banker_total: int
+    ways: int                       # ordered six-card deals with these two-card totals
+    player: Fraction
+    banker: Fraction
+    tie: Fraction
+
+
+def insurance_table(shoe: Shoe) -> list[InsuranceCell]:
+    """P(Player win), P(Banker win), P(tie) given both two-card totals, neither a natural."""
+    after_four = distributions(shoe).conditionals["after_four"]
+    cells = []
+    for (p, b), ways in sorted(after_four.ways.items()):
+        if p >= 8 or b >= 8 or not sum(ways):
+            continue
+        total = sum(ways)
+        cells.append(InsuranceCell(p, b, total, *(Fraction(w, total) for w in ways)))
+    return cells
+
+
+def known_card_edges(shoe: Shoe, bets: tuple[Bet, ...]) -> dict[int, Fraction]:
+    """Position (1-6) -> the average edge of knowing its card's value and betting the best of ``bets``."""
+    edges = {}
+    for pos in range(1, 7):
+        edge = Fraction(0)
+        for v, n in enumerate(shoe.value_counts):
+            if n:
+                a = Solver(bets, known=parse_known([f"{pos}={_CARD_OF_VALUE[v]}"])).solve(shoe)
+                edge += Fraction(n, shoe.cards) * max([Fraction(0)] + [a.bet(b.id).ev for b in bets])
+        edges[pos] = edge
+    return edges
+
+
+def known_card_report(shoe: Shoe) -> dict[str, dict[int, Fraction]]:
+    """:func:`known_card_edges` of each group of :data:`EDGE_GROUPS`."""
+    cat = catalog()
+    return {name: known_card_edges(shoe, cat.select(list(ids))) for name, ids in EDGE_GROUPS}
+
+
+def gold_table(shoe: Shoe, bets: tuple[Bet, ...]) -> dict[str, Analysis]:
+    """The bets under Baccarat Gold: Player draws on 5, stands on 5, plays best (by hand)."""
+    best, _ = best_rules(GOLD, shoe.value_counts)
+    return {choice: Solver(bets, rules=rules).solve(shoe) for choice, rules in
+            (("draws on 5", GOLD.with_player_option("draw")), ("stands on 5", GOLD.with_player_option("stand")),
+             ("best play", best))}
