@@ -11,10 +11,12 @@ import sys
 from fractions import Fraction
 from pathlib import Path
 
+from ..core.procedure import parse_burn
 from ..io.files import atomic_open
 from .options import (UsageError, add_bet_options, add_output_options, add_shoe_options, bets_from_args,
                       add_quiet_option, catalog_from_args, check_format, check_outputs, local_jobs,
                       progress_bar, shoe_from_args, whole_number, write_output)
+from .rules import add_rules_options
 
 REFERENCES = ("shoe-aware", "off-the-top")
 
@@ -49,6 +51,7 @@ def register(sub) -> None:
     v.add_argument("log", metavar="LOG", help="hand log: CSV with a header, JSON Lines or a JSON array, in "
                                               "any shape 'baccarat check --help' lists")
     add_shoe_options(v)
+    add_rules_options(v)
     _add_shape_options(v)
     v.add_argument("--max-violations", metavar="N", default="50",
                    help="list at most N violations (default 50; 0 lists them all); all are counted")
@@ -95,14 +98,18 @@ def register(sub) -> None:
                     "and tallies (one unit bet on each selected bet every coup).  Without --log or "
                     "--tallies the tallies go to standard output.")
     add_shoe_options(s)
+    add_rules_options(s)
     s.add_argument("--shoes", metavar="N", required=True, help="number of shoes to deal")
     s.add_argument("--seed", metavar="S", required=True, help="seed of the PCG64 generator (whole number)")
     s.add_argument("--cut-card", metavar="K", default=None,
                    help="the cut card is K cards from the end of the shoe (default 14); the coup in "
                         "which it comes out is finished, then a new shoe")
-    s.add_argument("--burn", action="store_true",
-                   help="turn the first card of each shoe face up (column 'seen') and burn as many "
-                        "cards as its value (10 for T/J/Q/K) face down")
+    s.add_argument("--after-cut", metavar="0|1", default="0",
+                   help="coups played after the one in which the cut card comes out (default 0)")
+    s.add_argument("--burn", metavar="RULE", nargs="?", const="standard", default="none",
+                   help="standard (also plain --burn): turn the first card of each shoe face up (column "
+                        "'seen') and burn as many cards as its value (10 for T/J/Q/K) face down; N: burn "
+                        "N cards face down; none (default)")
     s.add_argument("--log", metavar="FILE", help="write the hand log (JSON Lines if FILE ends in .jsonl)")
     s.add_argument("--tallies", metavar="FILE", help="write the tallies CSV")
     add_bet_options(s)
@@ -141,7 +148,8 @@ def cmd_verify(args) -> int:
     if not hasattr(log, "player"):
         raise UsageError(f"{args.log}: {log.shape}: an outcome-only log has no cards to replay (name the "
                          f"card columns with --columns, or use 'baccarat check')")
-    rep = verify.replay(log, shoe_for(log, shoe))
+    rules = _play_rules(args, shoe)
+    rep = verify.replay(log, shoe_for(log, shoe), rules=rules)
     total = len(rep.violations)
     shown = rep.violations if limit == 0 else rep.violations[:limit]
     if fmt == "md":
@@ -211,6 +219,9 @@ def cmd_simulate(args) -> int:
     shoes = whole_number("--shoes", args.shoes, 1)
     seed = whole_number("--seed", args.seed, 0)
     cut = DEFAULT_CUT_CARD if args.cut_card is None else whole_number("--cut-card", args.cut_card, 0)
+    after = whole_number("--after-cut", args.after_cut, 0)
+    burn = parse_burn(args.burn)
+    rules = _play_rules(args, shoe)
     faults = Faults.parse(args.fault)
     check_outputs(args.log, args.tallies)
     bets = bets_from_args(args)
@@ -220,9 +231,11 @@ def cmd_simulate(args) -> int:
     with progress_bar(shoes, "simulate", args.quiet, "shoes") as bar:
         if args.log:
             result = _simulate_to_file(Path(args.log), lambda f: simulate(
-                shoe, shoes, seed, cut, args.burn, bets, faults, f, log_format, progress=bar.update))
+                shoe, shoes, seed, cut, burn, bets, faults, f, log_format, progress=bar.update,
+                rules=rules, after_cut=after))
         else:
-            result = simulate(shoe, shoes, seed, cut, args.burn, bets, faults, progress=bar.update)
+            result = simulate(shoe, shoes, seed, cut, burn, bets, faults, progress=bar.update,
+                              rules=rules, after_cut=after)
     tallies = result.tallies_csv()
     if args.tallies:
         write_output(tallies, args.tallies)
@@ -231,10 +244,23 @@ def cmd_simulate(args) -> int:
     if args.log or args.tallies:
         sys.stdout.write(f"simulated {result.coups:,} coup{'s' if result.coups != 1 else ''} in {result.shoes:,} "
                          f"shoe{'s' if result.shoes != 1 else ''} of "
-                         f"{shoe.describe()} (seed {seed}, cut card {cut}{', burn' if args.burn else ''})"
+                         f"{shoe.describe()} (seed {seed}, cut card {cut}{_procedure_words(burn, after)}"
+                         f"{'' if rules.is_default else f', rules {rules.name}'})"
                          + (f"; log {args.log}" if args.log else "")
                          + (f"; tallies {args.tallies}" if args.tallies else "") + "\n")
     return 0
+
+
+def _play_rules(args, shoe):
+    """The rule set of ``--rules`` / ``--player-option`` for simulate and verify."""
+    from .rules import rules_from_args
+    return rules_from_args(args, shoe)[0]
+
+
+def _procedure_words(burn: str, after: int) -> str:
+    """The shoe procedure in the summary line: ``, burn`` for the standard burn as before."""
+    words = {"none": "", "standard": ", burn"}.get(burn, f", burn {burn} face down")
+    return words + (f", {after} coup after the cut card" if after else "")
 
 
 def _simulate_to_file(path: Path, run):

@@ -43,9 +43,11 @@ def register(sub) -> None:
     g.add_argument("--cut-card", default="14", metavar="C",
                    help="cards behind the cut card (default 14); a coup starts only while at least C "
                         "cards remain, and the coup in which the cut card comes out is finished")
+    g.add_argument("--after-cut", default="0", metavar="0|1",
+                   help="coups played after the one in which the cut card comes out (default 0)")
     g.add_argument("--burn", default="none", metavar="RULE",
-                   help="none (default) or standard: the first card is shown and as many cards as its "
-                        "value (10 for T J Q K) are burnt unseen")
+                   help="none (default); standard: the first card is shown and as many cards as its "
+                        "value (10 for T J Q K) are burnt unseen; N: N cards burnt unseen")
     g.add_argument("--count", metavar="BETS",
                    help="bets to study with a linear count, comma separated, or 'none' "
                         "(default: every selected bet)")
@@ -144,7 +146,7 @@ def params_from_args(args):
         cut_card=whole_number("--cut-card", args.cut_card, 0), bet_ids=bet_ids, bets_toml=bets_toml,
         tags=tags, count=count, depth_step=whole_number("--depth-step", args.depth_step, 1),
         chunk_shoes=whole_number("--chunk-shoes", args.chunk_shoes, 1), burn=args.burn,
-        rules_toml=_study_rules(args))
+        rules_toml=_study_rules(args), after_cut=whole_number("--after-cut", args.after_cut, 0))
 
 
 def _study_rules(args) -> str | None:

@@ -6,12 +6,15 @@ the order of ``RULES.md`` (P B P B, then third cards by the tableau kept in
 :mod:`analyzer.core.rules`) until the cut card comes out, with the conventions of
 :mod:`analyzer.studies.study`: the cut card sits ``cut_card`` cards (at least 6) from
 the end, a coup starts only while at least ``cut_card`` cards remain, and the
-coup in which the cut card comes out is finished; then a new shoe.  With
-``burn``, the first card of each shoe is turned face up (it goes to the
-``seen`` column of the shoe's first coup) and as many cards as its point value
-(10 for a ten or a face card) are burned face down, unseen (no burn when that
-would reach the cut card).  ``cut_card`` equal to the shoe size deals one coup
-per shoe: every coup off the top of a fresh shoe.
+coup in which the cut card comes out is finished, then ``after_cut`` more coups
+(0 or 1); then a new shoe.  With ``burn="standard"`` (or ``True``), the first card
+of each shoe is turned face up (it goes to the ``seen`` column of the shoe's first
+coup) and as many cards as its point value (10 for a ten or a face card) are
+burned face down, unseen (no burn when that would reach the cut card); with a
+number ``N``, ``N`` cards are burned face down (no ``seen`` column).  These are
+:class:`analyzer.core.procedure.Procedure`.  ``cut_card`` equal to the shoe size
+deals one coup per shoe: every coup off the top of a fresh shoe.  ``rules``
+(:class:`analyzer.core.rules.Rules`, default Punto Banco) is the tableau dealt by.
 
 Every coup bets one unit on each selected bet, paid by the bet's pay table.
 
@@ -40,7 +43,8 @@ from ..bets.catalog import MAIN_BETS, Bet, catalog
 from ..core.errors import BaccaratError
 from .logs import CARD_POINT, NO_SUIT, OUTCOME_NAMES, card_text, encode_card, log_header
 from .tallies import Tallies, read_tallies, tallies_csv
-from ..core.rules import BANKER_DRAWS
+from ..core.procedure import Procedure, ProcedureError
+from ..core.rules import PUNTO_BANCO, Rules
 from ..core.shoe import Shoe
 
 DEFAULT_CUT_CARD = 14
@@ -132,12 +136,12 @@ class SimResult:
         return read_tallies(path, self.tallies_csv())
 
 
-def _event_tables(bets: tuple[Bet, ...]) -> list[np.ndarray]:
+def _event_tables(bets: tuple[Bet, ...], rules: Rules | None = None) -> list[np.ndarray]:
     """For each bet, the index of the paying event of every six-value sequence."""
     from ..core.solver import event_index
     from ..core.engine import coup_table
 
-    features = coup_table().features()
+    features = coup_table(None if rules is None or rules.is_default else rules).features()
     return [event_index(bet, features).astype(np.int8) for bet in bets]
 
 
@@ -169,24 +173,29 @@ def _base_cards(shoe: Shoe, faults: Faults) -> np.ndarray:
 
 
 def simulate(shoe: Shoe, shoes: int, seed: int, cut_card: int = DEFAULT_CUT_CARD,
-             burn: bool = False, bets: tuple[str, ...] | tuple[Bet, ...] = MAIN_BETS,
+             burn: bool | str | int = False, bets: tuple[str, ...] | tuple[Bet, ...] = MAIN_BETS,
              faults: Faults | None = None, log: TextIO | None = None,
-             log_format: str = "csv", progress=None) -> SimResult:
+             log_format: str = "csv", progress=None, *, rules: Rules | None = None,
+             after_cut: int = 0) -> SimResult:
     """Deal ``shoes`` shoes; write the hand log to ``log`` if given; return the tallies.
 
-    ``progress(shoes)``, when given, is called every 100 shoes dealt (and at the end).
+    ``burn``: ``False``/``"none"``, ``True``/``"standard"`` or a number of cards burned
+    face down (:class:`analyzer.core.procedure.Procedure`); ``after_cut``: coups played
+    after the one in which the cut card comes out; ``rules``: the drawing rules
+    (default Punto Banco).  ``progress(shoes)``, when given, is called every 100 shoes
+    dealt (and at the end).
     """
     faults = faults or Faults()
     if isinstance(shoes, bool) or not isinstance(shoes, int) or shoes < 1:
         raise SimulationError(f"number of shoes must be a whole number of at least 1, got {shoes!r}")
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise SimulationError(f"seed must be a whole number >= 0, got {seed!r}")
-    if isinstance(cut_card, bool) or not isinstance(cut_card, int) or cut_card < 6:
-        raise SimulationError(f"--cut-card must be a whole number >= 6 (a coup can use 6 cards), "
-                              f"got {cut_card!r}")
-    if cut_card > shoe.cards:
-        raise SimulationError(f"--cut-card {cut_card} is deeper than the shoe ({shoe.cards} cards): "
-                              f"no coup could be dealt")
+    try:
+        procedure = Procedure.create(shoe.cards, burn, cut_card, after_cut)
+    except ProcedureError as e:
+        raise SimulationError(str(e)) from None
+    rules = rules or PUNTO_BANCO
+    show = procedure.shows_first
     if log_format not in ("csv", "jsonl"):
         raise SimulationError(f"unknown log format {log_format!r}")
     bet_objs = tuple(catalog().bet(b) if isinstance(b, str) else b for b in bets)
@@ -207,12 +216,16 @@ def simulate(shoe: Shoe, shoes: int, seed: int, cut_card: int = DEFAULT_CUT_CARD
     n_cards = int(base.shape[0])
     point_of = list(CARD_POINT)
     name_of = [card_text(c) for c in range(len(CARD_POINT))]
-    grid = [list(row) for row in BANKER_DRAWS]
+    grid = [list(row) for row in rules.banker]
     if faults.banker_cell is not None:
         t, p = faults.banker_cell
         grid[t][p] = not grid[t][p]
     bdraw = tuple(tuple(row) for row in grid)
+    natural = [t in rules.naturals for t in range(10)]
+    pdraw = [rules.player_grid[a][b] for a in range(10) for b in range(10)]   # [10 * p1 + p2]
+    bstood = [t in rules.banker_if_player_stood for t in range(10)]
     stop = n_cards - cut_card      # a coup starts at position pos only while pos <= stop
+    extra_coups = procedure.after_cut
     outcome_word = OUTCOME_NAMES
     seq_out: list[int] = []
     tot_out: list[int] = []
@@ -220,7 +233,7 @@ def simulate(shoe: Shoe, shoes: int, seed: int, cut_card: int = DEFAULT_CUT_CARD
     seqs_append, tots_append, n_append = seq_out.append, tot_out.append, n_out.append
     write = log.write if log is not None else None
     if write is not None and log_format == "csv":
-        write(log_header(burn) + "\n")
+        write(log_header(show) + "\n")
     base_list = base.tolist()
     sorted_list = sorted(base_list)   # rank by rank: all aces, then all twos, ...
     new_deck = _new_deck_order(base_list) if faults.riffles is not None else []
@@ -246,17 +259,14 @@ def simulate(shoe: Shoe, shoes: int, seed: int, cut_card: int = DEFAULT_CUT_CARD
         else:
             codes = rng.permutation(base).tolist()
         v = [point_of[c] for c in codes]
-        pos = 0
-        seen = ""
-        if burn and n_cards - 1 >= cut_card:
-            seen = name_of[codes[0]]
-            burned = v[0] or 10
-            if n_cards - 1 - burned < cut_card:
-                burned = 0
-            pos = 1 + burned
+        pos, shown, _ = procedure.start(v)
+        seen = name_of[codes[0]] if shown else ""
         lines = []
         sid = str(s)
-        while pos <= stop:
+        after = extra_coups
+        while pos <= stop or after:
+            if pos > stop:
+                after -= 1
             i = pos
             p1, b1, p2, b2 = v[i], v[i + 1], v[i + 2], v[i + 3]
             pt = (p1 + p2) % 10
@@ -264,15 +274,15 @@ def simulate(shoe: Shoe, shoes: int, seed: int, cut_card: int = DEFAULT_CUT_CARD
             j = i + 4
             c5 = c6 = 0
             p3 = b3 = -1
-            if pt < 8 and bt < 8:
-                if pt <= 5:
+            if not (natural[pt] or natural[bt]):
+                if pdraw[10 * p1 + p2]:
                     p3 = c5 = v[j]
                     j += 1
                     if bdraw[bt][p3]:
                         b3 = c6 = v[j]
                         j += 1
                     pt = (pt + p3) % 10
-                elif bt <= 5:
+                elif bstood[bt]:
                     b3 = c5 = v[j]
                     j += 1
                 if b3 >= 0:
@@ -292,7 +302,7 @@ def simulate(shoe: Shoe, shoes: int, seed: int, cut_card: int = DEFAULT_CUT_CARD
                     bh = (f"{name_of[pc[i + 1]]} {name_of[pc[i + 3]]} {name_of[pc[i + 4]]}" if b3 >= 0
                           else f"{name_of[pc[i + 1]]} {name_of[pc[i + 3]]}")
                 if log_format == "csv":
-                    lines.append(f"{sid},{ph},{bh},{outcome_word[w]},{seen}" if burn
+                    lines.append(f"{sid},{ph},{bh},{outcome_word[w]},{seen}" if show
                                  else f"{sid},{ph},{bh},{outcome_word[w]}")
                 else:
                     rec = {"shoe": s, "player": ph, "banker": bh, "outcome": outcome_word[w]}
@@ -320,7 +330,7 @@ def simulate(shoe: Shoe, shoes: int, seed: int, cut_card: int = DEFAULT_CUT_CARD
         totals={(p, b): int(tc[10 * p + b]) for p in range(10) for b in range(10)},
         cards={c: int(cc[c]) for c in (4, 5, 6)})
     if bet_objs:
-        for bet, idx, p in zip(bet_objs, _event_tables(bet_objs), pays):
+        for bet, idx, p in zip(bet_objs, _event_tables(bet_objs, rules), pays):
             counts = np.bincount(idx[seqs], minlength=len(p))
             result.bets[bet.id] = (result.coups, sum((int(c) * x for c, x in zip(counts, p)), Fraction(0)))
     return result

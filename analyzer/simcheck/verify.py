@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..core.cards import RANKS, SUITS
-from ..core.rules import BANKER_DRAWS, BANKER_DRAWS_ON_IF_PLAYER_STOOD, NATURAL_TOTALS, PLAYER_DRAWS_ON
+from ..core.rules import PUNTO_BANCO, Rules, format_values
 from ..core.shoe import Shoe
 from ..io.tables import csv_text, json_text
 from .logs import CARD_CODES, CARD_POINT, NO_SUIT, OUTCOME_NAMES, HandLog, card_text
@@ -86,6 +86,7 @@ class Replay:
     sequence: np.ndarray        # index of the coup's six point values (engine order)
     remaining: np.ndarray       # (n, 10) unseen cards of each point value before the coup
     counts: dict = field(default_factory=dict)
+    rules: Rules = PUNTO_BANCO
 
     @property
     def ok(self) -> bool:
@@ -96,11 +97,16 @@ class Replay:
         return self.remaining.sum(axis=1)
 
 
-def replay(log: HandLog, shoe: Shoe, limit: int | None = None) -> Replay:
+def replay(log: HandLog, shoe: Shoe, limit: int | None = None, rules: Rules | None = None) -> Replay:
     """Replay every coup of ``log`` from ``shoe`` (each new shoe id starts a full ``shoe``).
 
     ``limit`` stops collecting violations after that many (the count of rows is still exact).
+    ``rules``: the drawing rules replayed against (default Punto Banco); where the rule
+    set lets the Player choose (its ``player_option``), drawing and standing are both
+    legal.  Under other rules each drawing message names the rule that was broken.
     """
+    rules = rules or PUNTO_BANCO
+    named = not rules.is_default
     n = log.coups
     point = np.array(CARD_POINT + (0,), dtype=np.int16)  # index -1 -> 0 (no card)
     P = point[log.player.astype(np.int16)]
@@ -116,12 +122,13 @@ def replay(log: HandLog, shoe: Shoe, limit: int | None = None) -> Replay:
 
     pt2 = (p1 + p2) % 10
     bt2 = (b1 + b2) % 10
-    nat_t = np.array(NATURAL_TOTALS)
+    nat_t = np.array(sorted(rules.naturals))
     natural = np.isin(pt2, nat_t) | np.isin(bt2, nat_t)
-    p_should = ~natural & np.isin(pt2, list(PLAYER_DRAWS_ON))
-    grid = np.array(BANKER_DRAWS, dtype=bool)
+    p_should = ~natural & np.array(rules.player_grid, dtype=bool)[p1, p2]
+    p_free = ~natural & np.isin(pt2, sorted(rules.player_option))   # the Player may choose
+    grid = np.array(rules.banker, dtype=bool)
     b_should = ~natural & np.where(p_drew, grid[bt2, np.maximum(p3, 0)],
-                                   np.isin(bt2, list(BANKER_DRAWS_ON_IF_PLAYER_STOOD)))
+                                   np.isin(bt2, sorted(rules.banker_if_player_stood)))
     pt = (pt2 + np.maximum(p3, 0)) % 10
     bt = (bt2 + np.maximum(b3, 0)) % 10
     winner = np.where(pt > bt, 0, np.where(bt > pt, 1, 2)).astype(np.int8)
@@ -138,7 +145,7 @@ def replay(log: HandLog, shoe: Shoe, limit: int | None = None) -> Replay:
             found.append((int(k), len(found), rule, make(int(k))))
 
     def natural_who(k):
-        if pt2[k] in NATURAL_TOTALS:
+        if pt2[k] in rules.naturals:
             return f"player has a natural {pt2[k]}"
         return f"banker has a natural {bt2[k]}"
 
@@ -155,17 +162,45 @@ def replay(log: HandLog, shoe: Shoe, limit: int | None = None) -> Replay:
          lambda k: f"player drew a third card although {natural_who(k)}")
     flag(ok & natural & b_drew, "natural",
          lambda k: f"banker drew a third card although {natural_who(k)}")
-    flag(ok & p_should & ~p_drew, "player", lambda k: f"player stood on {pt2[k]} (player draws on 0-5)")
-    flag(ok & ~natural & ~p_should & p_drew, "player",
-         lambda k: f"player drew on {pt2[k]} (player stands on 6-7)")
+    if named:
+        draws_on = frozenset(rules.player_draws) | frozenset(rules.player_option)
+        stands_on = frozenset(range(10)) - draws_on - rules.naturals
+        draw_text = f" ({rules.name}: player draws on {format_values(rules.player_draws)}" + (
+            f", may choose on {format_values(rules.player_option)})" if rules.player_option else ")")
+        stand_text = f" ({rules.name}: player stands on {format_values(stands_on)})"
+    else:
+        draw_text, stand_text = " (player draws on 0-5)", " (player stands on 6-7)"
+
+    def player_rule(k, text):
+        if rules.player_hands:
+            return f" ({rules.name}: the player's rule for the hand {p1[k]} {p2[k]})"
+        return text
+
+    flag(ok & p_should & ~p_drew & ~p_free, "player",
+         lambda k: f"player stood on {pt2[k]}" + player_rule(k, draw_text))
+    flag(ok & ~natural & ~p_should & p_drew & ~p_free, "player",
+         lambda k: f"player drew on {pt2[k]}" + player_rule(k, stand_text))
 
     def banker_reason(k):
         return f"player's third card was {p3[k]}" if p_drew[k] else "player stood"
 
+    def banker_rule(k):
+        """Under named rules: the Banker cell that was broken."""
+        if not named:
+            return ""
+        t = int(bt2[k])
+        if p_drew[k]:
+            on = [p for p in range(10) if rules.banker[t][p]]
+            return (f" ({rules.name}: banker on {t} draws on a player's third card of "
+                    f"{format_values(on)})" if 0 < len(on) < 10 else
+                    f" ({rules.name}: banker on {t} {'always draws' if on else 'stands'} when the player drew)")
+        return (f" ({rules.name}: when the player stood, banker draws on "
+                f"{format_values(rules.banker_if_player_stood)})")
+
     flag(ok & b_should & ~b_drew, "banker",
-         lambda k: f"banker stood on {bt2[k]} although {banker_reason(k)}")
+         lambda k: f"banker stood on {bt2[k]} although {banker_reason(k)}" + banker_rule(k))
     flag(ok & ~natural & ~b_should & b_drew, "banker",
-         lambda k: f"banker drew on {bt2[k]} although {banker_reason(k)}")
+         lambda k: f"banker drew on {bt2[k]} although {banker_reason(k)}" + banker_rule(k))
 
     def outcome_msg(k):
         got = OUTCOME_NAMES[winner[k]]
@@ -195,7 +230,7 @@ def replay(log: HandLog, shoe: Shoe, limit: int | None = None) -> Replay:
             break
     remaining = _remaining(log, shoe, P, B, plen, blen)
     rep = Replay(log, shoe, violations, winner, pt.astype(np.int8), bt.astype(np.int8), cards,
-                 sequence, remaining)
+                 sequence, remaining, rules=rules)
     rep.counts = {"violations": len(found), "rows": n, "shoes": log.shoes,
                   "violating_rows": len({t[0] for t in found})}
     return rep
@@ -293,6 +328,8 @@ def summary_text(rep: Replay, shown: list[Violation], total: int) -> str:
     log = rep.log
     head = (f"{log.path}: {log.coups} coup{'s' if log.coups != 1 else ''} in {log.shoes} "
             f"shoe{'s' if log.shoes != 1 else ''}, declared shoe {rep.shoe.describe()}")
+    if not rep.rules.is_default:
+        head += f", rules {rep.rules.name}"
     if log.shape:
         head += f"\n{log.shape}"
     if log.skipped:
@@ -316,6 +353,8 @@ def replay_json(rep: Replay, shown: list[Violation], total: int) -> str:
            "violations": total, "violating_rows": rep.counts.get("violating_rows", 0),
            "ok": not total, "read_as": rep.log.shape, "skipped": rep.log.skipped,
            "listed": [{"row": v.row, "shoe": v.shoe, "rule": v.rule, "message": v.message} for v in shown]}
+    if not rep.rules.is_default:
+        doc["rules"] = rep.rules.describe()
     return json_text(doc)
 
 

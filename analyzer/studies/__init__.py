@@ -25,13 +25,16 @@ Conventions (fixed, and part of every result):
   ``numpy.random.Generator(PCG64(SeedSequence([seed, i])))``: one permutation of
   the shoe's cards (``Generator.permutation``).  Every shoe has its own seed, so
   a shoe's cards do not depend on how shoes are grouped into chunks or on which
-  process deals them.  No card is burnt.
+  process deals them.  No card is burnt, unless the study's burn says so
+  (:class:`analyzer.core.procedure.Procedure`: ``standard`` or a number of cards
+  face down; burnt cards are unseen, so they stay in the EV's shoe).
 * **Coups** are dealt card by card with :func:`analyzer.core.rules.play_coup`.
 * **Cut card.**  The cut card sits with ``cut_card`` cards behind it.  A coup is
   started only while at least ``cut_card`` cards remain; the coup during which
   the cut card comes out is played to its end, and the shoe ends there.  So
   the last coup starts with at least ``cut_card`` cards left, and ``cut_card``
-  must be at least 6 (a coup can use six cards).
+  must be at least 6 (a coup can use six cards).  With ``after_cut`` 1, one
+  more coup is played after it (``cut_card`` must then be at least 12).
 * **EV of a coup** is the exact EV on the remaining shoe (the start shoe minus
   every card dealt before the coup), counted like :func:`analyzer.analyze`.
   For bets on point values it is computed (:mod:`.evs`) for all coups of a shoe at once

@@ -36,7 +36,8 @@ class DealtShoe:
     cards: np.ndarray | None       # card index 0..51 (rank*4 + suit) when suits are tracked
     starts: list[int]              # position of each coup's first card
     ends: list[int]                # position after each coup's last card
-    burnt: int = 0                 # cards burnt face down after the first card (standard burn)
+    burnt: int = 0                 # cards burnt face down, unseen
+    burn_from: int = 1             # position of the first of them (1 after the standard burn's shown card)
 
 
 def deal_shoe(params: StudyParams, index: int) -> DealtShoe:
@@ -52,20 +53,19 @@ def deal_shoe(params: StudyParams, index: int) -> DealtShoe:
         ranks = rng.permutation(deck)
     values = _RANK_POINTS[ranks].tolist()
     total, cut = len(values), params.cut_card
-    pos, burnt = 0, 0
-    if params.burn == "standard" and total - 1 >= cut:
-        burnt = values[0] or 10
-        if total - 1 - burnt < cut:
-            burnt = 0
-        pos = 1 + burnt
+    procedure = params.procedure()
+    pos, shown, burnt = procedure.start(values)
     starts, ends = [], []
     rules = params.rules()
-    while total - pos >= cut:
+    after = procedure.after_cut
+    while total - pos >= cut or after:
+        if total - pos < cut:
+            after -= 1
         coup = play_coup(values[pos:pos + POSITIONS], rules)
         starts.append(pos)
         pos += coup.cards_used
         ends.append(pos)
-    return DealtShoe(ranks, cards, starts, ends, burnt)
+    return DealtShoe(ranks, cards, starts, ends, burnt, shown)
 
 
 def _remaining(params: StudyParams, dealt: DealtShoe):
@@ -76,7 +76,7 @@ def _remaining(params: StudyParams, dealt: DealtShoe):
     def before(codes, size, start):
         onehot = np.eye(size, dtype=np.int64)[codes]
         if dealt.burnt:
-            onehot[1:1 + dealt.burnt] = 0
+            onehot[dealt.burn_from:dealt.burn_from + dealt.burnt] = 0
         seen = np.zeros((len(codes) + 1, size), dtype=np.int64)
         np.cumsum(onehot, axis=0, out=seen[1:])
         return np.asarray(start, dtype=np.int64) - seen[dealt.starts]

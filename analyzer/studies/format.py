@@ -43,6 +43,7 @@ def study_dict(res, chart: str | None = None) -> dict:
         "study": {"shoe": {"cards": shoe.cards, "counts": shoe.rank_counts, "suited": shoe.suited,
                            "decks": shoe.decks},
                   "shoes": res.shoes, "seed": p.seed, "cut_card": p.cut_card, "burn": p.burn,
+                  **({"after_cut": p.after_cut} if p.after_cut else {}),
                   "bets": list(p.bet_ids), "depth_step": p.depth_step, "chunk_shoes": p.chunk_shoes,
                   "key": p.key(), "conventions": CONVENTIONS,
                   **({"rules": p.rules().describe()} if p.rules() is not None else {})},
@@ -117,7 +118,9 @@ def study_markdown(res, chart: str | None = None) -> str:
     p = res.params
     shoe = p.start_shoe()
     out = [f"# Shoe study: {shoe.describe()}, {res.shoes:,} shoes", ""]
-    out.append(f"Seed {p.seed}, cut card {p.cut_card} cards from the end, burn: {p.burn}; "
+    out.append(f"Seed {p.seed}, cut card {p.cut_card} cards from the end"
+               + (f" and {p.after_cut} coup after it" if p.after_cut else "")
+               + f", burn: {p.burn}{'' if p.burn in ('none', 'standard') else ' cards face down'}; "
                f"{res.coups:,} coups ({res.coups / res.shoes:.3f} a shoe), each solved exactly. "
                + CONVENTIONS + (f" Rules: {p.rules().describe()}." if p.rules() is not None else ""))
     run = res.run
@@ -227,6 +230,8 @@ def study_csv(res, chart: str | None = None) -> str:
                  ("cards", p.cards), ("depth_step", p.depth_step)):
         rows.append(["study", "", "", "", "", k, v, v])
     rows.append(["study", "", "", "", "", "burn", "", p.burn])
+    if p.after_cut:
+        rows.append(["study", "", "", "", "", "after_cut", p.after_cut, p.after_cut])
     if p.rules() is not None:
         rows.append(["study", "", "", "", "", "rules", "", p.rules().describe()])
 

@@ -17,6 +17,7 @@ from functools import lru_cache
 from ..bets.catalog import Bet, catalog, parse_catalog
 from ..core.cards import RANKS
 from ..core.errors import BaccaratError
+from ..core.procedure import Procedure, ProcedureError, parse_burn
 from ..core.shoe import MIN_CARDS, Shoe
 
 FORMAT_VERSION = 1
@@ -32,7 +33,8 @@ CARDS_PER_DECK = 52
 
 #: ``none``: no card is burnt.  ``standard``: the first card is turned face up
 #: (seen) and as many cards as its point value (10 for a ten or a face card) are
-#: burnt face down, unseen, before the first coup.
+#: burnt face down, unseen, before the first coup.  A whole number ``N`` (as text):
+#: ``N`` cards burnt face down (:class:`analyzer.core.procedure.Procedure`).
 BURNS = ("none", "standard")
 
 
@@ -56,13 +58,14 @@ class StudyParams:
     chunk_shoes: int = CHUNK_SHOES
     burn: str = "none"
     rules_toml: str | None = None           # drawing rules other than Punto Banco (a rules file's text)
+    after_cut: int = 0                      # coups played after the one in which the cut card comes out
 
     @classmethod
     def create(cls, shoe: Shoe, shoes: int, seed: int, cut_card: int = 14,
                bet_ids: Iterable[str] = ("player", "banker", "tie"), bets_toml: str | None = None,
                tags: dict[str, dict[str, int]] | None = None, count: Iterable[str] | None = None,
                depth_step: int = CARDS_PER_DECK, chunk_shoes: int = CHUNK_SHOES,
-               burn: str = "none", rules_toml: str | None = None) -> StudyParams:
+               burn: str = "none", rules_toml: str | None = None, after_cut: int = 0) -> StudyParams:
         """Check the inputs and fix the count tags.
 
         ``count``: bets to study with a linear count (default: all of them);
@@ -79,8 +82,15 @@ class StudyParams:
         if cut_card > shoe.cards:
             raise StudyError(f"cut card {cut_card} is deeper than the shoe ({shoe.cards} cards): "
                              "no coup would be dealt")
-        if burn not in BURNS:
-            raise StudyError(f"unknown burn {burn!r} (choose from {', '.join(BURNS)})")
+        try:
+            burn = parse_burn(burn)
+        except ProcedureError:
+            raise StudyError(f"unknown burn {burn!r} (choose from {', '.join(BURNS)} or a number of "
+                             "cards)") from None
+        try:
+            Procedure.create(shoe.cards, burn, cut_card, after_cut)
+        except ProcedureError as e:
+            raise StudyError(str(e)) from None
         rules = _rules(rules_toml)
         bet_ids = tuple(dict.fromkeys(bet_ids))
         if not bet_ids:
@@ -119,7 +129,7 @@ class StudyParams:
                 t = effects[b].tags()
                 fixed.append((b, tuple(t[r] for r in RANKS), "effects of removal"))
         return cls(tuple(shoe.rank_tuple), shoe.card_tuple, shoes, seed, cut_card, bet_ids,
-                   bets_toml, tuple(fixed), depth_step, chunk_shoes, burn, rules_toml)
+                   bets_toml, tuple(fixed), depth_step, chunk_shoes, burn, rules_toml, after_cut)
 
     # -- views ------------------------------------------------------------------------
     def start_shoe(self) -> Shoe:
@@ -128,6 +138,10 @@ class StudyParams:
     @property
     def cards(self) -> int:
         return sum(self.rank_counts)
+
+    def procedure(self) -> Procedure:
+        """The burn, cut card and after-cut coups (:class:`analyzer.core.procedure.Procedure`)."""
+        return Procedure(self.burn, self.cut_card, self.after_cut)
 
     def rules(self):
         """The drawing rules (:class:`analyzer.core.rules.Rules`), ``None`` for Punto Banco."""
@@ -153,7 +167,8 @@ class StudyParams:
                 "tags": [[b, list(t), s] for b, t, s in self.tags],
                 "depth_step": self.depth_step, "hist_bins_per_unit": HIST_BINS_PER_UNIT,
                 "chunk_shoes": self.chunk_shoes, "burn": self.burn,
-                **({"rules": self.rules_toml} if self.rules_toml is not None else {})}
+                **({"rules": self.rules_toml} if self.rules_toml is not None else {}),
+                **({"after_cut": self.after_cut} if self.after_cut else {})}
 
     def key(self) -> str:
         text = json.dumps(self.identity(), sort_keys=True, separators=(",", ":"))
