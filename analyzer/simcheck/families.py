@@ -205,11 +205,18 @@ class Counter:
 
 
 def _halves(exps: np.ndarray):
-    """Monomial plan for exponent rows ``exps``: the distinct halves (values 0-4, 5-9) and their index."""
+    """Monomial plan for exponent rows ``exps`` (any number of blocks stacked).
+
+    Each monomial is (values 0-4 part) x (values 5-9 part); each part is
+    (first two values) x (last three).  Returns, per half, the columns, the
+    distinct pairs and triples, the pair and triple of each distinct half, and
+    the half of each row."""
     plan = []
     for cols in ([0, 1, 2, 3, 4], [5, 6, 7, 8, 9]):
         u, inv = np.unique(exps[:, cols], axis=0, return_inverse=True)
-        plan.append((cols, u, inv.ravel()))
+        pu, pi = np.unique(u[:, :2], axis=0, return_inverse=True)
+        tu, ti = np.unique(u[:, 2:], axis=0, return_inverse=True)
+        plan.append((cols, pu, pi.ravel(), tu, ti.ravel(), inv.ravel()))
     return plan
 
 
@@ -251,7 +258,7 @@ class _PrefixWays:
                 live[fam.rows] = False
         self.tot_rows = tot.rows if tot is not None else None
         live_rows = np.flatnonzero(live)
-        self.blocks = []
+        self.blocks, stacked = [], []
         for L in (4, 5, 6):
             sel = np.flatnonzero(cards == L)
             step = 10 ** (POSITIONS - L)
@@ -279,7 +286,14 @@ class _PrefixWays:
                 rows = live_rows[coef[live_rows, sl].any(axis=1)]
                 if len(rows):
                     parts.append((rows, sl, np.ascontiguousarray(coef[rows, sl], dtype=np.float64)))
-            self.blocks.append((L, _halves(exps), parts))
+            self.blocks.append((L, len(stacked) and sum(len(e) for e in stacked), parts))
+            stacked.append(exps)
+        # one plan for the three blocks (their halves overlap): block columns index its rows
+        self.plan = _halves(np.concatenate(stacked))
+        self.blocks = [(L, [(rows, self.plan[0][5][off + sl.start:off + sl.stop],
+                             self.plan[1][5][off + sl.start:off + sl.stop], c) for rows, sl, c in parts])
+                       for L, off, parts in self.blocks]
+
 
     def ways(self, vc: np.ndarray) -> np.ndarray:
         B = vc.shape[0]
@@ -290,20 +304,27 @@ class _PrefixWays:
         for k in range(1, POSITIONS + 1):
             f[:, k, :] = f[:, k - 1, :] * np.maximum(v - (k - 1), 0)
         W = np.zeros((self.E, B))
-        for L, plan, parts in self.blocks:
-            m = None
-            for cols, u, inv in plan:
-                part = f[cols[0], u[:, 0]]
-                for j in range(1, 5):
-                    part *= f[cols[j], u[:, j]]
-                m = part[inv] if m is None else m * part[inv]
-            acc = np.zeros((self.E, B))
-            for rows, sl, c in parts:
-                acc[rows] += c @ m[sl]
-            rest = np.ones(B)
-            for j in range(POSITIONS - L):
-                rest *= np.maximum(N - L - j, 0)
-            W += acc * rest
+        halves = []
+        for cols, pu, pi, tu, ti, _ in self.plan:
+            pair = f[cols[0], pu[:, 0]] * f[cols[1], pu[:, 1]]
+            triple = f[cols[2], tu[:, 0]] * f[cols[3], tu[:, 1]]
+            triple *= f[cols[4], tu[:, 2]]
+            half = pair[pi]
+            half *= triple[ti]
+            halves.append(half)
+        a, b = halves
+        for L, parts in self.blocks:
+            acc = W if L == POSITIONS else np.zeros((self.E, B))
+            for rows, ai, bi, c in parts:
+                # one residue's monomials at a time: a few hundred rows stay in cache
+                m = a[ai]
+                m *= b[bi]
+                acc[rows] += c @ m
+            if L < POSITIONS:
+                rest = np.maximum(N - L, 0)
+                for j in range(1, POSITIONS - L):
+                    rest *= np.maximum(N - L - j, 0)
+                W += acc * rest
         for rows, m in self.derived:
             W[rows] = m @ W[self.tot_rows]
         return W.T.astype(np.int64)
