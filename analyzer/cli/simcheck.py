@@ -87,6 +87,7 @@ def register(sub) -> None:
                         "shuffled too little)")
     c.add_argument("--jobs", metavar="N", default="1",
                    help="share the shoe-aware solves among N processes (default 1; same result)")
+    add_rules_options(c)
     add_output_options(c)
     add_quiet_option(c)
     c.set_defaults(func=cmd_check)
@@ -182,7 +183,11 @@ def cmd_check(args) -> int:
     named = bool(args.bets or args.table)
     text = read_text(args.input)
     kind = sniff_kind(args.input, text)
+    ruled = args.rules is not None or args.player_option is not None
     if kind == "tallies":
+        if ruled:
+            raise UsageError(f"{args.input}: --rules and --player-option apply to hand logs (tallies are "
+                             f"checked under Punto Banco)")
         if args.reference == "shoe-aware":
             raise UsageError(f"{args.input}: tallies have no shoe boundaries, so only "
                              f"--reference off-the-top applies")
@@ -197,16 +202,20 @@ def cmd_check(args) -> int:
             if args.reference == "shoe-aware":
                 raise UsageError(f"{args.input}: an outcome-only log has no cards, so only "
                                  f"--reference off-the-top applies")
+            if ruled:
+                raise UsageError(f"{args.input}: --rules and --player-option apply to hand logs with "
+                                 f"cards (an outcome-only log is checked under Punto Banco)")
             report = check_outcomes(log, shoe, alpha, power, detect)
             out = {"md": check.report_markdown, "json": check.report_json, "csv": check.report_csv}[fmt](report)
             write_output(out, args.output)
             return 1 if report.failed else 0
         bets = bets_from_args(args, cat)
         shoe = shoe_for(log, shoe)
+        rules = _play_rules(args, shoe) if ruled else None
         with progress_bar(log.coups, "exact solves", args.quiet, "coups") as bar:
             report = check.check_log(log, shoe, args.reference or "shoe-aware", tuple(b.id for b in bets),
                                      cat, alpha, power, detect, jobs=jobs, progress=bar.update,
-                                     order=args.card_order)
+                                     order=args.card_order, rules=rules)
     out = {"md": check.report_markdown, "json": check.report_json, "csv": check.report_csv}[fmt](report)
     write_output(out, args.output)
     return 1 if report.failed else 0

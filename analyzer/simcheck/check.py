@@ -188,16 +188,22 @@ def _return_from_counts(bet: Bet, tallies: Tallies) -> Fraction | None:
 def check_log(log: HandLog, shoe: Shoe, reference: str = "shoe-aware", bets: tuple[str, ...] = MAIN_BETS,
               catalog_obj=None, alpha: Fraction = DEFAULT_ALPHA, power: Fraction = DEFAULT_POWER,
               detect: Fraction = DEFAULT_DETECT, depletion: bool = True, jobs: int = 1,
-              progress=None, order: bool = False) -> Report:
+              progress=None, order: bool = False, rules=None) -> Report:
     """Check a hand log (replayed first: any violation is an error).
 
     ``progress(coups)``, when given, is called as the shoe-aware solves go.
 
     ``jobs`` > 1 shares the shoe-aware solves among that many forked processes.  ``order`` adds the
-    card-order chi-square of :mod:`.order` (is the shoe shuffled?)."""
+    card-order chi-square of :mod:`.order` (is the shoe shuffled?).  ``rules``: the drawing
+    rules (:class:`analyzer.core.rules.Rules`, default Punto Banco) the log is replayed against
+    and the reference is dealt under; a rule set that leaves the Player a choice needs it fixed
+    first (``Rules.with_player_option``)."""
     from .verify import replay
 
-    rep = replay(log, shoe, limit=1)
+    if rules is not None and rules.player_option:
+        raise CheckError(f"rule set {rules.name!r} lets the Player choose: the check needs the choice the "
+                         f"simulator made (--player-option draw or stand)")
+    rep = replay(log, shoe, limit=1, rules=rules)
     if rep.violations:
         v = rep.violations[0]
         total = rep.counts["violations"]
@@ -207,7 +213,7 @@ def check_log(log: HandLog, shoe: Shoe, reference: str = "shoe-aware", bets: tup
                          f"to list every violation)")
     try:
         bet_objs = _select_bets(bets, catalog_obj)
-        fams = build_families(bet_objs)
+        fams = build_families(bet_objs, ("outcome", "cards", "totals"), rules)
     except BetError as e:
         raise CheckError(str(e)) from None
     seq = rep.sequence
@@ -260,6 +266,8 @@ def check_log(log: HandLog, shoe: Shoe, reference: str = "shoe-aware", bets: tup
                 report.chisq.append(c)
             report.notes.append("Card order: consecutive dealt cards of a shoe against a uniform shuffle "
                                 "(exact step probabilities; pairs sharing a card taken as independent).")
+    if rules is not None and not rules.is_default:
+        report.notes.append(f"Drawing rules: {rules.describe()} (the replay and the reference).")
     if log.shape:
         report.notes.append(log.shape[0].upper() + log.shape[1:] + ".")
     if log.skipped:

@@ -45,6 +45,7 @@ class Family:
     bet: Bet | None = None
     pays: tuple[Fraction, ...] = ()
     offset: int = 0
+    rules: object = None                 # the drawing rules of ``code`` (None: Punto Banco)
 
     @property
     def cells(self) -> int:
@@ -68,11 +69,11 @@ def value_only(bet: Bet) -> bool:
 
 
 @lru_cache(maxsize=8)
-def base_families():
-    """``(key, title, labels, code)`` of the outcome, cards and totals partitions."""
+def base_families(rules=None):
+    """``(key, title, labels, code)`` of the outcome, cards and totals partitions under ``rules``."""
     from ..core.engine import coup_table
 
-    table = coup_table()
+    table = coup_table(rules)
     f = table.features()
     winner = f["winner"].astype(np.int16)
     cards = (f["cards"] - 4).astype(np.int16)
@@ -86,7 +87,7 @@ def base_families():
 
 
 @cached
-def bet_family(bet: Bet) -> Family:
+def bet_family(bet: Bet, rules=None) -> Family:
     """The bet's pay table as cells: its events in order, then ``otherwise``."""
     from ..core.solver import event_index
     from ..core.engine import coup_table
@@ -94,23 +95,26 @@ def bet_family(bet: Bet) -> Family:
     if not value_only(bet):
         raise BetError(f"bet {bet.id!r} reads ranks or suits: a hand-log check covers bets on point "
                        f"values only (check it from tallies against the off-the-top reference)")
-    code = event_index(bet, coup_table().features())
+    code = event_index(bet, coup_table(rules).features())
     labels = tuple(e.event for e in bet.events) + (bet.otherwise_event,)
     pays = tuple(e.pays for e in bet.events) + (bet.otherwise,)
-    return Family(f"bet:{bet.id}", bet.name, labels, code, bet, pays)
+    return Family(f"bet:{bet.id}", bet.name, labels, code, bet, pays, 0, rules)
 
 
 @cached
-def build_families(bets: tuple[Bet, ...] = (), categories=("outcome", "cards", "totals")) -> tuple[Family, ...]:
-    """The tested families: outcome, cards and totals cells, then each bet's pay-table events."""
+def build_families(bets: tuple[Bet, ...] = (), categories=("outcome", "cards", "totals"),
+                   rules=None) -> tuple[Family, ...]:
+    """The tested families: outcome, cards and totals cells, then each bet's pay-table events,
+    under the drawing ``rules`` (default Punto Banco)."""
+    rules = None if rules is None or rules.is_default else rules
     fams = []
-    for key, title, labels, code in base_families():
+    for key, title, labels, code in base_families(rules):
         if key in categories:
             fams.append(Family(key, title, labels, code))
-    fams.extend(bet_family(b) for b in bets)
+    fams.extend(bet_family(b, rules) for b in bets)
     out, offset = [], 0
     for fam in fams:
-        out.append(Family(fam.key, fam.title, fam.labels, fam.code, fam.bet, fam.pays, offset))
+        out.append(Family(fam.key, fam.title, fam.labels, fam.code, fam.bet, fam.pays, offset, rules))
         offset += fam.cells
     return tuple(out)
 
@@ -120,7 +124,7 @@ _COUNTERS: dict = {}
 
 def counter_for(families: tuple[Family, ...]) -> Counter:
     """A cached :class:`Counter` (compiling one takes a few tenths of a second)."""
-    key = tuple((f.key, f.bet) for f in families)
+    key = tuple((f.key, f.bet, f.rules) for f in families)
     if key not in _COUNTERS:
         if len(_COUNTERS) > 8:
             _COUNTERS.clear()
@@ -143,7 +147,7 @@ class Counter:
     def __init__(self, families: list[Family]):
         from ..core.engine import coup_table
 
-        table = coup_table()
+        table = coup_table(families[0].rules if families else None)
         self.families = families
         M = table.multisets
         self.M = M
