@@ -24,7 +24,7 @@ from .logs import OUTCOME_NAMES, HandLog
 from .tallies import Tallies
 from .reference import off_the_top, shoe_aware
 from .stats import (MIN_EXPECTED, CellStat, Finding, Report, bet_stat, cell_stats, chi_square, depletion_test,
-                    exact_p, holm, power_rows)
+                    exact_p, holm, power_rows, reading_notes)
 
 __all__ = ["DEFAULT_ALPHA", "DEFAULT_POWER", "DEFAULT_DETECT", "CheckError", "Report", "check_tallies",
            "check_log", "report_markdown", "report_dict", "report_json", "report_csv"]
@@ -268,15 +268,8 @@ def check_log(log: HandLog, shoe: Shoe, reference: str = "shoe-aware", bets: tup
                                 "(exact step probabilities; pairs sharing a card taken as independent).")
     if rules is not None and not rules.is_default:
         report.notes.append(f"Drawing rules: {rules.describe()} (the replay and the reference).")
-    if log.shape:
-        report.notes.append(log.shape[0].upper() + log.shape[1:] + ".")
-    if log.skipped:
-        k = sum(log.skipped.values())
-        report.notes.append(f"--skip-invalid: {k} unreadable row{'s' if k != 1 else ''} skipped ("
-                            + "; ".join(f"{r}: {c}" for r, c in sorted(log.skipped.items(),
-                                                                        key=lambda kv: -kv[1])[:5])
-                            + "); their cards count as unseen, which is exact only if the rows "
-                              "were left out regardless of their cards.")
+    report.notes += reading_notes(log, "; their cards count as unseen, which is exact only if the rows "
+                                       "were left out regardless of their cards")
     if excluded:
         report.notes.append(f"{excluded} coup{'s' if excluded != 1 else ''} started with fewer than 6 "
                             f"unseen cards and {'were' if excluded != 1 else 'was'} left out.")

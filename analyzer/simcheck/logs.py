@@ -289,16 +289,22 @@ def header_index(path: str, fields: list[str], required, what: str) -> dict[str,
     return index
 
 
-def _read_csv_log(path: str, text: str, progress=None) -> HandLog:
+def csv_header(path: str, text: str, expected: str):
+    """``(reader, header)``: a CSV reader of ``text`` past its first non-blank row, the header."""
     reader = csv.reader(io.StringIO(text, newline=""))
     try:
         header = next(reader)
         while not any(f.strip() for f in header):
             header = next(reader)
     except StopIteration:
-        raise LogError(f"{path}: empty file (expected a header with shoe, player, banker)") from None
+        raise LogError(f"{path}: empty file (expected {expected})") from None
     except csv.Error as e:
         raise LogError(f"{path}: row {reader.line_num}: {e}") from None
+    return reader, header
+
+
+def _read_csv_log(path: str, text: str, progress=None) -> HandLog:
+    reader, header = csv_header(path, text, "a header with shoe, player, banker")
     index = header_index(path, header, REQUIRED_LOG_FIELDS, "hand log")
     i_shoe, i_p, i_b = index["shoe"], index["player"], index["banker"]
     i_o, i_s = index.get("outcome"), index.get("seen")

@@ -37,7 +37,7 @@ from ..core.errors import BaccaratError
 from ..core.shoe import Shoe
 from .outcomes import outcome_log, outcome_word
 from .logs import NO_SUIT, PROGRESS_ROWS, HandLog, LogError, _bounded_int, _LogBuilder, card_text, \
-    encode_card, load_json_line, read_hand_log, read_text
+    csv_header, encode_card, load_json_line, read_hand_log, read_text
 
 ROLES = ("shoe", "player", "banker", "p1", "p2", "p3", "b1", "b2", "b3", "outcome", "player_total",
          "banker_total", "seen", "results")
@@ -195,15 +195,7 @@ class _Skip:
 
 def _records_csv(path, text, columns, skip):
     """(layout, names, records) of a CSV log; a record is (row, {role: value})."""
-    reader = csv.reader(io.StringIO(text, newline=""))
-    try:
-        header = next(reader)
-        while not any(f.strip() for f in header):
-            header = next(reader)
-    except StopIteration:
-        raise LogError(f"{path}: empty file (expected a header)") from None
-    except csv.Error as e:
-        raise LogError(f"{path}: row {reader.line_num}: {e}") from None
+    reader, header = csv_header(path, text, "a header")
     hrow = reader.line_num
     roles = assign(header, columns, f"{path}: row {hrow}")
     layout = layout_of(roles, header, f"{path}: row {hrow}")

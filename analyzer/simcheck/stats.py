@@ -296,3 +296,16 @@ def depletion_test(ref: Reference) -> list[tuple[str, float, object]]:
             z = num / math.sqrt(var)
             out.append((label, z, normal_p(z)))
     return out
+
+
+def reading_notes(log, skipped_tail: str = "") -> list[str]:
+    """The report's notes on how a log was read: its shape, and the rows --skip-invalid left out."""
+    notes = []
+    if getattr(log, "shape", None):
+        notes.append(log.shape[0].upper() + log.shape[1:] + ".")
+    if getattr(log, "skipped", None):
+        k = sum(log.skipped.values())
+        reasons = "; ".join(f"{r}: {c}" for r, c in sorted(log.skipped.items(), key=lambda kv: -kv[1])[:5])
+        notes.append(f"--skip-invalid: {k} unreadable row{'s' if k != 1 else ''} skipped ({reasons})"
+                     + skipped_tail + ".")
+    return notes

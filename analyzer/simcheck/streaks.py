@@ -38,7 +38,7 @@ from .logs import OUTCOME_NAMES
 from .outcomes import OutcomeLog
 from .reference import off_the_top
 from .stats import MIN_EXPECTED, Finding, PowerRow, Report, cell_stats, chi2_p, chi_square, detectable, \
-    hands_needed, holm, normal_p, power_rows
+    hands_needed, holm, normal_p, power_rows, reading_notes
 
 #: run lengths tracked exactly; longer runs fall in the class "at least MAX_RUN"
 MAX_RUN = 20
@@ -238,13 +238,7 @@ def check_outcomes(log: OutcomeLog, shoe: Shoe, alpha: Fraction, power: Fraction
                               f"{R:,} of {pairs:,} pairs, expected {float(ER):,.2f}, sd {math.sqrt(var):,.2f}; rate "
                               f"{R / pairs if pairs else 0:.5f} against {float(s2):.5f}.", [], []),
     ]
-    if log.shape:
-        report.notes.append(log.shape[0].upper() + log.shape[1:] + ".")
-    if log.skipped:
-        k = sum(log.skipped.values())
-        report.notes.append(f"--skip-invalid: {k} unreadable row{'s' if k != 1 else ''} skipped ("
-                            + "; ".join(f"{r}: {c}" for r, c in sorted(log.skipped.items(),
-                                                                        key=lambda kv: -kv[1])[:5]) + ").")
+    report.notes += reading_notes(log)
     report.notes.append("Outcome-only log: every coup is compared with the off-the-top distribution and the "
                         "coups of a shoe are taken as independent (exact when the simulator reshuffles "
                         "before every coup; an approximation for shoes dealt to a cut card, whose coups are "
