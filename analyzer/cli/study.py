@@ -30,7 +30,7 @@ the same command is run again."""
 
 
 def register(sub) -> None:
-    from ..studies import CHUNK_SHOES
+    from ..studies.params import CHUNK_SHOES
     p = sub.add_parser("study", help="exact perfect-play and card-counting study over dealt shoes",
                        description=DESCRIPTION)
     add_shoe_options(p)

@@ -52,6 +52,8 @@ Conventions (fixed, and part of every result):
   deck left (``N`` cards left, exactly).  "Bet at trigger ``T``" means bet when
   the true count is at least ``T`` (``floor(true count) >= T``).
 
+>>> from analyzer import Shoe, analyze
+>>> from analyzer.studies import StudyParams, run_study, trace_shoe
 >>> p = StudyParams.create(Shoe.standard(1), shoes=2, seed=7, cut_card=14, bet_ids=("banker", "dragon7"))
 >>> res = run_study(p)
 >>> res.coups > 0 and res.shoes == 2
@@ -61,15 +63,27 @@ True
 (52, True)
 """
 
-from ..bets.pricing import analyze  # noqa: F401  (doctest)
-from ..core.shoe import Shoe  # noqa: F401  (doctest)
-from .aggregate import Aggregate, StudyResult, run_chunk, summarize
-from .counting import true_count
-from .dealing import CoupTrace, DealtShoe, deal_shoe, shoe_rng, trace_shoe
-from .evs import BatchEV
-from .params import CHUNK_SHOES, HIST_BINS_PER_UNIT, StudyError, StudyParams, bet_scale
-from .runner import ChunkStore, default_state_dir, run_study
+import importlib
 
-__all__ = ["Aggregate", "BatchEV", "CHUNK_SHOES", "ChunkStore", "CoupTrace", "DealtShoe",
-           "HIST_BINS_PER_UNIT", "StudyError", "StudyParams", "StudyResult", "bet_scale", "deal_shoe",
-           "default_state_dir", "run_chunk", "run_study", "shoe_rng", "summarize", "trace_shoe", "true_count"]
+#: Public name -> the module that defines it; imported on first use (PEP 562), so that
+#: ``import analyzer.studies.params`` (the CLI's option defaults) loads nothing else.
+_EXPORTS = {
+    "Aggregate": "aggregate", "StudyResult": "aggregate", "run_chunk": "aggregate", "summarize": "aggregate",
+    "true_count": "counting",
+    "CoupTrace": "dealing", "DealtShoe": "dealing", "deal_shoe": "dealing", "shoe_rng": "dealing",
+    "trace_shoe": "dealing",
+    "BatchEV": "evs",
+    "CHUNK_SHOES": "params", "HIST_BINS_PER_UNIT": "params", "StudyError": "params", "StudyParams": "params",
+    "bet_scale": "params",
+    "ChunkStore": "runner", "default_state_dir": "runner", "run_study": "runner",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str):
+    if name in _EXPORTS:
+        value = getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
