@@ -20,6 +20,7 @@ from analyzer.core.cards import RANKS, SUITS
 from analyzer.core.known import KnownError, parse_known
 from analyzer.core.rules import GOLD
 from analyzer.core.solver import Solver
+from analyzer.reports.midcoup import known_card_edges
 from oracle import banker_draws_prose, deal_variant, gold_banker_draws_prose, player_draws_on
 
 MAIN = catalog().select(["player", "banker", "tie", "dragon7", "panda8"])
@@ -106,13 +107,7 @@ def test_sum_over_every_card_of_a_suited_shoe():
 
 def known_card_edge(pos: int, shoe: Shoe, bets=("player", "banker")) -> Fraction:
     """The average edge from knowing the value at ``pos`` and betting the best of ``bets`` or nothing."""
-    rep = {0: "K", 1: "A", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9"}
-    out = Fraction(0)
-    for v, n in enumerate(shoe.value_counts):
-        if n:
-            a = Solver(catalog().select(list(bets)), known=parse_known([f"{pos}={rep[v]}"])).solve(shoe)
-            out += Fraction(n, shoe.cards) * max([Fraction(0)] + [a.bet(b).ev for b in bets])
-    return out
+    return known_card_edges(shoe, {"bets": catalog().select(list(bets))})["bets"][pos]
 
 
 def test_jacobson_known_card_edges():

@@ -46,10 +46,16 @@ def test_insurance_cells_weight_back_to_the_outcomes():
         assert sum(getattr(c, o) * c.ways for c in cells) + natural_ways[i] == a.ways(o)
 
 
-def test_known_card_edges_reproduce_jacobson():
-    edges = known_card_report(Shoe.standard(8))["Player or Banker"]
-    assert {p: round(float(e) * 100, 3) for p, e in edges.items()} == {
+def test_known_card_report_prices_the_groups_together():
+    """The report solves every group in one solver per pinned value: the same figures as each
+    group alone (Jacobson's for Player or Banker; tests/test_known.py pins the side bets')."""
+    report = known_card_report(Shoe.standard(8))
+    assert {p: round(float(e) * 100, 3) for p, e in report["Player or Banker"].items()} == {
         1: 6.765, 2: 6.406, 3: 6.765, 4: 6.406, 5: 8.973, 6: 9.098}
+    assert [round(float(report["Dragon 7"][p]) * 100, 3) for p in range(1, 7)] == [
+        1.136, 4.712, 1.136, 4.712, 5.530, 39.202]
+    assert [round(float(report["Panda 8"][p]) * 100, 3) for p in range(1, 7)] == [
+        0.473, 0.0, 0.473, 0.0, 43.659, 0.309]
 
 
 def test_gold_table_cli(capsys):

@@ -56,9 +56,9 @@ def shoe_from_args(args):
     return shoe
 
 
-def add_output_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--format", default="md", metavar="FMT",
-                   help="output format: md (Markdown, default), csv or json")
+def add_output_options(p: argparse.ArgumentParser,
+                       formats: str = "output format: md (Markdown, default), csv or json") -> None:
+    p.add_argument("--format", default="md", metavar="FMT", help=formats)
     p.add_argument("--output", "-o", metavar="FILE",
                    help="write to FILE instead of standard output ('-' is standard output)")
 
@@ -107,9 +107,9 @@ def check_outputs(*paths: str | None) -> None:
             check_output(path)
 
 
-def check_format(fmt: str) -> str:
-    if fmt not in FORMATS:
-        raise UsageError(f"unknown --format {fmt!r} (choose from {', '.join(FORMATS)})")
+def check_format(fmt: str, formats: tuple[str, ...] = FORMATS) -> str:
+    if fmt not in formats:
+        raise UsageError(f"unknown --format {fmt!r} (choose from {', '.join(formats)})")
     return fmt
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from .options import (UsageError, add_bet_options, bets_from_args, catalog_from_args, check_outputs,
-                      write_output)
+from .options import (UsageError, add_bet_options, add_output_options, bets_from_args, catalog_from_args,
+                      check_format, check_outputs, write_output)
 
 FORMATS = ("md", "csv", "json", "xlsx")
 MAX_DECKS = 10_000
@@ -44,9 +44,7 @@ def _command(args) -> str:
 
 
 def cmd_parsheet(args) -> int:
-    fmt = args.format
-    if fmt not in FORMATS:
-        raise UsageError(f"unknown --format {fmt!r} (choose from {', '.join(FORMATS)})")
+    fmt = check_format(args.format, FORMATS)
     decks = decks_list("--decks", args.decks)
     if len(decks) > MAX_SHOES:
         raise UsageError(f"--decks lists {len(decks)} shoes: at most {MAX_SHOES} par sheets at a time")
@@ -109,8 +107,5 @@ def register(sub) -> None:
     p.add_argument("--by-decks", default="1,2,4,6,8", metavar="LIST",
                    help="deck counts of the house-edge-by-decks table (default 1,2,4,6,8)")
     add_bet_options(p)
-    p.add_argument("--format", default="md", metavar="FMT",
-                   help="md (Markdown, default), csv, json or xlsx (needs --output and the xlsx extra)")
-    p.add_argument("--output", "-o", metavar="FILE",
-                   help="write to FILE instead of standard output ('-' is standard output)")
+    add_output_options(p, "md (Markdown, default), csv, json or xlsx (needs --output and the xlsx extra)")
     p.set_defaults(func=cmd_parsheet)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .options import UsageError, add_output_options, add_shoe_options, shoe_from_args, write_output
+from .options import UsageError, add_output_options, add_shoe_options, check_format, shoe_from_args, write_output
 
 PLAYER_OPTIONS = ("draw", "stand", "best")
 
@@ -55,18 +55,14 @@ def register(sub) -> None:
                                    "--player-option best, the exact best play for the shoe.")
     add_rules_options(p)
     add_shoe_options(p)
-    p.add_argument("--format", default="md", metavar="FMT",
-                   help="md (Markdown, default), json, or toml (a rules file restating the rule set)")
-    p.add_argument("--output", "-o", metavar="FILE",
-                   help="write to FILE instead of standard output ('-' is standard output)")
+    add_output_options(p, "md (Markdown, default), json, or toml (a rules file restating the rule set)")
     p.set_defaults(func=cmd_rules)
 
 
 def cmd_rules(args) -> int:
     from ..bets.rules_files import rules_toml
     from ..reports.rules_tables import rules_json, rules_markdown
-    if args.format not in ("md", "json", "toml"):
-        raise UsageError(f"unknown --format {args.format!r} (choose from md, json, toml)")
+    check_format(args.format, ("md", "json", "toml"))
     shoe = shoe_from_args(args) if getattr(args, "player_option", None) == "best" else None
     rules, strategy = rules_from_args(args, shoe)
     if args.format == "toml":

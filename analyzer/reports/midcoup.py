@@ -55,23 +55,27 @@ def insurance_table(shoe: Shoe) -> list[InsuranceCell]:
     return cells
 
 
-def known_card_edges(shoe: Shoe, bets: tuple[Bet, ...]) -> dict[int, Fraction]:
-    """Position (1-6) -> the average edge of knowing its card's value and betting the best of ``bets``."""
-    edges = {}
+def known_card_edges(shoe: Shoe, groups: dict[str, tuple[Bet, ...]]) -> dict[str, dict[int, Fraction]]:
+    """For each group of bets and each position (1-6): the average edge of knowing that card's
+    value and betting the best of the group or nothing.  One solve per (position, value) prices
+    every group's bets at once (a solver is compiled per pinned value)."""
+    bets = tuple({b.id: b for g in groups.values() for b in g}.values())
+    edges = {name: dict.fromkeys(range(1, 7), Fraction(0)) for name in groups}
     for pos in range(1, 7):
-        edge = Fraction(0)
         for v, n in enumerate(shoe.value_counts):
-            if n:
-                a = Solver(bets, known=parse_known([f"{pos}={_CARD_OF_VALUE[v]}"])).solve(shoe)
-                edge += Fraction(n, shoe.cards) * max([Fraction(0)] + [a.bet(b.id).ev for b in bets])
-        edges[pos] = edge
+            if not n:
+                continue
+            a = Solver(bets, known=parse_known([f"{pos}={_CARD_OF_VALUE[v]}"])).solve(shoe)
+            for name, group in groups.items():
+                best = max([Fraction(0)] + [a.bet(b.id).ev for b in group])
+                edges[name][pos] += Fraction(n, shoe.cards) * best
     return edges
 
 
 def known_card_report(shoe: Shoe) -> dict[str, dict[int, Fraction]]:
     """:func:`known_card_edges` of each group of :data:`EDGE_GROUPS`."""
     cat = catalog()
-    return {name: known_card_edges(shoe, cat.select(list(ids))) for name, ids in EDGE_GROUPS}
+    return known_card_edges(shoe, {name: cat.select(list(ids)) for name, ids in EDGE_GROUPS})
 
 
 def gold_table(shoe: Shoe, bets: tuple[Bet, ...]) -> dict[str, Analysis]:
