@@ -48,11 +48,14 @@ def parse_values(text: str) -> frozenset[int]:
         return frozenset(range(10))
     if text in ("-", "never"):
         return frozenset()
-    out: set[int] = set()
+    return frozenset(v for lo, hi in _ranges(text) for v in range(lo, hi + 1))
+
+
+def _ranges(text: str):
+    """The ``(lo, hi)`` of each item of ``"0-3, 8, 9"``."""
     for part in text.split(","):
         lo, _, hi = part.strip().partition("-")
-        out.update(range(int(lo), int(hi or lo) + 1))
-    return frozenset(out)
+        yield int(lo), int(hi or lo)
 
 
 def _grid() -> tuple[tuple[bool, ...], ...]:
@@ -265,15 +268,11 @@ def parse_cell(text, where: str) -> frozenset[int]:
         vals = {text}
     elif isinstance(text, str) and _VALUE_CELL.fullmatch(text):
         t = text.strip()
-        if t in ("any", "always", "never", "-"):
-            return parse_values(t)
-        vals = set()
-        for part in t.split(","):
-            lo, _, hi = part.strip().partition("-")
-            lo, hi = int(lo), int(hi or lo)
-            if hi < lo:
-                raise RulesError(f"{where}: range {part.strip()!r} runs backwards")
-            vals.update(range(lo, hi + 1))
+        if t not in ("any", "always", "never", "-"):
+            backwards = [f"{lo}-{hi}" for lo, hi in _ranges(t) if hi < lo]
+            if backwards:
+                raise RulesError(f"{where}: range {backwards[0]!r} runs backwards")
+        vals = set(parse_values(t))
     else:
         raise RulesError(f"{where}: expected totals like \"0-5\" or \"0-3, 8, 9\", got {text!r}")
     bad = sorted(v for v in vals if not 0 <= v <= 9)
