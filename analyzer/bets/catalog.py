@@ -1,7 +1,8 @@
 """Bets as data: pay tables whose events are conditions on the coup.
 
-The built-in catalog lives in ``analyzer/data/bets.toml``; user files have the
-same shape (see README).  A bet's events are tried in order, the first whose
+The built-in catalog lives in ``analyzer/bets/data/`` (the files of
+:data:`CATALOG_FILES`, read in that order); user files have the same shape (see
+README).  A bet's events are tried in order, the first whose
 condition holds decides the payout, and a coup matching none pays
 ``otherwise`` (``-1`` unless stated: the stake is lost).
 
@@ -83,6 +84,7 @@ class Bet:
     events: tuple[Event, ...]
     otherwise: Fraction = Fraction(-1)
     otherwise_event: str = "loses"
+    source: str = ""
 
     @property
     def features(self) -> frozenset[str]:
@@ -137,9 +139,9 @@ class Catalog:
         return Catalog({**self.bets, **other.bets}, {**self.tables, **other.tables})
 
 
-_BET_KEYS = {"id", "name", "description", "events", "otherwise", "otherwise_event"}
+_BET_KEYS = {"id", "name", "description", "events", "otherwise", "otherwise_event", "source"}
 _EVENT_KEYS = {"event", "when", "pays"}
-_TABLE_KEYS = {"id", "name", "description", "bets"}
+_TABLE_KEYS = {"id", "name", "description", "bets", "source"}
 
 
 class _Lines:
@@ -231,6 +233,8 @@ def parse_catalog(text: str, source: str = "<bets>", known_bets: frozenset[str] 
         if len(set(names)) != len(names):
             raise BetError(f"{where}: two events have the same name")
         otherwise = parse_pays(raw.get("otherwise", -1), f"{where}: otherwise")
+        if "source" in raw and not isinstance(raw["source"], str):
+            raise BetError(f"{where}: 'source' must be a string (where the pay table is published)")
         for key in ("name", "otherwise_event"):
             if isinstance(raw.get(key), str) and not raw[key].isprintable():
                 raise BetError(f"{where}: {key} must be one line of printable text")
@@ -243,6 +247,7 @@ def parse_catalog(text: str, source: str = "<bets>", known_bets: frozenset[str] 
             events=tuple(parsed),
             otherwise=otherwise,
             otherwise_event=str(raw.get("otherwise_event", "loses" if otherwise == -1 else "otherwise")),
+            source=str(raw.get("source", "")).strip(),
         )
     tables: dict[str, Table] = {}
     for index, raw in enumerate(data.get("table", [])):
@@ -280,11 +285,20 @@ def _require_id(raw: dict, where: str) -> str:
     return value
 
 
+#: The files of the built-in catalog, in ``analyzer/bets/data/``, in the order read.
+CATALOG_FILES = ("bets.toml",)
+
+
 @lru_cache(maxsize=1)
 def catalog() -> Catalog:
-    """The built-in catalog shipped with the package."""
-    text = resources.files("analyzer.bets").joinpath("data/bets.toml").read_text(encoding="utf-8")
-    return parse_catalog(text, "built-in catalog")
+    """The built-in catalog shipped with the package (every file of :data:`CATALOG_FILES`)."""
+    out = Catalog()
+    data = resources.files("analyzer.bets").joinpath("data")
+    for name in CATALOG_FILES:
+        text = data.joinpath(name).read_text(encoding="utf-8")
+        part = parse_catalog(text, f"built-in catalog ({name})", frozenset(out.bets))
+        out = out.merged(part)
+    return out
 
 
 #: The largest bets file read (1 MiB: thousands of bets).
