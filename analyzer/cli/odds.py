@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from .options import (add_bet_options, add_output_options, add_shoe_options, bets_from_args,
-                      catalog_from_args, check_format, shoe_from_args, write_output)
+from .options import (add_bet_options, add_output_options, add_quiet_option, add_shoe_options,
+                      bets_from_args, catalog_from_args, check_format, shoe_from_args, write_output)
 from .rules import add_rules_options, rules_from_args
 
 
@@ -21,8 +21,15 @@ def register(sub) -> None:
     odds.add_argument("--breakeven", metavar="BET[:EVENT]",
                       help="EV with that event's payout left symbolic (default: the bet's first paying "
                            "event), and the payout or commission that makes the bet break even")
-    add_output_options(odds)
-    odds.set_defaults(func=cmd_odds)
+    odds.add_argument("--batch", metavar="FILE",
+                      help="many shoes: one JSON object per line of FILE ('-' standard input) with keys "
+                           "decks, shoe, remove, known; writes JSON Lines, one 'odds --format json' "
+                           "document per line, in order (the bet and rules options apply to every line)")
+    add_output_options(odds, "output format: md (Markdown, default), csv or json; with --batch, json "
+                             "(JSON Lines) only")
+    add_quiet_option(odds)
+    # None: not given (md, or json with --batch, which refuses an explicit md or csv)
+    odds.set_defaults(func=cmd_odds, format=None)
 
     bets = sub.add_parser("bets", help="list the bets and tables (with --bets-file, yours too)",
                           description="The bet catalog: ids, names, pay tables and the named tables.")
@@ -32,42 +39,101 @@ def register(sub) -> None:
 
 
 def cmd_odds(args) -> int:
+    if args.batch is not None:
+        return cmd_batch(args)
     from ..core.solver import Solver
     from ..reports import odds_tables as formatting
 
-    fmt = check_format(args.format)
+    fmt = check_format(args.format or "md")
     shoe = shoe_from_args(args)
     rules, strategy = rules_from_args(args, shoe)
-    bets = bets_from_args(args)
-    breakeven_spec = args.breakeven
-    if breakeven_spec:
-        bet_id, _, event = breakeven_spec.partition(":")
-        if bet_id not in {b.id for b in bets}:
-            bets = bets + (catalog_from_args(args).bet(bet_id),)
+    bets, breakeven_spec = breakeven_bets(args)
     known = None
     if args.known:
         from ..core.known import parse_known
         known = parse_known(args.known)
         known.physical_ways(shoe)      # a card the shoe lacks: one line, before any work
     result = Solver(bets, rules=None if rules.is_default else rules, known=known).solve(shoe)
-    be = None
-    if breakeven_spec:
-        from ..bets.breakeven import breakeven
-        be = breakeven(result.bet(bet_id), event or None)
-    text = {"md": formatting.odds_markdown, "csv": formatting.odds_csv,
-            "json": formatting.odds_json}[fmt](result, breakeven=be)
-    if strategy is not None and fmt != "csv":
-        from ..reports.rules_tables import strategy_dict, strategy_markdown
-        if fmt == "md":
-            text = text.rstrip("\n") + "\n\n" + "\n".join(strategy_markdown(strategy)) + "\n"
-        else:
-            import json
-            doc = json.loads(text)
-            doc["player_strategy"] = strategy_dict(strategy)
-            from ..io.tables import json_text
-            text = json_text(doc)
+    be = breakeven_of(result, breakeven_spec)
+    if fmt == "json":
+        from ..io.tables import json_text
+        write_output(json_text(odds_document(result, be, strategy)), args.output)
+        return 0
+    text = {"md": formatting.odds_markdown, "csv": formatting.odds_csv}[fmt](result, breakeven=be)
+    if strategy is not None and fmt == "md":
+        from ..reports.rules_tables import strategy_markdown
+        text = text.rstrip("\n") + "\n\n" + "\n".join(strategy_markdown(strategy)) + "\n"
     write_output(text, args.output)
     return 0
+
+
+def cmd_batch(args) -> int:
+    """``odds --batch FILE``: every line's shoe through one compiled bet set (see :mod:`.batch`)."""
+    from .batch import STRATEGY_CACHE, Solvers, check_batch_args, run_batch
+    check_batch_args(args)
+    best = (args.player_option or "").strip() == "best"
+    if best:
+        from ..bets.rules_files import load_rules
+        from ..core.choice import best_rules
+        from ..core.shoe import Shoe
+        rules_from_args(args, Shoe.standard(8))        # checks --rules and --player-option once
+        base, rules, strategy = load_rules(args.rules), None, None
+    else:
+        rules, strategy = rules_from_args(args)
+    bets, spec = breakeven_bets(args)
+    if spec is not None and spec[1] is not None:       # an unknown event: refused before line 1
+        bet = next(b for b in bets if b.id == spec[0])
+        names = [e.event for e in bet.events] + [bet.otherwise_event]
+        if spec[1] not in names:
+            from ..core.errors import BetError
+            raise BetError(f"bet {bet.id!r} has no event {spec[1]!r} "
+                           f"(events: {', '.join(repr(n) for n in names)})")
+    solvers = Solvers(bets)
+    strategies: dict = {}
+
+    def document(shoe, known) -> dict:
+        nonlocal rules, strategy
+        if best:
+            key = shoe.value_counts
+            if key not in strategies:
+                if len(strategies) >= STRATEGY_CACHE:
+                    del strategies[next(iter(strategies))]
+                strategies[key] = best_rules(base, key)
+            rules, strategy = strategies[key]
+        result = solvers.get(known, rules).solve(shoe)
+        return odds_document(result, breakeven_of(result, spec), strategy)
+
+    return run_batch(args.batch, args.output, args.quiet, document)
+
+
+def breakeven_bets(args) -> tuple[tuple, tuple[str, str | None] | None]:
+    """The selected bets (with the ``--breakeven`` bet added if not among them) and
+    ``(bet id, event or None)`` of ``--breakeven``, or ``None``."""
+    bets = bets_from_args(args)
+    if not args.breakeven:
+        return bets, None
+    bet_id, _, event = args.breakeven.partition(":")
+    if bet_id not in {b.id for b in bets}:
+        bets = bets + (catalog_from_args(args).bet(bet_id),)
+    return bets, (bet_id, event or None)
+
+
+def breakeven_of(result, spec):
+    """The :class:`analyzer.bets.breakeven.Breakeven` of ``--breakeven`` on ``result``, or ``None``."""
+    if spec is None:
+        return None
+    from ..bets.breakeven import breakeven
+    return breakeven(result.bet(spec[0]), spec[1])
+
+
+def odds_document(result, be=None, strategy=None) -> dict:
+    """The JSON document of ``baccarat odds --format json`` (one line of ``--batch``)."""
+    from ..reports.odds_tables import odds_dict
+    doc = odds_dict(result, breakeven=be)
+    if strategy is not None:
+        from ..reports.rules_tables import strategy_dict
+        doc["player_strategy"] = strategy_dict(strategy)
+    return doc
 
 
 def cmd_bets(args) -> int:

@@ -1,0 +1,260 @@
+"""``baccarat odds --batch FILE``: the exact odds of many shoes, as JSON Lines.
+
+Each line of FILE (``-``: standard input) is one JSON object with any of the keys
+
+* ``decks``: a whole number of 52-card decks (default 8), like ``--decks``;
+* ``shoe``: explicit counts, a ``--shoe`` string (``"A=32,...,K=32"``) or an object
+  ``{"A": 32, ...}`` / ``{"As": 8, ...}`` (not with ``decks``);
+* ``remove``: cards already seen, a ``--remove`` string (``"5 5 K 9h"``) or a list of
+  card names;
+* ``known``: an object position -> card (``{"1": "9", "5": "Kh"}``), like repeated
+  ``--known POS=CARD``.
+
+Each line gives one line of output: exactly the document ``baccarat odds --format
+json`` prints for that shoe, on one line, in the order of the input.  The bet and
+rules options of ``odds`` apply to every line.  Lines are read, solved and written
+one at a time, so memory does not grow with the file; the bets are compiled once
+per known-card set (and rule set, under ``--player-option best``) and the
+compiled solvers are kept in a small cache.
+
+A blank line is an error (so output line ``i`` is always the answer to input line
+``i``); so is any line that is not such an object, or one longer than
+:data:`MAX_LINE_BYTES`.  The first bad line stops the run with one message naming
+the file and the line; with ``--output FILE`` nothing is written, on standard
+output the lines already answered stay.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import sys
+from collections import OrderedDict
+
+from ..core.errors import BaccaratError
+from ..io.files import InputError, atomic_open, check_output
+from .options import UsageError, progress_bar
+
+#: Longest line accepted (the newline not counted): 1 MiB.
+MAX_LINE_BYTES = 2**20
+#: Compiled solvers kept (one per known-card set and rule set seen).
+SOLVER_CACHE = 16
+#: Best-play rule sets kept under ``--player-option best`` (one per shoe composition).
+STRATEGY_CACHE = 64
+KEYS = ("decks", "shoe", "remove", "known")
+
+
+class BatchError(BaccaratError):
+    """A line of a batch file that cannot be used."""
+
+
+def _short(value, limit: int = 40) -> str:
+    text = json.dumps(value) if not isinstance(value, str) else repr(value)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def _kind(value) -> str:
+    return {dict: "an object", list: "a list", str: "a string", bool: "true/false", int: "a number",
+            float: "a number", type(None): "null"}.get(type(value), type(value).__name__)
+
+
+def _pairs(pairs):
+    obj = {}
+    for key, value in pairs:
+        if key in obj:
+            raise BatchError(f"key {key!r} is given twice")
+        obj[key] = value
+    return obj
+
+
+def _no_constant(name):
+    raise BatchError(f"{name} is not a JSON value")
+
+
+def parse_line(text: str):
+    """``(shoe, known or None)`` of one line's JSON text; :class:`BaccaratError` if unusable."""
+    from ..core.known import parse_known
+    from ..core.shoe import Shoe
+    if not text.strip():
+        raise BatchError("blank line (every line must be a JSON object, e.g. {\"decks\": 8})")
+    try:
+        obj = json.loads(text, object_pairs_hook=_pairs, parse_constant=_no_constant)
+    except RecursionError:
+        raise BatchError("malformed JSON: nested too deeply") from None
+    except ValueError as e:
+        if isinstance(e, BaccaratError):
+            raise
+        msg = e.msg if isinstance(e, json.JSONDecodeError) else str(e)
+        where = f" at column {e.colno}" if isinstance(e, json.JSONDecodeError) else ""
+        raise BatchError(f"malformed JSON{where}: {msg}") from None
+    if not isinstance(obj, dict):
+        raise BatchError(f"expected a JSON object with keys {', '.join(KEYS)}, got {_kind(obj)}")
+    unknown = [k for k in obj if k not in KEYS]
+    if unknown:
+        raise BatchError(f"unknown key {unknown[0]!r} (keys: {', '.join(KEYS)})")
+    decks, spec, remove, pins = (obj.get(k) for k in KEYS)
+    if decks is not None and spec is not None:
+        raise BatchError("give 'decks' or 'shoe', not both")
+    if spec is not None:
+        if isinstance(spec, str):
+            shoe = Shoe.parse(spec)
+        elif isinstance(spec, dict):
+            shoe = Shoe.from_counts(spec)
+        else:
+            raise BatchError(f"'shoe' must be a string 'A=32,...' or an object {{\"A\": 32, ...}}, "
+                             f"got {_kind(spec)}")
+    elif decks is not None:
+        if isinstance(decks, bool) or not isinstance(decks, int):
+            raise BatchError(f"'decks' must be a whole number from 1 to 10000, got {_short(decks)}")
+        shoe = Shoe.standard(decks)
+    else:
+        shoe = Shoe.standard(8)
+    if remove is not None:
+        if isinstance(remove, list):
+            bad = [c for c in remove if not isinstance(c, str)]
+            if bad:
+                raise BatchError(f"'remove' must list card names (strings), got {_short(bad[0])}")
+            shoe = shoe.remove(remove)
+        elif isinstance(remove, str):
+            if remove.strip():
+                shoe = shoe.remove(remove)
+        else:
+            raise BatchError(f"'remove' must be a string '5 5 K 9h' or a list of cards, got {_kind(remove)}")
+    known = None
+    if pins is not None:
+        if not isinstance(pins, dict):
+            raise BatchError(f"'known' must be an object position -> card, e.g. {{\"1\": \"9\"}}, "
+                             f"got {_kind(pins)}")
+        bad = [(p, c) for p, c in pins.items() if not isinstance(c, str)]
+        if bad:
+            raise BatchError(f"'known' position {bad[0][0]!r}: the card must be a string, "
+                             f"got {_short(bad[0][1])}")
+        try:
+            known = parse_known(pins) or None
+            if known:
+                known.physical_ways(shoe)      # a card the shoe lacks: refused before any work
+        except BaccaratError as e:
+            raise type(e)(str(e).replace("--known", "'known'")) from None
+    return shoe, known
+
+
+def read_lines(path: str, limit: int = MAX_LINE_BYTES):
+    """``(line number, text)`` of each line of ``path`` (``-``: standard input), one at a time."""
+    name = _name(path)
+    try:
+        f = sys.stdin.buffer if path == "-" else open(path, "rb")
+    except IsADirectoryError:
+        raise InputError(f"cannot read batch file {name}: it is a directory") from None
+    except OSError as e:
+        raise InputError(f"cannot read batch file {name}: {e.strerror or e}") from None
+    try:
+        number = 0
+        while True:
+            try:
+                raw = f.readline(limit + 2)
+            except OSError as e:
+                raise InputError(f"cannot read batch file {name}: {e.strerror or e}") from None
+            if not raw:
+                return
+            number += 1
+            body = raw[:-1] if raw.endswith(b"\n") else raw
+            if len(body) > limit:
+                raise BatchError(f"{name} line {number}: longer than {limit / 2**20:g} MiB, "
+                                 "the most one line may hold")
+            if number == 1 and body.startswith(b"\xef\xbb\xbf"):
+                body = body[3:]
+            try:
+                text = body.decode("utf-8")
+            except UnicodeDecodeError as e:
+                raise BatchError(f"{name} line {number}: not UTF-8 text (byte {e.start + 1})") from None
+            yield number, text
+    finally:
+        if f is not sys.stdin.buffer:
+            f.close()
+
+
+def _name(path: str) -> str:
+    return "standard input" if path == "-" else repr(path)
+
+
+def _count_lines(path: str) -> int | None:
+    """Lines of a regular file (for the progress bar), or ``None`` (a pipe, standard input)."""
+    if path == "-":
+        return None
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
+        n, last = 0, b"\n"
+        with open(path, "rb") as f:
+            while chunk := f.read(2**20):
+                n += chunk.count(b"\n")
+                last = chunk[-1:]
+        return n + (last != b"\n")
+    except OSError:
+        return None
+
+
+class Solvers:
+    """Compiled solvers of one bet set, by ``(known cards, rules)``, least recently used dropped."""
+
+    def __init__(self, bets, size: int = SOLVER_CACHE):
+        self.bets, self.size = bets, size
+        self._cache: OrderedDict = OrderedDict()
+        self.compiled = 0
+
+    def get(self, known, rules):
+        from ..core.solver import Solver
+        key = (known.cards if known else (), rules)
+        solver = self._cache.get(key)
+        if solver is None:
+            solver = Solver(self.bets, rules=None if rules.is_default else rules, known=known)
+            self.compiled += 1
+            self._cache[key] = solver
+            if len(self._cache) > self.size:
+                self._cache.popitem(last=False)
+        else:
+            self._cache.move_to_end(key)
+        return solver
+
+
+def check_batch_args(args) -> None:
+    """Refuse the options ``--batch`` cannot take: the shoe options, a format other than json."""
+    if args.format not in (None, "json"):
+        raise UsageError(f"--batch writes JSON Lines (one 'odds --format json' document per line); "
+                         f"--format {args.format!r} is not offered with it (give --format json or none)")
+    given = [o for o, v in (("--decks", args.decks), ("--shoe", args.shoe),
+                            ("--remove", args.remove.strip() or None), ("--known", args.known or None))
+             if v is not None]
+    if given:
+        raise UsageError(f"--batch reads each shoe from its line; {given[0]} cannot be given with it "
+                         "(write it in the lines: keys decks, shoe, remove, known)")
+
+
+def run_batch(path: str, output: str | None, quiet: bool, document) -> int:
+    """Answer every line of ``path`` with ``document(shoe, known)`` (a JSON-able dict), one
+    JSON line each, into ``output`` (``None`` or ``-``: standard output; else atomically)."""
+    if path != "-" and not os.path.exists(path):
+        raise InputError(f"cannot read batch file {_name(path)}: no such file")
+    output = output or "-"
+    check_output(output)
+    name = _name(path)
+    to_stdout = output == "-"
+    with atomic_open(output) as out, progress_bar(None, "shoes", quiet, unit="shoe") as bar:
+        if not bar.disable:
+            bar.total = _count_lines(path)
+            bar.refresh()
+        for number, text in read_lines(path):
+            try:
+                shoe, known = parse_line(text)
+                doc = document(shoe, known)
+            except BaccaratError as e:
+                raise BatchError(f"{name} line {number}: {e}") from None
+            out.write(json.dumps(doc, allow_nan=False, separators=(",", ":")) + "\n")
+            if to_stdout:
+                out.flush()
+            bar.update(1)
+    return 0
+
+
+__all__ = ["run_batch", "check_batch_args", "parse_line", "read_lines", "Solvers", "MAX_LINE_BYTES", "BatchError"]

@@ -1,0 +1,327 @@
+"""``baccarat odds --batch FILE``: JSON Lines, each line the document of one ``odds --format json`` run."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import sys
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from analyzer.cli import main
+from analyzer.cli import batch as batch_module
+from analyzer.core.cards import RANKS
+
+CUSTOM = "A=3,2=4,5=6,9=2,K=7"
+
+#: (line object, the same shoe as ``odds`` options)
+LINES = [
+    ({"decks": 8}, []),
+    ({"decks": 6}, ["--decks", "6"]),
+    ({}, []),
+    ({"shoe": CUSTOM}, ["--shoe", CUSTOM]),
+    ({"shoe": {"A": 3, "2": 4, "5": 6, "9": 2, "K": 7}}, ["--shoe", CUSTOM]),
+    ({"decks": 6, "remove": "5 5 K 9h"}, ["--decks", "6", "--remove", "5 5 K 9h"]),
+    ({"remove": ["As", "Kd", "9h"]}, ["--remove", "As Kd 9h"]),
+    ({"known": {"1": "9", "5": "K"}}, ["--known", "1=9", "--known", "5=K"]),
+    ({"decks": 1, "remove": "2 3", "known": {"2": "T"}}, ["--decks", "1", "--remove", "2 3", "--known", "2=T"]),
+    ({"known": {}}, []),
+]
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    rc = main(list(argv))
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+def single(capsys, *argv: str) -> dict:
+    rc, out, err = run(capsys, "odds", "--format", "json", *argv)
+    assert (rc, err) == (0, ""), err
+    return json.loads(out)
+
+
+def write_lines(path, lines) -> str:
+    path.write_text("".join((line if isinstance(line, str) else json.dumps(line)) + "\n" for line in lines))
+    return str(path)
+
+
+def batch(capsys, path, *argv: str) -> list[dict]:
+    rc, out, err = run(capsys, "odds", "--batch", str(path), *argv)
+    assert (rc, err) == (0, ""), err
+    assert out.endswith("\n") or out == ""
+    lines = out.splitlines()
+    assert all(line.strip() for line in lines)
+    return [json.loads(line) for line in lines]
+
+
+@pytest.mark.parametrize("options", [
+    [],
+    ["--bets", "dragon7,panda8,tie"],
+    ["--rules", "gold"],
+    ["--table", "ez", "--format", "json"],
+    ["--breakeven", "tie"],
+])
+def test_each_line_is_the_single_run(capsys, tmp_path, options):
+    path = write_lines(tmp_path / "shoes.jsonl", [line for line, _ in LINES])
+    docs = batch(capsys, path, *options)
+    assert len(docs) == len(LINES)
+    for doc, (_, shoe_options) in zip(docs, LINES):
+        assert doc == single(capsys, *shoe_options, *[o for o in options if o not in ("--format", "json")])
+
+
+def test_the_whole_catalog_and_player_best(capsys, tmp_path):
+    lines = [{"decks": 8}, {"remove": "5s 5h Kd 9c"}, {"decks": 6, "remove": "Ts Jh Qd Kc"}]
+    path = write_lines(tmp_path / "shoes.jsonl", lines)
+    docs = batch(capsys, path, "--bets", "all")
+    assert docs[1] == single(capsys, "--bets", "all", "--remove", "5s 5h Kd 9c")
+    assert len(docs[1]["bets"]) > 40
+    docs = batch(capsys, path, "--rules", "gold", "--player-option", "best")
+    for doc, line in zip(docs, lines):
+        args = ["--decks", str(line.get("decks", 8))] + (["--remove", line["remove"]] if "remove" in line else [])
+        assert doc == single(capsys, "--rules", "gold", "--player-option", "best", *args)
+        assert "player_strategy" in doc
+
+
+def test_order_kept_and_one_line_each(capsys, tmp_path):
+    decks = [3, 1, 8, 2, 6, 1, 4]
+    path = write_lines(tmp_path / "shoes.jsonl", [{"decks": d} for d in decks])
+    rc, out, err = run(capsys, "odds", "--batch", path, "--bets", "banker")
+    assert rc == 0 and err == ""
+    assert out.count("\n") == len(decks)
+    assert [json.loads(line)["shoe"]["cards"] for line in out.splitlines()] == [52 * d for d in decks]
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.lists(st.sampled_from([r + s for r in RANKS for s in "shdc"] + list(RANKS)),
+                         max_size=12, unique=True).map(" ".join), min_size=1, max_size=4))
+def test_random_removals_match_single_runs(capsys, removals):
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "shoes.jsonl")
+        with open(path, "w") as f:
+            for r in removals:
+                f.write(json.dumps({"decks": 2, "remove": r}) + "\n")
+        docs = batch(capsys, path, "--bets", "tie,dragon7,big")
+    for doc, r in zip(docs, removals):
+        assert doc == single(capsys, "--decks", "2", "--remove", r, "--bets", "tie,dragon7,big")
+
+
+def test_solver_compiled_once_per_known_set(capsys, tmp_path, monkeypatch):
+    import analyzer.core.solver as solver_module
+    made = []
+
+    class Counting(solver_module.Solver):
+        def __init__(self, *a, **k):
+            made.append(k.get("known"))
+            super().__init__(*a, **k)
+
+    monkeypatch.setattr(solver_module, "Solver", Counting)
+    lines = [{"decks": d} for d in (8, 6, 4)] + [{"known": {"1": "9"}, "decks": d} for d in (8, 6)] + [{"decks": 2}]
+    path = write_lines(tmp_path / "shoes.jsonl", lines)
+    assert len(batch(capsys, path)) == 6
+    assert len(made) == 2
+
+
+def test_solver_cache_is_bounded(monkeypatch):
+    from analyzer.bets.catalog import catalog
+    from analyzer.bets.rules_files import load_rules
+    from analyzer.core.known import parse_known
+    solvers = batch_module.Solvers(catalog().select(["tie"]), size=2)
+    rules = load_rules(None)
+    for pos in "1234":
+        solvers.get(parse_known({pos: "9"}), rules)
+    assert len(solvers._cache) == 2 and solvers.compiled == 4
+    solvers.get(parse_known({"4": "9"}), rules)
+    assert solvers.compiled == 4
+
+
+def test_output_file_and_stdin(capsys, tmp_path, monkeypatch):
+    path = write_lines(tmp_path / "shoes.jsonl", [line for line, _ in LINES[:4]])
+    rc, expected, err = run(capsys, "odds", "--batch", path)
+    assert rc == 0
+    out_file = tmp_path / "out.jsonl"
+    assert run(capsys, "odds", "--batch", path, "--output", str(out_file)) == (0, "", "")
+    assert out_file.read_text() == expected
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(open(path, "rb").read())))
+    assert run(capsys, "odds", "--batch", "-") == (0, expected, "")
+
+
+def test_empty_file_and_crlf_and_bom(capsys, tmp_path):
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    assert run(capsys, "odds", "--batch", str(empty)) == (0, "", "")
+    crlf = tmp_path / "crlf.jsonl"
+    crlf.write_bytes(b'\xef\xbb\xbf{"decks": 6}\r\n{"decks": 1}')     # no final newline either
+    docs = batch(capsys, crlf)
+    assert [d["shoe"]["cards"] for d in docs] == [312, 52]
+
+
+# -- bad input: one line naming the file and line, exit 2, no traceback ---------------
+
+BAD_LINES = [
+    ("", r"line 3: blank line"),
+    ("   ", r"line 3: blank line"),
+    ('{"decks": 6', r"line 3: malformed JSON"),
+    ("not json", r"line 3: malformed JSON"),
+    ('{"decks": NaN}', r"line 3: NaN is not a JSON value"),
+    ("[1, 2]", r"line 3: expected a JSON object .* got a list"),
+    ('"decks"', r"line 3: expected a JSON object .* got a string"),
+    ("8", r"line 3: expected a JSON object"),
+    ('{"deck": 8}', r"line 3: unknown key 'deck' \(keys: decks, shoe, remove, known\)"),
+    ('{"decks": 6, "decks": 8}', r"line 3: key 'decks' is given twice"),
+    ('{"decks": "6"}', r"line 3: 'decks' must be a whole number"),
+    ('{"decks": 6.0}', r"line 3: 'decks' must be a whole number"),
+    ('{"decks": true}', r"line 3: 'decks' must be a whole number"),
+    ('{"decks": 0}', r"line 3: number of decks must be a whole number of at least 1"),
+    ('{"decks": 20000}', r"line 3: 20000 decks is more than"),
+    ('{"decks": 6, "shoe": "A=9"}', r"line 3: give 'decks' or 'shoe', not both"),
+    ('{"shoe": 5}', r"line 3: 'shoe' must be a string"),
+    ('{"shoe": "A=2"}', r"line 3: a shoe needs at least 6 cards"),
+    ('{"shoe": "X=9"}', r"line 3: unknown rank 'X'"),
+    ('{"shoe": {"A": -1, "K": 9}}', r"line 3: count for 'A' must not be negative"),
+    ('{"remove": "5 X"}', r"line 3: unknown rank 'X'"),
+    ('{"remove": "5x"}', r"line 3: unknown card '5x'"),
+    ('{"remove": 5}', r"line 3: 'remove' must be a string"),
+    ('{"remove": ["5", 5]}', r"line 3: 'remove' must list card names"),
+    ('{"shoe": "A=9", "remove": "K"}', r"line 3: cannot remove K: no K left in the shoe"),
+    ('{"decks": 1, "remove": "As As"}', r"line 3: cannot remove As: none left in the shoe"),
+    ('{"known": ["1=9"]}', r"line 3: 'known' must be an object"),
+    ('{"known": {"7": "9"}}', r"line 3: 'known' position '7' is outside 1-6"),
+    ('{"known": {"x": "9"}}', r"line 3: 'known' position 'x' is outside 1-6"),
+    ('{"known": {"1": 9}}', r"line 3: 'known' position '1': the card must be a string"),
+    ('{"known": {"1": "Z"}}', r"line 3: 'known' 1=Z: unknown rank 'Z'"),
+    ('{"known": {"1": "9s"}, "remove": "5"}', r"line 3: 'known' 9s names a suit, but this shoe's suits"),
+    ('{"shoe": "A=9", "known": {"1": "K"}}', r"line 3: 'known' names 1 card\(s\) of rank K, but the shoe holds 0"),
+]
+
+
+def check_error(rc, out, err, pattern, stdout_lines=None):
+    import re
+    assert rc == 2
+    assert err.count("\n") == 1 and err.startswith("baccarat: error: "), err
+    assert "Traceback" not in err
+    assert re.search(pattern, err), err
+    if stdout_lines is not None:
+        assert out.count("\n") == stdout_lines
+
+
+@pytest.mark.parametrize("line,pattern", BAD_LINES)
+def test_bad_line(capsys, tmp_path, line, pattern):
+    path = write_lines(tmp_path / "shoes.jsonl", [{"decks": 6}, {"decks": 1}, line, {"decks": 2}])
+    rc, out, err = run(capsys, "odds", "--batch", path)
+    check_error(rc, out, err, r"'.*shoes\.jsonl' " + pattern, stdout_lines=2)   # the lines before stay
+    out_file = tmp_path / "out.jsonl"
+    rc, out, err = run(capsys, "odds", "--batch", path, "--output", str(out_file))
+    check_error(rc, out, err, pattern, stdout_lines=0)
+    assert not out_file.exists()
+    assert os.listdir(tmp_path) == ["shoes.jsonl"]           # no temporary file left
+
+
+def test_bad_line_keeps_an_existing_output(capsys, tmp_path):
+    path = write_lines(tmp_path / "shoes.jsonl", [{"decks": 6}, {"decks": -1}])
+    out_file = tmp_path / "out.jsonl"
+    out_file.write_text("old\n")
+    rc, out, err = run(capsys, "odds", "--batch", path, "-o", str(out_file))
+    check_error(rc, out, err, "line 2: number of decks")
+    assert out_file.read_text() == "old\n"
+
+
+def test_bad_line_on_stdin_names_standard_input(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b'{"decks": 6}\n{"decks": "x"}\n')))
+    check_error(*run(capsys, "odds", "--batch", "-"), r"standard input line 2: 'decks' must be", 1)
+
+
+def test_suit_bet_on_a_rank_only_line(capsys, tmp_path):
+    path = write_lines(tmp_path / "shoes.jsonl", [{"decks": 6}, {"remove": "5"}])
+    check_error(*run(capsys, "odds", "--batch", path, "--bets", "perfect_pair"),
+                r"line 2: bet 'perfect_pair' reads suits", 1)
+
+
+def test_known_with_a_card_bet(capsys, tmp_path):
+    path = write_lines(tmp_path / "shoes.jsonl", [{"decks": 6}, {"known": {"1": "9"}}])
+    check_error(*run(capsys, "odds", "--batch", path, "--bets", "player_pair"),
+                r"line 2: bet 'player_pair' reads ranks or suits", 1)
+
+
+def test_long_line_refused(capsys, tmp_path):
+    path = tmp_path / "shoes.jsonl"
+    limit = batch_module.MAX_LINE_BYTES
+    path.write_bytes(b'{"decks": 6}\n' + b'{"decks": 6' + b" " * limit + b"}\n")
+    check_error(*run(capsys, "odds", "--batch", str(path)), r"line 2: longer than 1 MiB", 1)
+    # exactly at the limit is fine (newline not counted)
+    body = b'{"decks": 1' + b" " * (limit - 12) + b"}"
+    assert len(body) == limit
+    path.write_bytes(body + b"\n")
+    assert len(batch(capsys, path)) == 1
+
+
+def test_not_utf8(capsys, tmp_path):
+    path = tmp_path / "shoes.jsonl"
+    path.write_bytes(b'{"decks": 6}\n{"remove": "\xff"}\n')
+    check_error(*run(capsys, "odds", "--batch", str(path)), r"line 2: not UTF-8 text", 1)
+
+
+@pytest.mark.parametrize("argv,pattern", [
+    (["--format", "md"], r"--batch writes JSON Lines.*--format 'md' is not offered"),
+    (["--format", "csv"], r"--format 'csv' is not offered"),
+    (["--format", "xml"], r"--format 'xml' is not offered"),
+    (["--decks", "6"], r"--batch reads each shoe from its line; --decks cannot be given"),
+    (["--shoe", "A=9"], r"--shoe cannot be given"),
+    (["--remove", "5"], r"--remove cannot be given"),
+    (["--known", "1=9"], r"--known cannot be given"),
+    (["--breakeven", "tie:nothing"], r"bet 'tie' has no event 'nothing'"),
+    (["--bets", "nosuchbet"], r"nosuchbet"),
+    (["--player-option", "best"], r"offers the Player no option"),
+])
+def test_bad_options(capsys, tmp_path, argv, pattern):
+    path = write_lines(tmp_path / "shoes.jsonl", [{"decks": 6}])
+    check_error(*run(capsys, "odds", "--batch", path, *argv), pattern, 0)
+
+
+def test_missing_file_and_folder(capsys, tmp_path):
+    check_error(*run(capsys, "odds", "--batch", str(tmp_path / "nope.jsonl")), r"cannot read batch file .*no such file", 0)
+    check_error(*run(capsys, "odds", "--batch", str(tmp_path)), r"cannot read batch file .*directory", 0)
+    path = write_lines(tmp_path / "shoes.jsonl", [{"decks": 6}])
+    check_error(*run(capsys, "odds", "--batch", path, "-o", str(tmp_path / "no" / "out.jsonl")),
+                r"cannot write", 0)
+
+
+def test_interrupt_leaves_no_partial_file(capsys, tmp_path, monkeypatch):
+    path = write_lines(tmp_path / "shoes.jsonl", [{"decks": 6}, {"decks": 1}, {"decks": 2}])
+    real = batch_module.parse_line
+    seen = []
+
+    def interrupted(text):
+        seen.append(text)
+        if len(seen) == 2:
+            raise KeyboardInterrupt
+        return real(text)
+
+    monkeypatch.setattr(batch_module, "parse_line", interrupted)
+    out_file = tmp_path / "out.jsonl"
+    rc, out, err = run(capsys, "odds", "--batch", path, "-o", str(out_file))
+    assert rc == 130 and "interrupted" in err and "Traceback" not in err
+    assert sorted(os.listdir(tmp_path)) == ["shoes.jsonl"]
+
+
+def test_progress_bar_on_stderr_only(capsys, tmp_path, monkeypatch):
+    from tqdm import tqdm
+
+    def shown(total, what, quiet=False, unit="it"):
+        return tqdm(total=total, desc=what, unit=unit, file=sys.stderr, disable=quiet, mininterval=0)
+
+    monkeypatch.setattr(batch_module, "progress_bar", shown)
+    path = write_lines(tmp_path / "shoes.jsonl", [{"decks": d} for d in (1, 2, 3)])
+    rc, out, err = run(capsys, "odds", "--batch", path, "--bets", "tie")
+    assert rc == 0 and "shoes" in err and "3/3" in err
+    assert [json.loads(line)["shoe"]["cards"] for line in out.splitlines()] == [52, 104, 156]
+    rc, out, err = run(capsys, "odds", "--batch", path, "--bets", "tie", "--quiet")
+    assert rc == 0 and err == ""
+
+
+def test_count_lines():
+    assert batch_module._count_lines("-") is None
