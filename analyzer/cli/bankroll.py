@@ -12,6 +12,7 @@ from fractions import Fraction
 
 from .options import (UsageError, add_output_options, add_quiet_option, add_shoe_options, catalog_from_args,
                       check_format, check_outputs, progress_bar, shoe_from_args, whole_number, write_output)
+from .rules import add_rules_options, rules_from_args
 
 DESCRIPTION = """\
 For one bet, a starting bankroll, a unit and a number of coups played with a betting
@@ -39,6 +40,7 @@ def register(sub) -> None:
     g.add_argument("--coups", default="100", metavar="N", help="coups to play at most (default 100)")
     g.add_argument("--system", default="flat", metavar="NAME", help=f"{', '.join(SYSTEMS)} (default flat)")
     g.add_argument("--limit", metavar="AMOUNT", help="table maximum: caps every stake (default none)")
+    add_rules_options(p)
     p.add_argument("--chart", metavar="FILE.png", help="draw the final bankroll distribution (needs matplotlib)")
     add_quiet_option(p)
     add_output_options(p)
@@ -75,7 +77,9 @@ def cmd_bankroll(args) -> int:
     coups = whole_number("--coups", args.coups, 1, MAX_COUPS)
     bet = catalog_from_args(args).bet(args.bet.strip())
     shoe = shoe_from_args(args)
-    analysis = Solver((bet,)).solve(shoe)
+    rules, _ = rules_from_args(args, shoe)
+    rules = None if rules.is_default else rules
+    analysis = Solver((bet,), rules=rules).solve(shoe)
     result_bet = analysis.bet(bet.id)
     events = [(e.probability, e.pays) for e in result_bet.events]
     work = plan(events, start, unit, coups, args.system, limit)
@@ -86,7 +90,8 @@ def cmd_bankroll(args) -> int:
     chart = None
     if args.chart:
         if available():
-            docs.bankroll_chart(result, f"{bet.name}, {args.system}, {coups:,} coups", args.chart)
+            docs.bankroll_chart(result, f"{bet.name}, {args.system}, {coups:,} coups"
+                                + (f", rules {rules.name}" if rules is not None else ""), args.chart)
             chart = args.chart
         else:
             print("bankroll: chart skipped: matplotlib is not installed (pip install '.[plots]')",

@@ -6,6 +6,7 @@ import re
 
 from .options import (UsageError, add_bet_options, add_output_options, bets_from_args, catalog_from_args,
                       check_format, check_outputs, write_output)
+from .rules import add_rules_options
 
 FORMATS = ("md", "csv", "json", "xlsx")
 MAX_DECKS = 10_000
@@ -40,7 +41,8 @@ def _command(args) -> str:
         words.append(f"--bets-file {args.bets_file}")
     if args.by_decks != "1,2,4,6,8":
         words.append(f"--by-decks {args.by_decks}")
-    return " ".join(words)
+    from .reports import reproduce_words
+    return " ".join(words) + reproduce_words(args)
 
 
 def cmd_parsheet(args) -> int:
@@ -57,6 +59,11 @@ def cmd_parsheet(args) -> int:
         from ..reports.parsheet_xlsx import require_openpyxl
         require_openpyxl()
     check_outputs(args.output)
+    from .reports import rule_choice
+    rules, best = rule_choice(args)
+    cat = catalog_from_args(args)
+    bets = bets_from_args(args, cat)
+    title = _title(args, cat)
     if args.charts is not None:
         from ..reports.charts import available
         if not available():
@@ -65,16 +72,14 @@ def cmd_parsheet(args) -> int:
             raise UsageError("--charts draws one shoe's sheet: give one --decks value")
         from ..io.files import prepare_folder
         charts_dir = prepare_folder(args.charts, "par-sheet charts")
-    cat = catalog_from_args(args)
-    bets = bets_from_args(args, cat)
-    title = _title(args, cat)
 
     from ..core.shoe import Shoe
     from ..core.solver import Solver
     from ..reports.parsheet import parsheet
     from ..reports import parsheet_tables as docs
-    solver = Solver(bets)
-    sheets = [parsheet(Shoe.standard(d), bets, by_decks, title=title, solver=solver) for d in decks]
+    solver = None if best else Solver(bets, rules=rules)     # the best play depends on the shoe
+    sheets = [parsheet(Shoe.standard(d), bets, by_decks, title=title, solver=solver, rules=rules, best=best)
+              for d in decks]
     if args.charts is not None:
         from ..io.files import write_manifest
         from ..reports.parsheet_charts import write_charts
@@ -107,5 +112,6 @@ def register(sub) -> None:
     p.add_argument("--by-decks", default="1,2,4,6,8", metavar="LIST",
                    help="deck counts of the house-edge-by-decks table (default 1,2,4,6,8)")
     add_bet_options(p)
+    add_rules_options(p)
     add_output_options(p, "md (Markdown, default), csv, json or xlsx (needs --output and the xlsx extra)")
     p.set_defaults(func=cmd_parsheet)

@@ -19,6 +19,27 @@ def _rules(args, shoe=None):
     return None if rules.is_default else rules
 
 
+def reproduce_words(args) -> str:
+    """The ``--rules``/``--player-option`` words of a Reproduce line, or '' when the rules played
+    are Punto Banco's (a rules file restating them gives the default output, byte for byte)."""
+    if (getattr(args, "player_option", None) or "").strip() == "best" or _rules(args) is not None:
+        return rules_words(args)
+    return ""
+
+
+def rule_choice(args):
+    """``(rules, best)`` of ``--rules``/``--player-option``, checked before any work or file, for the
+    commands that play several shoes: ``rules`` is None for the default; with ``best`` it is the rule
+    set whose option the Player plays best on each shoe
+    (:func:`analyzer.reports.parsheet.rules_at`)."""
+    if (getattr(args, "player_option", None) or "").strip() != "best":
+        return _rules(args), False
+    import argparse
+    rules_from_args(argparse.Namespace(**{**vars(args), "player_option": "draw"}))   # offers an option?
+    from ..bets.rules_files import load_rules
+    return load_rules(args.rules), True
+
+
 def _decks_list(text: str) -> tuple[int, ...]:
     items = [t.strip() for t in text.split(",") if t.strip()]
     if not items or not all(re.fullmatch(r"[0-9]+", t) and int(t) >= 1 for t in items):
@@ -52,7 +73,7 @@ def cmd_decks(args) -> int:
         solver = Solver(bets, rules=_rules(args))
         results = {d: solver.solve(Shoe.standard(d)) for d in decks}
     ids = [b.id for b in bets]
-    command = "baccarat decks " + f"--decks-list {','.join(map(str, decks))}" + rules_words(args)
+    command = "baccarat decks " + f"--decks-list {','.join(map(str, decks))}" + reproduce_words(args)
     text = {"md": lambda: reportfmt.by_decks_markdown(results, tables, command, {}),
             "csv": lambda: reportfmt.by_decks_csv(results, ids),
             "json": lambda: reportfmt.by_decks_json(results, ids)}[fmt]()
@@ -68,7 +89,7 @@ def cmd_distributions(args) -> int:
     shoe = shoe_from_args(args)
     d = distributions(shoe, _rules(args, shoe))
     text = {"md": lambda: reportfmt.distributions_markdown(d, "baccarat distributions " + _shoe_words(args)
-                                                           + rules_words(args)),
+                                                           + reproduce_words(args)),
             "csv": lambda: reportfmt.distributions_csv(d),
             "json": lambda: reportfmt.distributions_json(d)}[fmt]()
     write_output(text, args.output)
@@ -88,7 +109,7 @@ def cmd_eor(args) -> int:
         from ..core.solver import Solver
         solver = Solver(bets, rules=rules)
     e = effects_of_removal(shoe, bets, cards=args.cards, solver=solver)
-    command = "baccarat eor " + _shoe_words(args) + rules_words(args)
+    command = "baccarat eor " + _shoe_words(args) + reproduce_words(args)
     text = {"md": lambda: reportfmt.eor_markdown(e, command, {}),
             "csv": lambda: reportfmt.eor_csv(e),
             "json": lambda: reportfmt.eor_json(e)}[fmt]()
@@ -106,7 +127,7 @@ def cmd_payouts(args) -> int:
                          "covers one bet)")
     shoe = shoe_from_args(args)
     a = Solver(bets_from_args(args), rules=_rules(args, shoe)).solve(shoe)
-    text = (reportfmt.payouts_markdown(a, "baccarat payouts " + _shoe_words(args) + rules_words(args)) if fmt == "md"
+    text = (reportfmt.payouts_markdown(a, "baccarat payouts " + _shoe_words(args) + reproduce_words(args)) if fmt == "md"
             else reportfmt.payouts_csv(a))
     write_output(text, args.output)
     return 0
@@ -129,27 +150,52 @@ def cmd_midcoup(args) -> int:
     check_outputs(args.output)
     shoe = shoe_from_args(args)
     bets = tuple(catalog().bets.values())
-    data, md, js = {
-        "insurance": (lambda: midcoup.insurance_table(shoe), mc.insurance_markdown, mc.insurance_json),
-        "known-card-edges": (lambda: midcoup.known_card_report(shoe), mc.known_edges_markdown, mc.known_edges_json),
-        "gold": (lambda: midcoup.gold_table(shoe, bets), mc.gold_markdown, mc.gold_json),
-    }[args.table]
-    data = data()
+    if args.table == "gold":
+        rules = option_rules(args)
+        data, md, js = midcoup.gold_table(shoe, bets, rules), mc.gold_markdown, mc.gold_json
+    else:
+        rules = _rules(args, shoe)
+        data, md, js = {
+            "insurance": (lambda: midcoup.insurance_table(shoe, rules), mc.insurance_markdown, mc.insurance_json),
+            "known-card-edges": (lambda: midcoup.known_card_report(shoe, rules), mc.known_edges_markdown,
+                                 mc.known_edges_json),
+        }[args.table]
+        data = data()
     where = f"--shoe '{args.shoe}'" if args.shoe else f"--decks {args.decks or 8}"
     if args.remove.strip():
         where += f" --remove '{args.remove}'"
-    cmd = f"baccarat midcoup --table {args.table} {where}"
-    text = md(data, shoe.describe(), cmd) if fmt == "md" else js(data, shoe_json(Solver(()).solve(shoe)))
+    cmd = f"baccarat midcoup --table {args.table} {where}" + reproduce_words(args)
+    text = (md(data, shoe.describe(), cmd, rules) if fmt == "md"
+            else js(data, shoe_json(Solver(()).solve(shoe)), rules))
     write_output(text, args.output)
     return 0
 
 
+def option_rules(args):
+    """The rule set of ``midcoup --table gold``, whose Player's option it plays every way (None: Gold)."""
+    from ..bets.rules_files import load_rules
+    if getattr(args, "player_option", None):
+        raise UsageError("--table gold plays the Player's option every way (draw, stand, best): "
+                         "drop --player-option")
+    rules = load_rules(args.rules)
+    if rules.is_default:
+        return None
+    if not rules.player_option:
+        raise UsageError(f"--table gold plays a Player's option: rule set {rules.name!r} offers none")
+    return rules
+
+
 def cmd_report(args) -> int:
     from ..reports.writer import STEPS, generate
+    from ..bets.rules_files import load_rules
     decks = _decks_list(args.decks_list)
+    rule_choice(args)                                   # bad --rules / --player-option: before any file
+    rules = load_rules(args.rules)
+    option = (args.player_option or "").strip() or None
     start = time.perf_counter()
     with progress_bar(STEPS, "report", args.quiet) as bar:
-        files = generate(Path(args.out), decks, progress=lambda step: (bar.set_postfix_str(step), bar.update()))
+        files = generate(Path(args.out), decks, progress=lambda step: (bar.set_postfix_str(step), bar.update()),
+                         rules=None if rules.is_default else rules, player_option=option, words=reproduce_words(args))
     print(f"wrote {len(files)} files to {args.out} in {time.perf_counter() - start:.1f} s", file=sys.stderr)
     return 0
 
@@ -214,6 +260,7 @@ def register(sub) -> None:
                                    "Gold with the Player drawing, standing or playing best on 5.")
     add_shoe_options(p)
     p.add_argument("--table", required=True, metavar="NAME", help="insurance, known-card-edges or gold")
+    add_rules_options(p)
     add_output_options(p)
     p.set_defaults(func=cmd_midcoup)
 
@@ -225,4 +272,5 @@ def register(sub) -> None:
     add_quiet_option(p)
     p.add_argument("--decks-list", default="1,2,4,6,8", metavar="LIST",
                    help="shoe sizes of the by-decks report (default 1,2,4,6,8)")
+    add_rules_options(p)
     p.set_defaults(func=cmd_report)

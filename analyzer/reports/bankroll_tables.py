@@ -78,8 +78,16 @@ def _money(x: Fraction | None) -> str:
     return str(x) if x.denominator == 1 else f"{x} = {decimal(x, 6)}"
 
 
+def _rules(analysis: Analysis):
+    """The rule set played, or None for Punto Banco."""
+    rules = analysis.rules
+    return None if rules is None or rules.is_default else rules
+
+
 def _parameters(r: BankrollResult, bet: BetResult, analysis: Analysis) -> list[list[str]]:
-    return [["bet", f"{bet.bet.name} ({bet.bet.id})"], ["shoe", analysis.shoe.describe()],
+    rules = _rules(analysis)
+    return [["bet", f"{bet.bet.name} ({bet.bet.id})"], ["shoe", analysis.shoe.describe()]] + (
+        [] if rules is None else [["rules", rules.describe()]]) + [
             ["system", r.system], ["bankroll", _money(r.bankroll)], ["unit", _money(r.unit)],
             ["table limit", _money(r.limit)], ["coups", f"{r.coups:,}"],
             ["bankroll step (tick)", _money(r.tick)], ["states of the largest coup", f"{r.states:,}"]]
@@ -113,8 +121,11 @@ def bankroll_dict(r: BankrollResult, bet: BetResult, analysis: Analysis) -> dict
     d = {"bet": {"id": bet.bet.id, "name": bet.bet.name,
                  "events": [{"event": e.event, "pays": exact(e.pays), "probability": exact(e.probability)}
                             for e in bet.events]},
-         "shoe": shoe_json(analysis), "system": r.system, "bankroll": exact(r.bankroll), "unit": exact(r.unit),
-         "limit": None if r.limit is None else exact(r.limit), "coups": r.coups, "tick": exact(r.tick)}
+         "shoe": shoe_json(analysis)}
+    if _rules(analysis) is not None:
+        d["rules"] = _rules(analysis).describe()
+    d |= {"system": r.system, "bankroll": exact(r.bankroll), "unit": exact(r.unit),
+          "limit": None if r.limit is None else exact(r.limit), "coups": r.coups, "tick": exact(r.tick)}
     for key, _, v in _metrics(r):
         d[key] = exact(v)
         d[f"{key}_float"] = to_float(v)

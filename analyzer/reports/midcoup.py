@@ -8,8 +8,10 @@
   edge from knowing that card's point value and betting the better of the
   given bets or nothing: ``sum_v P(value v at the position) * max(0, EV of each
   bet | v)``, exact (:mod:`analyzer.core.known`).
-* :func:`gold_table`: the catalog under Baccarat Gold with the Player drawing,
-  standing and playing best on 5.
+* :func:`gold_table`: the catalog under Baccarat Gold (or another rule set with a
+  Player's option) with the Player drawing, standing and playing best on 5.
+
+Each takes ``rules`` (Punto Banco by default; for :func:`gold_table`, Baccarat Gold).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from ..bets.catalog import Bet, catalog
 from ..core.choice import best_rules
 from ..core.known import parse_known
 from ..core.results import Analysis
-from ..core.rules import GOLD
+from ..core.rules import GOLD, format_values
 from ..core.shoe import Shoe
 from ..core.solver import Solver
 from .distributions import distributions
@@ -43,19 +45,21 @@ class InsuranceCell:
     tie: Fraction
 
 
-def insurance_table(shoe: Shoe) -> list[InsuranceCell]:
+def insurance_table(shoe: Shoe, rules=None) -> list[InsuranceCell]:
     """P(Player win), P(Banker win), P(tie) given both two-card totals, neither a natural."""
-    after_four = distributions(shoe).conditionals["after_four"]
+    after_four = distributions(shoe, rules).conditionals["after_four"]
+    naturals = (8, 9) if rules is None else tuple(rules.naturals)
     cells = []
     for (p, b), ways in sorted(after_four.ways.items()):
-        if p >= 8 or b >= 8 or not sum(ways):
+        if p in naturals or b in naturals or not sum(ways):
             continue
         total = sum(ways)
         cells.append(InsuranceCell(p, b, total, *(Fraction(w, total) for w in ways)))
     return cells
 
 
-def known_card_edges(shoe: Shoe, groups: dict[str, tuple[Bet, ...]]) -> dict[str, dict[int, Fraction]]:
+def known_card_edges(shoe: Shoe, groups: dict[str, tuple[Bet, ...]],
+                     rules=None) -> dict[str, dict[int, Fraction]]:
     """For each group of bets and each position (1-6): the average edge of knowing that card's
     value and betting the best of the group or nothing.  One solve per (position, value) prices
     every group's bets at once (a solver is compiled per pinned value)."""
@@ -65,22 +69,25 @@ def known_card_edges(shoe: Shoe, groups: dict[str, tuple[Bet, ...]]) -> dict[str
         for v, n in enumerate(shoe.value_counts):
             if not n:
                 continue
-            a = Solver(bets, known=parse_known([f"{pos}={_CARD_OF_VALUE[v]}"])).solve(shoe)
+            a = Solver(bets, rules=rules, known=parse_known([f"{pos}={_CARD_OF_VALUE[v]}"])).solve(shoe)
             for name, group in groups.items():
                 best = max([Fraction(0)] + [a.bet(b.id).ev for b in group])
                 edges[name][pos] += Fraction(n, shoe.cards) * best
     return edges
 
 
-def known_card_report(shoe: Shoe) -> dict[str, dict[int, Fraction]]:
+def known_card_report(shoe: Shoe, rules=None) -> dict[str, dict[int, Fraction]]:
     """:func:`known_card_edges` of each group of :data:`EDGE_GROUPS`."""
     cat = catalog()
-    return known_card_edges(shoe, {name: cat.select(list(ids)) for name, ids in EDGE_GROUPS})
+    return known_card_edges(shoe, {name: cat.select(list(ids)) for name, ids in EDGE_GROUPS}, rules)
 
 
-def gold_table(shoe: Shoe, bets: tuple[Bet, ...]) -> dict[str, Analysis]:
-    """The bets under Baccarat Gold: Player draws on 5, stands on 5, plays best (by hand)."""
-    best, _ = best_rules(GOLD, shoe.value_counts)
-    return {choice: Solver(bets, rules=rules).solve(shoe) for choice, rules in
-            (("draws on 5", GOLD.with_player_option("draw")), ("stands on 5", GOLD.with_player_option("stand")),
-             ("best play", best))}
+def gold_table(shoe: Shoe, bets: tuple[Bet, ...], rules=None) -> dict[str, Analysis]:
+    """The bets under Baccarat Gold (or ``rules``, which must offer the Player an option): Player
+    draws on 5, stands on 5, plays best (by hand)."""
+    rules = GOLD if rules is None else rules
+    opt = format_values(rules.player_option)
+    best, _ = best_rules(rules, shoe.value_counts)
+    return {choice: Solver(bets, rules=r).solve(shoe) for choice, r in
+            ((f"draws on {opt}", rules.with_player_option("draw")),
+             (f"stands on {opt}", rules.with_player_option("stand")), ("best play", best))}

@@ -164,6 +164,7 @@ class ParSheet:
     wagers: tuple[Wager, ...]
     hold: Hold | None
     hold_note: str = ""
+    rules: object = None        # the Rules played (None: Punto Banco)
 
     def wager(self, bet_id: str) -> Wager:
         for w in self.wagers:
@@ -193,16 +194,37 @@ def _fraction(x) -> Fraction | None:
     return None if x is None else Fraction(int(x.p), int(x.q))
 
 
-def parsheet(shoe: Shoe, bets: tuple[Bet, ...], by_decks=BY_DECKS, rounds=ROUNDS, title: str = "Selected bets",
-             solver: Solver | None = None) -> ParSheet:
-    """The par sheet of ``bets`` dealt from ``shoe``.
+def rules_at(rules, shoe: Shoe, best: bool = False):
+    """The :class:`~analyzer.core.rules.Rules` played on ``shoe`` (None for Punto Banco): ``rules``,
+    or with ``best`` the Player's exact best play of ``rules``' option for that shoe."""
+    if best:
+        from ..core.choice import best_rules
+        rules = best_rules(rules, shoe.value_counts)[0]
+    return None if rules is None or rules.is_default else rules
 
-    ``solver`` (holding at least ``bets``) saves compiling them again.
+
+def parsheet(shoe: Shoe, bets: tuple[Bet, ...], by_decks=BY_DECKS, rounds=ROUNDS, title: str = "Selected bets",
+             solver: Solver | None = None, rules=None, best: bool = False) -> ParSheet:
+    """The par sheet of ``bets`` dealt from ``shoe`` under ``rules`` (Punto Banco by default;
+    ``best``: the Player plays ``rules``' option best, for each shoe, :func:`rules_at`).
+
+    ``solver`` (holding at least ``bets``, under the rules played on ``shoe``) saves compiling
+    them again.
     """
     bets = tuple(bets)
-    solver = solver or Solver(bets)
+    solver = solver or Solver(bets, rules=rules_at(rules, shoe, best))
     result = solver.solve(shoe)
-    by = {d: (result if shoe == Shoe.standard(d) else solver.solve(Shoe.standard(d))) for d in by_decks}
+    played = None if result.rules is None or result.rules.is_default else result.rules
+
+    def other(d: int):
+        s = Shoe.standard(d)
+        if s == shoe:
+            return result
+        if best:                                   # the best play depends on the shoe
+            r = rules_at(rules, s, best)
+            return (solver if r == played else Solver(bets, rules=r)).solve(s)
+        return solver.solve(s)
+    by = {d: other(d) for d in by_decks}
     effects = effects_of_removal(shoe, bets, solver=solver).bets
     wagers = []
     for b in bets:
@@ -224,10 +246,10 @@ def parsheet(shoe: Shoe, bets: tuple[Bet, ...], by_decks=BY_DECKS, rounds=ROUNDS
                 f"counts of all {len(bets) * (len(bets) - 1) // 2:,} pairs); name fewer bets")
     elif len(bets) > 1:
         try:
-            hold = table_hold(shoe, bets, result, rounds)
+            hold = table_hold(shoe, bets, result, rounds, played)
         except BaccaratError as e:
             note = f"the hold band is not computed: {e}"
-    return ParSheet(shoe, result.deals, title, tuple(wagers), hold, note)
+    return ParSheet(shoe, result.deals, title, tuple(wagers), hold, note, played)
 
 
 # -- the table's hold: covariances from exact joint counts ----------------------------
@@ -257,11 +279,11 @@ def joint_bet(i: Bet, j: Bet, bet_id: str = "joint") -> Bet:
                i.otherwise * j.otherwise, f"{i.otherwise_event} / {j.otherwise_event}")
 
 
-def table_hold(shoe: Shoe, bets: tuple[Bet, ...], result, rounds=ROUNDS) -> Hold:
-    """Expected hold and its bands, one unit on each wager per round."""
+def table_hold(shoe: Shoe, bets: tuple[Bet, ...], result, rounds=ROUNDS, rules=None) -> Hold:
+    """Expected hold and its bands, one unit on each wager per round (under ``rules``)."""
     pairs = {(i.id, j.id): joint_bet(i, j, f"joint_{n}_{m}") for n, i in enumerate(bets)
              for m, j in enumerate(bets) if m > n}
-    joint = Solver(tuple(pairs.values())).solve(shoe)
+    joint = Solver(tuple(pairs.values()), rules=rules).solve(shoe)
     evs = {b.id: result.bet(b.id).ev for b in bets}
     variance = sum((result.bet(b.id).variance for b in bets), Fraction(0))
     for (a, b), p in pairs.items():

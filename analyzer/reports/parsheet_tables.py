@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..core.rules import BANKER_RULE_TABLE
+from ..core.rules import BANKER_RULE_TABLE, format_values
 from ..io.tables import csv_text, decimal, exact, exact_or_none, json_text, md_table, percent, to_float
 from .odds_tables import deals_formula, pays_text, shoe_json
 from .parsheet import BAND_LEVELS, VI_LEVELS, ParSheet, Wager
@@ -34,10 +34,31 @@ BANDS_TEXT = ("Bands: the player's net result in units after N rounds of one uni
               "N x EV +- z x sd x sqrt(N) (normal approximation; z = 1.645, 1.960, 2.576).")
 
 
-def rules_dict() -> dict:
-    return {"game": "Punto Banco", "source": "analyzer/core/RULES.md", "text": RULES_TEXT,
-            "banker_draws": [{"banker_total": list(t), "player_third_card_draw": d, "stand": s}
-                             for t, d, s in BANKER_RULE_TABLE]}
+def rules_text(rules=None) -> str:
+    """The rules paragraph of a par sheet: :data:`RULES_TEXT`, or the rule set's description."""
+    if rules is None or rules.is_default:
+        return RULES_TEXT
+    return (f"Rules: {rules.describe()}. Player, Banker, Player, Banker; each hand takes at most one third "
+            "card; the higher total wins, equal totals tie; Banker's third card by the table below.")
+
+
+def banker_table(rules=None) -> tuple[tuple[tuple[int, ...], str, str], ...]:
+    return BANKER_RULE_TABLE if rules is None or rules.is_default else rules.banker_rows()
+
+
+def rules_dict(rules=None) -> dict:
+    rows = [{"banker_total": list(t), "player_third_card_draw": d, "stand": s} for t, d, s in banker_table(rules)]
+    if rules is None or rules.is_default:
+        return {"game": "Punto Banco", "source": "analyzer/core/RULES.md", "text": RULES_TEXT, "banker_draws": rows}
+    d = {"game": rules.name, "text": rules_text(rules), "naturals": format_values(rules.naturals),
+         "player_draws": format_values(rules.player_draws)}
+    if rules.player_option:
+        d["player_option"] = format_values(rules.player_option)
+    if rules.player_hands:
+        d["player_hands"] = [{"hand": list(h), "draws": draws} for h, draws in rules.player_hands]
+    d["banker_if_player_stood"] = format_values(rules.banker_if_player_stood)
+    d["banker_draws"] = rows
+    return d
 
 
 def _pct(x: Fraction | None, digits: int = 4) -> str:
@@ -112,9 +133,11 @@ def _wager_markdown(w: Wager, deals: int, h: str) -> list[str]:
     return out
 
 
-def _sheet_markdown(sheet: ParSheet, h: str) -> list[str]:
+def _sheet_markdown(sheet: ParSheet, h: str, rules_line: bool = False) -> list[str]:
     out = [f"- Shoe: {sheet.shoe.describe()}",
            f"- Deals in the cycle: {sheet.deals} ({deals_formula(sheet.shoe.cards)})", ""]
+    if rules_line:
+        out.insert(1, f"- Rules: {sheet.rules.describe()}")
     out += [f"{h} Summary", ""]
     out += [md_table(_summary_rows(sheet), ["wager", "name", "house edge", "RTP", "hit frequency",
                                             "element of risk", "sd", "VI 90%", "VI 95%", "largest payout"],
@@ -136,16 +159,23 @@ def _sheet_markdown(sheet: ParSheet, h: str) -> list[str]:
     return out
 
 
+def _rules_differ(sheets: list[ParSheet]) -> bool:
+    """Do the shoes play different rules (the best play of an option depends on the shoe)?"""
+    return len({s.rules for s in sheets}) > 1
+
+
 def parsheet_markdown(sheets: list[ParSheet], command: str) -> str:
-    out = [f"# Par sheet: {sheets[0].title}", "", RULES_TEXT, ""]
-    out += [md_table([[", ".join(map(str, t)), d, s] for t, d, s in BANKER_RULE_TABLE],
+    rules = sheets[0].rules
+    out = [f"# Par sheet: {sheets[0].title}", "", rules_text(rules), ""]
+    out += [md_table([[", ".join(map(str, t)), d, s] for t, d, s in banker_table(rules)],
                      ["Banker total", "draws when Player's third card is", "stands when it is"]), ""]
     out += [COUNTING_TEXT, "", BANDS_TEXT, "", f"Reproduce: `{command}`", ""]
     if len(sheets) == 1:
         out += _sheet_markdown(sheets[0], "##")
     else:
+        differ = _rules_differ(sheets)
         for s in sheets:
-            out += [f"## {s.shoe.describe()}", ""] + _sheet_markdown(s, "###")
+            out += [f"## {s.shoe.describe()}", ""] + _sheet_markdown(s, "###", differ)
     return "\n".join(out).rstrip("\n") + "\n"
 
 
@@ -204,11 +234,14 @@ def sheet_dict(sheet: ParSheet) -> dict:
 
 
 def parsheet_dict(sheets: list[ParSheet]) -> dict:
-    """One shoe: ``{"rules", "counting", "title", "shoe", "deals", "wagers", ...}``; several: ``"sheets"``."""
-    head = {"rules": rules_dict(), "counting": COUNTING_TEXT, "bands": BANDS_TEXT}
+    """One shoe: ``{"rules", "counting", "title", "shoe", "deals", "wagers", ...}``; several: ``"sheets"``
+    (each with its own ``"rules"`` when the shoes play different rules: a best play)."""
+    head = {"rules": rules_dict(sheets[0].rules), "counting": COUNTING_TEXT, "bands": BANDS_TEXT}
     if len(sheets) == 1:
         return {**head, **sheet_dict(sheets[0])}
-    return {**head, "sheets": [sheet_dict(s) for s in sheets]}
+    differ = _rules_differ(sheets)
+    return {**head, "sheets": [{"rules": rules_dict(s.rules), **sheet_dict(s)} if differ else sheet_dict(s)
+                               for s in sheets]}
 
 
 def parsheet_json(sheets: list[ParSheet]) -> str:

@@ -14,7 +14,7 @@ import io
 
 from ..core.errors import BaccaratError
 from .parsheet import BAND_LEVELS
-from .parsheet_tables import BANDS_TEXT, COUNTING_TEXT, HOLD_TEXT, RULES_TEXT, sheet_dict
+from .parsheet_tables import BANDS_TEXT, COUNTING_TEXT, HOLD_TEXT, rules_text, sheet_dict
 
 MISSING = ("--format xlsx needs openpyxl, which is not installed: "
            "python -m pip install 'baccarat-analyzer[xlsx]' (or pip install openpyxl)")
@@ -92,11 +92,14 @@ def parsheet_xlsx(sheets, command: str) -> bytes:
     about = wb.active
     about.title = "About"
     docs = [sheet_dict(s) for s in sheets]
-    rows: list[list] = [[f"Par sheet: {sheets[0].title}"], [RULES_TEXT], [COUNTING_TEXT], [BANDS_TEXT],
-                        [f"Reproduce: {command} --format xlsx"], []]
-    for d in docs:
+    rows: list[list] = [[f"Par sheet: {sheets[0].title}"], [rules_text(sheets[0].rules)], [COUNTING_TEXT],
+                        [BANDS_TEXT], [f"Reproduce: {command} --format xlsx"], []]
+    differ = len({s.rules for s in sheets}) > 1
+    for s, d in zip(sheets, docs):
         rows.append(["shoe", f"{d['shoe'].get('decks', '')} decks", d["shoe"]["cards"], "cards",
                      "deals", d["deals"]])
+        if differ:
+            rows.append(["rules", s.rules.describe() if s.rules is not None else "punto_banco"])
         hold = d.get("table_hold")
         if hold and "bands" in hold:
             rows += [["Table hold", HOLD_TEXT], ["expected hold", hold["mean"], hold["mean_float"]]]

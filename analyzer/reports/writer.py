@@ -7,6 +7,7 @@ without it the reports are still written and say the charts are missing.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Callable
 
@@ -26,22 +27,56 @@ REPORT_COMMAND = "baccarat report --out reports/"
 
 
 def generate(out: Path, decks: tuple[int, ...] = DEFAULT_DECKS, plots: bool | None = None,
-             progress: Callable[[str], None] | None = None) -> list[Path]:
+             progress: Callable[[str], None] | None = None, rules=None, player_option: str | None = None,
+             words: str | None = None) -> list[Path]:
     """Write every report into ``out``; returns the files written.
 
     ``out`` must be new, empty or a reports folder written before (it holds
     the manifest :data:`analyzer.io.files.MANIFEST`); see
     :func:`analyzer.io.files.prepare_folder`.  ``progress(step)`` is called
     after each step.
+
+    ``rules``: the drawing rules of every report (Punto Banco by default);
+    ``player_option``: ``draw``, ``stand`` or ``best`` where ``rules`` lets the
+    Player choose (``best``: the exact best play for each shoe,
+    :func:`analyzer.reports.parsheet.rules_at`).  The Gold report plays the
+    option of ``rules`` every way (Baccarat Gold's if ``rules`` offers none).
+    ``words``: the ``--rules``/``--player-option`` words of the command lines
+    (by default from the rule set's name).
     """
     from . import charts as plotting
+    from .parsheet import rules_at
+    base = None if rules is None or rules.is_default else rules
+    best = player_option == "best"
+    rules = base.with_player_option(player_option) if player_option in ("draw", "stand") else base
+    rules = None if rules is None or (rules.is_default and not best) else rules
+    if words is None:
+        words = "" if base is None else f" --rules {base.name}" + (
+            f" --player-option {player_option}" if player_option else "")
+    option = base if base is not None and base.player_option else None    # None: Baccarat Gold
+    gold_words = re.sub(r" --player-option \S+", "", words) if option is not None else ""
     if plots is None:
         plots = plotting.available()
     out = prepare_folder(out, "reports")
     cat = catalog()
     bets = tuple(cat.bets.values())
     bet_ids = [b.id for b in bets]
-    solver = Solver(bets)
+    solvers: dict = {}
+
+    def played(shoe: Shoe):
+        return rules_at(rules, shoe, best)
+
+    def solver_for(shoe: Shoe) -> Solver:
+        r = played(shoe)
+        if r not in solvers:
+            solvers[r] = Solver(bets, rules=r)
+        return solvers[r]
+
+    def strategy_of(shoe: Shoe):
+        if not best:
+            return None
+        from ..core.choice import best_rules
+        return best_rules(rules, shoe.value_counts)[1]
     written: list[Path] = []
     steps: list[tuple[str, Callable[[], None]]] = []
 
@@ -53,17 +88,18 @@ def generate(out: Path, decks: tuple[int, ...] = DEFAULT_DECKS, plots: bool | No
     # -- full odds for 8 and 6 decks
     for d in (8, 6):
         def odds_step(d=d):
-            a = solver.solve(Shoe.standard(d))
-            cmd = f"baccarat odds --decks {d} --bets all"
-            write(f"odds_{d}_decks.md", formatting.odds_markdown(a, title="Exact odds of every catalog bet",
-                                                                  command=cmd))
+            shoe = Shoe.standard(d)
+            a = solver_for(shoe).solve(shoe)
+            cmd = f"baccarat odds --decks {d} --bets all" + words
+            write(f"odds_{d}_decks.md", _with_strategy(formatting.odds_markdown(
+                a, title="Exact odds of every catalog bet", command=cmd), strategy_of(shoe), "md"))
             write(f"odds_{d}_decks.csv", formatting.odds_csv(a))
-            write(f"odds_{d}_decks.json", formatting.odds_json(a))
+            write(f"odds_{d}_decks.json", _with_strategy(formatting.odds_json(a), strategy_of(shoe), "json"))
         steps.append((f"odds_{d}_decks", odds_step))
 
     # -- house edge by number of decks
     def decks_step():
-        results = {d: solver.solve(Shoe.standard(d)) for d in decks}
+        results = {d: solver_for(Shoe.standard(d)).solve(Shoe.standard(d)) for d in decks}
         charts = None
         if plots:
             charts = {}
@@ -74,7 +110,7 @@ def generate(out: Path, decks: tuple[int, ...] = DEFAULT_DECKS, plots: bool | No
                                       for b in t.bets}, out / rel)
                 written.append(out / rel)
                 charts[t.id] = rel
-        cmd = f"baccarat decks --decks-list {','.join(map(str, decks))}"
+        cmd = f"baccarat decks --decks-list {','.join(map(str, decks))}" + words
         write("odds_by_decks.md", reportfmt.by_decks_markdown(results, list(cat.tables.values()), cmd, charts))
         write("odds_by_decks.csv", reportfmt.by_decks_csv(results, bet_ids))
         write("odds_by_decks.json", reportfmt.by_decks_json(results, bet_ids))
@@ -83,8 +119,9 @@ def generate(out: Path, decks: tuple[int, ...] = DEFAULT_DECKS, plots: bool | No
     # -- distributions
     for d in (8, 6):
         def dist_step(d=d):
-            dist = distributions(Shoe.standard(d))
-            cmd = f"baccarat distributions --decks {d}"
+            r = played(Shoe.standard(d))
+            dist = distributions(Shoe.standard(d)) if r is None else distributions(Shoe.standard(d), r)
+            cmd = f"baccarat distributions --decks {d}" + words
             write(f"distributions_{d}_decks.md", reportfmt.distributions_markdown(dist, cmd))
             write(f"distributions_{d}_decks.csv", reportfmt.distributions_csv(dist))
             write(f"distributions_{d}_decks.json", reportfmt.distributions_json(dist))
@@ -92,7 +129,7 @@ def generate(out: Path, decks: tuple[int, ...] = DEFAULT_DECKS, plots: bool | No
 
     # -- effects of removal
     def eor_step():
-        e = effects_of_removal(Shoe.standard(8), bets, solver=solver)
+        e = effects_of_removal(Shoe.standard(8), bets, solver=solver_for(Shoe.standard(8)))
         charts = None
         if plots:
             charts = {}
@@ -105,7 +142,7 @@ def generate(out: Path, decks: tuple[int, ...] = DEFAULT_DECKS, plots: bool | No
                                    out / rel, "8 decks, one card of each rank removed")
                 written.append(out / rel)
                 charts[b.bet.id] = rel
-        cmd = "baccarat eor --decks 8 --bets all"
+        cmd = "baccarat eor --decks 8 --bets all" + words
         write("eor_8_decks.md", reportfmt.eor_markdown(e, cmd, charts))
         write("eor_8_decks.csv", reportfmt.eor_csv(e))
         write("eor_8_decks.json", reportfmt.eor_json(e))
@@ -113,8 +150,8 @@ def generate(out: Path, decks: tuple[int, ...] = DEFAULT_DECKS, plots: bool | No
 
     # -- EV as a polynomial in the payouts
     def payouts_step():
-        a = solver.solve(Shoe.standard(8))
-        cmd = "baccarat payouts --decks 8 --bets all"
+        a = solver_for(Shoe.standard(8)).solve(Shoe.standard(8))
+        cmd = "baccarat payouts --decks 8 --bets all" + words
         write("payouts_8_decks.md", reportfmt.payouts_markdown(a, cmd))
         write("payouts_8_decks.csv", reportfmt.payouts_csv(a))
     steps.append(("payouts_8_decks", payouts_step))
@@ -125,8 +162,10 @@ def generate(out: Path, decks: tuple[int, ...] = DEFAULT_DECKS, plots: bool | No
         from . import parsheet_tables as sheetfmt
         (out / "parsheets").mkdir(exist_ok=True)
         for t in cat.tables.values():
-            sheet = [parsheet(Shoe.standard(8), cat.select(list(t.bets)), decks, title=t.name, solver=solver)]
-            write(f"parsheets/{t.id}.md", sheetfmt.parsheet_markdown(sheet, f"baccarat parsheet --table {t.id}"))
+            sheet = [parsheet(Shoe.standard(8), cat.select(list(t.bets)), decks, title=t.name,
+                              solver=solver_for(Shoe.standard(8)), rules=rules, best=best)]
+            write(f"parsheets/{t.id}.md", sheetfmt.parsheet_markdown(sheet, f"baccarat parsheet --table {t.id}"
+                                                                            + words))
             write(f"parsheets/{t.id}.json", sheetfmt.parsheet_json(sheet))
     steps.append(("parsheets", parsheets_step))
 
@@ -134,26 +173,52 @@ def generate(out: Path, decks: tuple[int, ...] = DEFAULT_DECKS, plots: bool | No
     def midcoup_step():
         from . import midcoup, midcoup_tables as mc
         shoe = Shoe.standard(8)
-        shoe_doc = formatting.shoe_json(solver.solve(shoe))
-        for name, build, md, js in (
-                ("insurance", lambda: midcoup.insurance_table(shoe), mc.insurance_markdown, mc.insurance_json),
-                ("known_card_edges", lambda: midcoup.known_card_report(shoe), mc.known_edges_markdown,
-                 mc.known_edges_json),
-                ("gold", lambda: midcoup.gold_table(shoe, bets), mc.gold_markdown, mc.gold_json)):
+        shoe_doc = formatting.shoe_json(solver_for(shoe).solve(shoe))
+        r8 = played(shoe)
+        for name, build, md, js, r, w in (
+                ("insurance", lambda: midcoup.insurance_table(shoe, r8), mc.insurance_markdown, mc.insurance_json,
+                 r8, words),
+                ("known_card_edges", lambda: midcoup.known_card_report(shoe, r8), mc.known_edges_markdown,
+                 mc.known_edges_json, r8, words),
+                ("gold", lambda: midcoup.gold_table(shoe, bets, option), mc.gold_markdown, mc.gold_json,
+                 option, gold_words)):
             data = build()
-            cmd = f"baccarat midcoup --table {name.replace('_', '-')} --decks 8"
-            write(f"{name}_8_decks.md", md(data, shoe.describe(), cmd))
-            write(f"{name}_8_decks.json", js(data, shoe_doc))
+            cmd = f"baccarat midcoup --table {name.replace('_', '-')} --decks 8" + w
+            write(f"{name}_8_decks.md", md(data, shoe.describe(), cmd, r))
+            write(f"{name}_8_decks.json", js(data, shoe_doc, r))
     steps.append(("midcoup", midcoup_step))
 
     for name, fn in steps:
         fn()
         if progress:
             progress(name)
-    write("README.md", index_markdown(written, out, plots))
+    write("README.md", index_markdown(written, out, plots, rules, words, best))
     write_manifest(out, "reports", written)
+    if rules is not None or best:                               # the manifest names the rule set too
+        import json
+        doc = json.loads((out / MANIFEST).read_text())
+        doc["rules"] = {"options": words.strip(), "description": _described(rules, best)}
+        atomic_write(out / MANIFEST, json.dumps(doc, indent=1) + "\n")
     written.append(out / MANIFEST)
     return written
+
+
+def _described(rules, best: bool) -> str:
+    return rules.describe() + ("; the Player's option played best for each shoe" if best else "")
+
+
+def _with_strategy(text: str, strategy, fmt: str) -> str:
+    """The odds document with the Player's best play (as ``baccarat odds --player-option best``)."""
+    if strategy is None:
+        return text
+    from .rules_tables import strategy_dict, strategy_markdown
+    if fmt == "md":
+        return text.rstrip("\n") + "\n\n" + "\n".join(strategy_markdown(strategy)) + "\n"
+    import json
+    from ..io.tables import json_text
+    doc = json.loads(text)
+    doc["player_strategy"] = strategy_dict(strategy)
+    return json_text(doc)
 
 
 #: Steps of :func:`generate` (for a progress bar's total).
@@ -176,12 +241,17 @@ _DESCRIPTIONS = {
 }
 
 
-def index_markdown(written: list[Path], out: Path, plots: bool) -> str:
+def index_markdown(written: list[Path], out: Path, plots: bool, rules=None, words: str = "",
+                   best: bool = False) -> str:
     lines = ["# Reports", "",
              "Exact odds of Punto Banco baccarat, generated by baccarat-analyzer; never typed by hand.",
-             f"Regenerate the whole folder with `{REPORT_COMMAND}`; a test fails when these files differ "
-             "from a fresh run.", "",
-             "| report | files | what |", "|---|---|---|"]
+             f"Regenerate the whole folder with `{REPORT_COMMAND}{words}`; a test fails when these files differ "
+             "from a fresh run.", ""]
+    if rules is not None:
+        lines[2] = (f"Exact odds of baccarat under the rule set {rules.name}, generated by baccarat-analyzer; "
+                    "never typed by hand.")
+        lines[-1:-1] = ["", f"Rules: {_described(rules, best)}."]
+    lines += ["| report | files | what |", "|---|---|---|"]
     stems = []
     for p in written:
         rel = p.relative_to(out)
