@@ -315,6 +315,7 @@ def test_progress_bar_on_stderr_only(capsys, tmp_path, monkeypatch):
         return tqdm(total=total, desc=what, unit=unit, file=sys.stderr, disable=quiet, mininterval=0)
 
     monkeypatch.setattr(batch_module, "progress_bar", shown)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
     path = write_lines(tmp_path / "shoes.jsonl", [{"decks": d} for d in (1, 2, 3)])
     rc, out, err = run(capsys, "odds", "--batch", path, "--bets", "tie")
     assert rc == 0 and "shoes" in err and "3/3" in err
@@ -323,5 +324,10 @@ def test_progress_bar_on_stderr_only(capsys, tmp_path, monkeypatch):
     assert rc == 0 and err == ""
 
 
-def test_count_lines():
+def test_count_lines(tmp_path):
     assert batch_module._count_lines("-") is None
+    assert batch_module._count_lines(str(tmp_path)) is None
+    path = tmp_path / "n.jsonl"
+    for text, n in (("", 0), ("{}", 1), ("{}\n", 1), ("{}\n{}", 2), ("{}\n\n", 2)):
+        path.write_text(text)
+        assert batch_module._count_lines(str(path)) == n

@@ -240,10 +240,9 @@ def run_batch(path: str, output: str | None, quiet: bool, document) -> int:
     check_output(output)
     name = _name(path)
     to_stdout = output == "-"
-    with atomic_open(output) as out, progress_bar(None, "shoes", quiet, unit="shoe") as bar:
-        if not bar.disable:
-            bar.total = _count_lines(path)
-            bar.refresh()
+    # a regular file's lines are counted first (a fast pass), when the bar is shown
+    total = None if quiet or not sys.stderr.isatty() else _count_lines(path)
+    with atomic_open(output) as out, progress_bar(total, "shoes", quiet, unit="shoe") as bar:
         for number, text in read_lines(path):
             try:
                 shoe, known = parse_line(text)
