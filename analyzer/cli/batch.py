@@ -86,6 +86,8 @@ def parse_line(text: str):
         if isinstance(e, BaccaratError):
             raise
         msg = e.msg if isinstance(e, json.JSONDecodeError) else str(e)
+        if "Exceeds the limit" in msg:         # Python's int_max_str_digits
+            msg = "a number of more than 4300 digits"
         where = f" at column {e.colno}" if isinstance(e, json.JSONDecodeError) else ""
         raise BatchError(f"malformed JSON{where}: {msg}") from None
     if not isinstance(obj, dict):
