@@ -137,6 +137,8 @@ def test_solver_cache_is_bounded(monkeypatch):
     assert len(solvers._cache) == 2 and solvers.compiled == 4
     solvers.get(parse_known({"4": "9"}), rules)
     assert solvers.compiled == 4
+    assert batch_module.Solvers(catalog().select(["tie"])).size == batch_module.SOLVER_CACHE
+    assert batch_module.Solvers(catalog().select(["player_pair"])).size == batch_module.CARD_SOLVER_CACHE
 
 
 def test_output_file_and_stdin(capsys, tmp_path, monkeypatch):

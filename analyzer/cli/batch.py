@@ -38,8 +38,10 @@ from .options import UsageError, progress_bar
 
 #: Longest line accepted (the newline not counted): 1 MiB.
 MAX_LINE_BYTES = 2**20
-#: Compiled solvers kept (one per known-card set and rule set seen).
-SOLVER_CACHE = 16
+#: Compiled solvers kept (one per known-card set and rule set seen): bets on point values
+#: only take about 0.25 MB a solver; bets reading ranks or suits about 8 MB (the whole catalog).
+SOLVER_CACHE = 128
+CARD_SOLVER_CACHE = 8
 #: Best-play rule sets kept under ``--player-option best`` (one per shoe composition).
 STRATEGY_CACHE = 64
 KEYS = ("decks", "shoe", "remove", "known")
@@ -200,7 +202,10 @@ def _count_lines(path: str) -> int | None:
 class Solvers:
     """Compiled solvers of one bet set, by ``(known cards, rules)``, least recently used dropped."""
 
-    def __init__(self, bets, size: int = SOLVER_CACHE):
+    def __init__(self, bets, size: int | None = None):
+        if size is None:
+            cards = any(e.when.card_features for b in bets for e in b.events)
+            size = CARD_SOLVER_CACHE if cards else SOLVER_CACHE
         self.bets, self.size = bets, size
         self._cache: OrderedDict = OrderedDict()
         self.compiled = 0
