@@ -559,5 +559,6 @@ def test_condition_is_not_a_string_type():
 
 def test_every_documented_feature_parses():
     for name, (kind, _) in analyzer.FEATURES.items():
-        text = {"bool": name, "int": f"{name} >= 0", "winner": f"{name} == tie", "suit": f"{name} == clubs"}[kind]
+        text = {"bool": name, "int": f"{name} >= 0", "winner": f"{name} == tie", "suit": f"{name} == clubs",
+                "colour": f"{name} == red"}[kind]
         assert Condition.parse(text).features == {name}

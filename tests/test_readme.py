@@ -8,8 +8,19 @@ README = (Path(__file__).resolve().parents[1] / "README.md").read_text()
 
 
 def test_every_feature_is_documented():
-    missing = [f for f in FEATURES if f"`{f}`" not in README]
+    """Each feature is in README; a card position's features as its position and attribute."""
+    from analyzer.core.features import POSITION_FEATURES
+    missing = [f for f in FEATURES if f not in POSITION_FEATURES and f"`{f}`" not in README]
+    missing += [f for f, (pos, attr) in POSITION_FEATURES.items()
+                if f"`{pos}`" not in README and not pos.startswith("card")]
+    missing += sorted({attr for pos, attr in POSITION_FEATURES.values() if f"`_{attr}`" not in README})
+    assert "`card1` ..\n  `card4`" in README and "`card5`" in README and "`card6`" in README
     assert not missing
+
+
+def test_every_group_function_is_documented():
+    from analyzer.bets.conditions import FUNCTIONS
+    assert not [f for f in FUNCTIONS if f"`{f}(" not in README]
 
 
 def test_every_catalog_bet_and_table_is_named():

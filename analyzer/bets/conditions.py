@@ -55,7 +55,9 @@ from typing import Callable
 import numpy as np
 
 from ..core.errors import BetError
-from ..core.features import CARD_FEATURES, FEATURES, RANGES, SUIT_FEATURES  # noqa: F401  (re-exported)
+from ..core.features import (CARD_ATTRIBUTES, CARD_FEATURES, CARD_RANGES, FEATURES,  # noqa: F401
+                             POSITION_FEATURES, RANGES, SUIT_FEATURES)
+from .groups import CARDS, GroupError, cached, group_function, parse_group, pred_id
 
 #: Longest condition text accepted, and deepest nesting of parentheses and ``not``.
 MAX_LENGTH = 20_000
@@ -66,7 +68,17 @@ CONSTANTS: dict[str, tuple[str, int]] = {
     "player": ("winner", 0), "banker": ("winner", 1), "tie": ("winner", 2),
     "A": ("int", 1), "T": ("int", 10), "J": ("int", 11), "Q": ("int", 12), "K": ("int", 13),
     "spades": ("suit", 0), "hearts": ("suit", 1), "diamonds": ("suit", 2), "clubs": ("suit", 3),
+    "red": ("colour", 0), "black": ("colour", 1),
 }
+#: Functions over a group of cards: name -> (takes a card predicate, kind).
+FUNCTIONS: dict[str, tuple[bool, str]] = {
+    "count": (True, "int"), "all": (True, "bool"), "any": (True, "bool"),
+    "of_a_kind": (False, "int"), "pairs": (False, "int"), "kinds": (False, "int"),
+    "flush": (False, "bool"), "straight": (False, "bool"),
+}
+#: What the card engine must tell apart for the legacy first-two-card features.
+_LEGACY_READS = {"pair": ("rank",), "suited_pair": ("rank", "suit"), "suited": ("suit",),
+                 "rank1": ("rank",), "rank2": ("rank",), "suit1": ("suit",), "suit2": ("suit",)}
 _OPS = ("==", "!=", "<=", ">=", "<", ">")
 _COMPARE = {"==": np.equal, "!=": np.not_equal, "<": np.less, "<=": np.less_equal,
             ">": np.greater, ">=": np.greater_equal}
@@ -96,8 +108,7 @@ def _tokens(text: str) -> list[tuple[str, str, int]]:
     return out
 
 
-class _Fail(Exception):
-    pass
+_Fail = GroupError
 
 
 @dataclass
@@ -109,22 +120,26 @@ class _Node:
     fn: Callable[[dict], np.ndarray] | None = None
     terms: list[tuple[int, str]] = field(default_factory=list)
     const: int = 0
+    requires: tuple = ()      # (group, predicate) of each all(...) this condition implies
 
-    def bounds(self) -> tuple[int, int]:
+    def bounds(self, ranges=RANGES) -> tuple[int, int]:
         """Smallest and largest value of the feature part (the terms)."""
         lo = hi = 0
         for sign, name in self.terms:
-            a, b = RANGES[name]
+            a, b = ranges[name]
             lo, hi = (lo + a, hi + b) if sign > 0 else (lo - b, hi - a)
         return lo, hi
 
 
-def _feature_sum(terms: list[tuple[int, str]]) -> Callable[[dict], np.ndarray]:
-    """The sum of signed features, in int64 (exact: each is a small integer)."""
+def _feature_sum(terms: list[tuple[int, str]], synthetic: dict | None = None) -> Callable[[dict], np.ndarray]:
+    """The sum of signed features, in int64 (exact: each is a small integer).
+    ``synthetic``: names computed from other features (the group functions)."""
+    synthetic = synthetic if synthetic is not None else {}
+
     def evaluate(f):
         acc = None
         for sign, name in terms:
-            x = np.asarray(f[name], dtype=np.int64)
+            x = np.asarray(synthetic[name](f) if name in synthetic else f[name], dtype=np.int64)
             x = x if sign > 0 else -x
             acc = x if acc is None else acc + x
         return acc
@@ -150,6 +165,12 @@ class _Parser:
         self.i = 0
         self.depth = 0
         self.used: set[str] = set()
+        self.card_keys: set[tuple] = set()      # what the card engine must tell apart
+        self.positions: set[str] = set()        # card positions read
+        self.synthetic: dict[str, Callable] = {}
+        self.groups: set[tuple[str, ...]] = set()   # the groups the functions read
+        self.ranges: dict[str, tuple[int, int]] = {**RANGES, **CARD_RANGES}
+        self.card_scope = False                 # inside count(GROUP, <card predicate>)
 
     def peek(self) -> tuple[str, str, int]:
         return self.toks[self.i]
@@ -183,13 +204,14 @@ class _Parser:
         node = operand()
         if self.peek()[1] != word:
             return node
-        fns = []
+        fns, requires = [], list(node.requires)
         while self.peek()[1] == word:
             col = self.take()[2]
             fns.append(self.boolean(node, col).fn)
             node = self.boolean(operand(), col)
+            requires += node.requires
         fns.append(node.fn)
-        return _Node("bool", _all_of(fns, combine))
+        return _Node("bool", _all_of(fns, combine), requires=tuple(requires) if word == "and" else ())
 
     def disjunction(self) -> _Node:
         return self.chain("or", self.conjunction, np.logical_or)
@@ -226,9 +248,9 @@ class _Parser:
             k = right.const - left.const
             if not terms:
                 return _Node("bool", _constant(_PY_COMPARE[op](0, k)))
-            lo, hi = _Node("int", terms=terms).bounds()
+            lo, hi = _Node("int", terms=terms).bounds(self.ranges)
             k = min(max(k, lo - 1), hi + 1)   # same answer for every value the features reach
-            part, fn = _feature_sum(terms), _COMPARE[op]
+            part, fn = _feature_sum(terms, self.synthetic), _COMPARE[op]
             return _Node("bool", lambda f, part=part, fn=fn, k=k: fn(part(f), k))
         if op == "in" and kind == "name":
             self.take()
@@ -239,7 +261,7 @@ class _Parser:
         """``node in [...]``: the features' sum within any interval shifted by the constant."""
         if not node.terms:
             return _Node("bool", _constant(any(a <= node.const <= b for a, b in intervals)))
-        lo, hi = node.bounds()
+        lo, hi = node.bounds(self.ranges)
         spans = sorted((max(a - node.const, lo), min(b - node.const, hi)) for a, b in intervals)
         spans = [(a, b) for a, b in spans if a <= b]
         merged: list[tuple[int, int]] = []
@@ -250,7 +272,7 @@ class _Parser:
                 merged.append((a, b))
         if not merged:
             return _Node("bool", _constant(False))
-        part = _feature_sum(node.terms)
+        part = _feature_sum(node.terms, self.synthetic)
 
         def evaluate(f, part=part, merged=merged):
             x = part(f)
@@ -311,6 +333,74 @@ class _Parser:
             const += sign * right.const
         return _Node("int", terms=terms, const=const)
 
+    def note_card_feature(self, name: str) -> None:
+        """Record what the card engine must know for a per-card or first-two-card feature."""
+        if name in POSITION_FEATURES:
+            pos, attr = POSITION_FEATURES[name]
+            self.positions.add(pos)
+            if attr != "dealt":
+                self.card_keys.add(("attr", attr))
+        elif name in CARD_FEATURES:
+            hand = name.split("_", 1)[0]
+            reads = _LEGACY_READS[name.split("_", 1)[1]]
+            digit = name[-1] if name[-1] in "12" else None
+            cards = [digit] if digit else ["1", "2"]
+            self.positions.update(f"{hand}_card{d}" for d in cards)
+            self.card_keys.update(("attr", a) for a in reads)
+
+    def card_atom(self, value: str, col: int) -> _Node:
+        """An attribute of one card inside a card predicate: rank, suit, colour, value, face, ten."""
+        if value in CARD_ATTRIBUTES:
+            kind = CARD_ATTRIBUTES[value][0]
+            if kind == "bool":
+                return _Node("bool", lambda f, name=value: f[name])
+            return _Node(kind, terms=[(1, value)])
+        if value in CONSTANTS:
+            ckind, c = CONSTANTS[value]
+            return _Node(ckind, const=c)
+        raise _Fail(f"unknown card attribute {value!r} at column {col} "
+                    f"(a card has: {', '.join(CARD_ATTRIBUTES)})")
+
+    def group(self) -> tuple[str, ...]:
+        return parse_group(self)
+
+    def function(self, name: str, col: int) -> _Node:
+        """``count(GROUP, predicate)`` and the other functions over a group of cards."""
+        self.take("(")
+        self.enter(col)
+        group = self.group()
+        takes_predicate, kind = FUNCTIONS[name]
+        pred = None
+        if takes_predicate:
+            self.take(",")
+            self.card_scope = True
+            node = self.disjunction()
+            self.card_scope = False
+            pred = np.asarray(self.boolean(node, col).fn(CARDS), dtype=bool).copy()
+            pred = np.broadcast_to(pred, (53,)).copy()
+            pred[-1] = False                       # no card satisfies anything
+            self.card_keys.add(("pred", tuple(bool(x) for x in pred[:52])))
+        else:
+            self.card_keys.add(("attr", "suit" if name == "flush" else "rank"))
+        times = 2
+        if name == "kinds":
+            self.take(",")
+            kind_, value, vcol = self.take()
+            if kind_ != "num" or not 1 <= int(value) <= len(group):
+                raise _Fail(f"kinds(GROUP, N) needs a number 1-{len(group)} at column {vcol}, found {value!r}")
+            times = int(value)
+        self.take(")")
+        self.depth -= 1
+        self.positions.update(group)
+        self.groups.add(group)
+        fn = cached(f"{name}{group}{times}{pred_id(pred)}", group_function(name, group, pred, times))
+        if kind == "bool":
+            return _Node("bool", fn, requires=((group, tuple(pred[:52].tolist())),) if name == "all" else ())
+        synthetic = f"{name}({','.join(group)}){len(self.synthetic)}"
+        self.synthetic[synthetic] = fn
+        self.ranges[synthetic] = (0, len(group) // times if name in ("pairs", "kinds") else len(group))
+        return _Node("int", terms=[(1, synthetic)])
+
     def atom(self) -> _Node:
         kind, value, col = self.take()
         if value == "-" and self.peek()[0] == "num":   # a negative number
@@ -324,9 +414,14 @@ class _Parser:
             self.take(")")
             self.depth -= 1
             return node
+        if kind == "name" and self.card_scope:
+            return self.card_atom(value, col)
+        if kind == "name" and value in FUNCTIONS and self.peek()[1] == "(":
+            return self.function(value, col)
         if kind == "name":
             if value in FEATURES:
                 self.used.add(value)
+                self.note_card_feature(value)
                 fkind = FEATURES[value][0]
                 if fkind == "bool":
                     return _Node("bool", lambda f, name=value: f[name])
@@ -341,11 +436,20 @@ class _Parser:
 
 @dataclass(frozen=True)
 class Condition:
-    """A parsed condition: its text, the features it reads, and its evaluator."""
+    """A parsed condition: its text, the features it reads, and its evaluator.
+
+    ``card_keys`` says what the card engine must tell apart (``("attr", name)``
+    for a card attribute, ``("pred", 52 booleans)`` for a predicate on one card),
+    ``positions`` which card positions it reads.
+    """
 
     text: str
     features: frozenset[str]
     _evaluate: Callable[[dict], np.ndarray]
+    card_keys: frozenset = frozenset()
+    positions: frozenset = frozenset()
+    groups: frozenset = frozenset()
+    requires: tuple = ()
 
     @classmethod
     def parse(cls, text: str) -> Condition:
@@ -358,12 +462,19 @@ class Condition:
             node = p.parse()
         except _Fail as e:
             raise BetError(f"condition {_short(text)!r}: {e}") from None
-        return cls(text, frozenset(p.used), node.fn)
+        return cls(text, frozenset(p.used), node.fn, frozenset(p.card_keys), frozenset(p.positions),
+                   frozenset(p.groups), node.requires)
 
     @property
     def card_features(self) -> frozenset[str]:
         """The rank/suit features of the first two cards this condition reads."""
         return self.features & CARD_FEATURES.keys()
+
+    @property
+    def reads_cards(self) -> bool:
+        """True when the condition reads any card beyond point values (ranks, suits,
+        colours, faces, dealt positions, group functions)."""
+        return bool(self.card_keys or self.positions)
 
     def mask(self, features: dict) -> np.ndarray:
         """Evaluate over feature arrays (card features may be scalars); a boolean array."""

@@ -75,3 +75,75 @@ RANGES: dict[str, tuple[int, int]] = {
     "player_rank1": (1, 13), "player_rank2": (1, 13), "banker_rank1": (1, 13), "banker_rank2": (1, 13),
     "player_suit1": (0, 3), "player_suit2": (0, 3), "banker_suit1": (0, 3), "banker_suit2": (0, 3),
 }
+
+
+# --- Every dealt card ----------------------------------------------------------
+#: Card positions a bet can name.  Hand positions, and dealing positions
+#: (``card1..card4`` = P1 B1 P2 B2; ``card5`` and ``card6`` the fifth and sixth
+#: cards dealt, which go to whichever hand draws).
+HAND_POSITIONS = ("player_card1", "player_card2", "player_card3",
+                  "banker_card1", "banker_card2", "banker_card3")
+DEAL_POSITIONS = ("card1", "card2", "card3", "card4", "card5", "card6")
+#: Positions that always hold a card, by dealing order (index into P1 B1 P2 B2).
+FIRST_FOUR = {"player_card1": 0, "banker_card1": 1, "player_card2": 2, "banker_card2": 3,
+              "card1": 0, "card2": 1, "card3": 2, "card4": 3}
+
+#: Groups of cards the counting functions take: name -> positions.
+GROUPS: dict[str, tuple[str, ...]] = {
+    "player": HAND_POSITIONS[:3],
+    "banker": HAND_POSITIONS[3:],
+    "first4": DEAL_POSITIONS[:4],
+    "all": DEAL_POSITIONS,
+}
+
+#: What a card-level predicate reads about one card (in ``count(GROUP, ...)`` etc.).
+CARD_ATTRIBUTES: dict[str, tuple[str, str]] = {
+    "rank": ("int", "rank, A=1 .. K=13"),
+    "suit": ("suit", "suit: spades, hearts, diamonds or clubs"),
+    "colour": ("colour", "colour: red (hearts, diamonds) or black (spades, clubs)"),
+    "value": ("int", "point value 0-9"),
+    "face": ("bool", "a face card: J, Q or K"),
+    "ten": ("bool", "a ten"),
+}
+CARD_RANGES: dict[str, tuple[int, int]] = {"rank": (1, 13), "suit": (0, 3), "colour": (0, 1), "value": (0, 9)}
+
+#: feature name -> (position, attribute): ``player_card3_rank`` and the like.  A
+#: position with no card reads rank 0, suit and colour -1, value -1, and false.
+POSITION_FEATURES: dict[str, tuple[str, str]] = {
+    f"{pos}_{attr}": (pos, attr)
+    for pos in HAND_POSITIONS + DEAL_POSITIONS
+    for attr in ("rank", "suit", "colour", "value", "face", "ten", "dealt")
+}
+for _name, (_pos, _attr) in POSITION_FEATURES.items():
+    _where = _pos.replace("_", " ")
+    if _attr == "dealt":
+        FEATURES[_name] = ("bool", f"{_where} was dealt")
+    else:
+        _kind, _what = CARD_ATTRIBUTES[_attr]
+        FEATURES[_name] = (_kind, f"{_where}: {_what} (no card: " +
+                           ("false)" if _kind == "bool" else "0)" if _attr == "rank" else "-1)"))
+        if _attr in CARD_RANGES:
+            lo, hi = CARD_RANGES[_attr]
+            RANGES[_name] = (0 if _attr == "rank" else -1, hi)
+
+
+def card_table() -> dict[str, list[int]]:
+    """Attributes of the 52 cards (rank-major, suits s h d c), plus a 53rd entry
+    for "no card" (read at index -1): what every card feature is computed from.
+
+    >>> t = card_table()
+    >>> t["rank"][:5], t["suit"][:5], t["colour"][4:8], t["face"][40], t["rank"][-1]
+    ([1, 1, 1, 1, 2], [0, 1, 2, 3, 0], [1, 0, 0, 1], 1, 0)
+    """
+    out: dict[str, list[int]] = {k: [] for k in ("rank", "suit", "colour", "value", "face", "ten")}
+    for i in range(52):
+        rank, suit = i // 4 + 1, i % 4
+        out["rank"].append(rank)
+        out["suit"].append(suit)
+        out["colour"].append(0 if suit in (1, 2) else 1)   # red 0, black 1
+        out["value"].append(rank if rank <= 9 else 0)
+        out["face"].append(int(rank >= 11))
+        out["ten"].append(int(rank == 10))
+    for k, none in (("rank", 0), ("suit", -1), ("colour", -1), ("value", -1), ("face", 0), ("ten", 0)):
+        out[k].append(none)
+    return out

@@ -26,6 +26,8 @@ import hashlib
 import numpy as np
 
 from .cardengine import CARD_LEVEL, CardTabulation, level_for
+from .classengine import _DEAL_SLOTS, ClassTabulation, reads_drawing
+from .features import CARD_FEATURES, POSITION_FEATURES
 from .engine import POSITIONS, Tabulation, coup_table, falling
 from .errors import BetError
 from .results import OUTCOMES, Analysis, BetResult, EventResult
@@ -51,6 +53,29 @@ def event_index(bet, features: dict | None = None) -> np.ndarray:
     return index
 
 
+def needs_class_engine(conditions) -> bool:
+    """True when conditions read cards beyond the ranks and suits of the first two
+    cards of each hand (any dealt card, colours, faces, group functions)."""
+    for c in conditions:
+        if c.features & POSITION_FEATURES.keys() or any(k[0] == "pred" for k in c.card_keys):
+            return True
+        legacy = {f"{f.split('_')[0]}_card{d}" for f in c.card_features for d in "12"}
+        if not c.positions <= legacy:
+            return True
+    return False
+
+
+def _symmetric(conditions) -> bool:
+    """True when conditions read the cards only through functions of one group:
+    the order of those cards does not matter."""
+    groups = set()
+    for c in conditions:
+        if c.features & (POSITION_FEATURES.keys() | CARD_FEATURES.keys()):
+            return False
+        groups |= {frozenset(_DEAL_SLOTS[p][0] for p in g) for g in c.groups}
+    return len(groups) == 1
+
+
 def _first_match(conditions: list, i: int):
     """Event ``i`` of a pay table: its condition holds and no earlier one does."""
     def mask(features):
@@ -72,8 +97,9 @@ class Solver:
     Banco by default; each :class:`Analysis` carries it as ``rules``.
     """
 
-    def __init__(self, bets, rules=None, known=None):
+    def __init__(self, bets, rules=None, known=None, budget=None):
         self.bets = tuple(bets)
+        self._card_tabs = {}
         table = coup_table(rules)
         self.rules = table.rules
         self.known = known if known else None
@@ -101,10 +127,25 @@ class Solver:
         card_events: dict[str, list] = {}
         card_features: dict[str, frozenset[str]] = {}
         self.suited_bets: list[str] = []
+        self._class_tabs: list[ClassTabulation] = []
         for bet in self.bets:
             conds = [e.when for e in bet.events]
             used = frozenset().union(*(c.card_features for c in conds))
-            if not used:
+            if needs_class_engine(conds):
+                if self.known:
+                    raise BetError(f"bet {bet.id!r} reads cards beyond point values; --known cards work "
+                                   "with bets on point values only")
+                keys = frozenset().union(*(c.card_keys for c in conds))
+                positions = frozenset().union(*(c.positions for c in conds))
+                drawing = any(reads_drawing(c.features, c.positions) for c in conds)
+                tab = ClassTabulation([c.mask for c in conds], keys, positions,
+                                      drawing, table, f"bet {bet.id!r}", budget=budget,
+                                      requires=[c.requires for c in conds], symmetric=_symmetric(conds))
+                level = f"class{len(self._class_tabs)}"
+                self._class_tabs.append(tab)
+                self._card_tabs[level] = (tab, bet.id)
+                sources = [(level, i) for i in range(len(conds))]
+            elif not used:
                 paying = event_index(bet, features)
                 sources = [("value", row_of(paying == i)) for i in range(len(conds))]
             elif self.known:
@@ -122,7 +163,6 @@ class Solver:
                     evs.append(_first_match(conds, i))
             self._sources.append(sources)
         self._tab = Tabulation([], table, np.stack(rows))
-        self._card_tabs = {}
         for level, evs in card_events.items():
             names = [b.id for b in self.bets if any(c.card_features for c in (e.when for e in b.events))
                      and level_for(frozenset().union(*(e.when.card_features for e in b.events))) == level]
@@ -139,6 +179,10 @@ class Solver:
             assert all(w % v == 0 for w in ways["value"])
             ways["value"] = [w // v * physical for w in ways["value"]]
         for level, tab in self._card_tabs.items():
+            if isinstance(tab, tuple):
+                tab, bet_id = tab
+                ways[level] = tab.ways(shoe, f"bet {bet_id!r}")
+                continue
             if level == CARD_LEVEL:
                 if not shoe.suited:
                     raise BetError(

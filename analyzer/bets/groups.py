@@ -1,0 +1,115 @@
+"""Functions over a group of cards in the condition language: ``count(all, face)``,
+``all(player, colour == red)``, ``of_a_kind(first4)``, ``pairs``, ``kinds``, ``flush``,
+``straight``.
+
+Each evaluator reads ``f["card:POS"]`` (the card 0-51 at a position, -1 for no
+card), which the card engine (:mod:`analyzer.core.classengine`) supplies, and
+the attribute table of the 52 cards (:func:`analyzer.core.features.card_table`).
+
+>>> int(group_function("pairs", ("card1", "card2", "card3"), None)(
+...     {"card:card1": np.array([0]), "card:card2": np.array([1]), "card:card3": np.array([8])})[0])
+1
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+
+from ..core.features import DEAL_POSITIONS, GROUPS, HAND_POSITIONS, card_table
+
+
+class GroupError(Exception):
+    """A parse error of the condition language (raised with its column; the
+    parser of :mod:`analyzer.bets.conditions` reports it)."""
+
+
+CARDS = {k: np.array(v, dtype=np.int64) for k, v in card_table().items()}
+_RANK53 = CARDS["rank"]
+_SUIT53 = CARDS["suit"]
+
+
+def pred_id(pred) -> str:
+    return "" if pred is None else np.packbits(pred).tobytes().hex()
+
+
+def cached(key: str, fn: Callable) -> Callable:
+    """``fn``, remembered in the features mapping (one chunk of the card engine)
+    so that the events of a pay table compute each group function once."""
+    key = "fn:" + key
+
+    def evaluate(f):
+        if key not in f:
+            f[key] = fn(f)
+        return f[key]
+    return evaluate
+
+
+def group_function(name: str, group: tuple[str, ...], pred: np.ndarray | None, times: int = 2) -> Callable:
+    """The evaluator of a function over ``group``: it reads ``f["card:POS"]``, the
+    card (0-51, -1 for none) at each position, from the card engine."""
+    keys = [f"card:{p}" for p in group]
+
+    def rank_counts(f):
+        if "fn:ranks" + "".join(keys) not in f:
+            ranks = [_RANK53[f[k]] for k in keys]
+            f["fn:ranks" + "".join(keys)] = [sum((r == x).astype(np.int8) for r in ranks) for x in range(1, 14)]
+        return f["fn:ranks" + "".join(keys)]
+
+    if name == "count":
+        return lambda f: sum(pred[f[k]].astype(np.int8) for k in keys)
+    if name == "all":
+        return lambda f: np.logical_and.reduce([pred[f[k]] | (f[k] < 0) for k in keys])
+    if name == "any":
+        return lambda f: np.logical_or.reduce([pred[f[k]] for k in keys])
+    if name == "of_a_kind":
+        return lambda f: np.maximum.reduce(rank_counts(f))
+    if name in ("pairs", "kinds"):
+        return lambda f: sum((c == times).astype(np.int8) for c in rank_counts(f))
+    if name == "flush":
+        return lambda f: np.logical_or.reduce([np.logical_and.reduce([(_SUIT53[f[k]] == s) | (f[k] < 0)
+                                                                      for k in keys]) for s in range(4)])
+
+    def straight(f):
+        counts = rank_counts(f)
+        n = sum(counts)
+        distinct = np.maximum.reduce(counts) <= 1
+        present = [c > 0 for c in counts] + [counts[0] > 0]          # ace again above the king
+        out = np.zeros(n.shape, dtype=bool)
+        for size in range(3, len(group) + 1):
+            for low in range(0, 14 - size + 1):
+                out |= (n == size) & np.logical_and.reduce(present[low:low + size])
+        return out & distinct
+    return straight
+
+
+
+
+def parse_group(parser) -> tuple[str, ...]:
+    """A group of cards after ``count(``: a group name or ``[position, ...]``."""
+    kind, value, col = parser.take()
+    if value in GROUPS:
+        return GROUPS[value]
+    if value != "[":
+        raise GroupError(f"expected a group of cards at column {col} ({', '.join(GROUPS)} or "
+                    f"[position, ...]), found {value or 'end of text'!r}")
+    names: list[str] = []
+    while True:
+        kind, value, col = parser.take()
+        if value not in HAND_POSITIONS + DEAL_POSITIONS:
+            raise GroupError(f"{value or 'end of text'!r} at column {col} is not a card position "
+                        f"({', '.join(HAND_POSITIONS + DEAL_POSITIONS)})")
+        if value in names:
+            raise GroupError(f"position {value} is listed twice at column {col}")
+        names.append(value)
+        kind, value, col = parser.take()
+        if value == "]":
+            break
+        if value != ",":
+            raise GroupError(f"expected ',' or ']' at column {col}, found {value or 'end of text'!r}")
+    thirds = {"player_card3", "banker_card3"} & set(names)
+    if thirds and {"card5", "card6"} & set(names):
+        raise GroupError("a group cannot list both hand third cards and card5/card6: they can be the same card")
+    return tuple(names)
+

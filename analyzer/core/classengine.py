@@ -1,0 +1,411 @@
+"""Exact counts of events that read any card of the coup: ranks, suits, colours, faces.
+
+The value engine (:mod:`analyzer.core.engine`) counts by point value only.  This
+engine counts events on the rank, suit, colour or face of any dealt card, on
+counts over groups of cards, on pairs, flushes and straights.  Every count is
+over the same ``N (N-1) ... (N-5)`` ordered six-card deals.
+
+Classes.  A bet tells cards apart only through what it reads: the attributes
+of single cards (``rank``, ``suit``...), the card predicates of its counting
+functions (``face``, ``colour == red``...), and, when the drawing matters, the
+point value.  Cards alike in all of these form one *class*; the engine counts
+sequences of classes, not of cards.  Lucky Nines (nines and their suits, first
+four cards) has 5 classes; All Red (colour and value) 20; a four-card poker bet
+52.
+
+Counting.  The weight of an ordered deal of classes ``c1 .. cd`` is
+``prod_i (n[c_i] - j_i)``, with ``j_i`` the number of earlier cards of the same
+class, times ``(N - d) (N - d - 1) ... (N - 5)`` for the positions the bet does
+not read.  That weight depends only on the *multiset* of classes, so for every
+event the engine keeps ``coef(event, m)``, the number of class sequences of
+multiset ``m`` in the event (shoe independent, built once), and a shoe costs
+one product per multiset and one integer matrix-vector product.
+
+Which sequences.  A bet that reads only cards among the first four, and no
+total or outcome, is counted over those positions alone (``K**r`` sequences
+for ``K`` classes and ``r`` positions).  Otherwise the engine expands every
+dealt sequence of point values (4, 5 or 6 cards, from the drawing rules) into
+its sequences of classes; their number is estimated first and a bet beyond
+the budget is refused with the estimate.  Exactness: numpy ``int64`` under the
+value engine's bound (``N (N-1) ... (N-5) < 2**63``), Python integers above it.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+
+from .engine import INT64_LIMIT, POSITIONS, CoupTable, falling
+from .errors import BetError
+from .features import CARD_FEATURES, FIRST_FOUR, POSITION_FEATURES, card_table
+
+#: Most class sequences one tabulation enumerates (about 30 bytes each, in
+#: chunks of :data:`CHUNK`): beyond it a bet is refused before the work.
+MAX_SEQUENCES = 40_000_000
+CHUNK = 1 << 20
+
+_TABLE = {k: np.array(v, dtype=np.int64) for k, v in card_table().items()}
+
+
+def classes_for(card_keys, with_value: bool) -> np.ndarray:
+    """Class id (0..K-1) of each of the 52 cards: cards alike in every key (and in
+    point value when ``with_value``) share a class.
+
+    >>> k = classes_for({("pred", tuple(r == 9 for r in range(1, 14) for _ in range(4)))}, False)
+    >>> int(k.max()) + 1
+    2
+    """
+    cols = []
+    for key in sorted(card_keys, key=repr):
+        if key[0] == "attr":
+            cols.append(_TABLE[key[1]][:52])
+        else:
+            cols.append(np.array(key[1], dtype=np.int64))
+    if with_value:
+        cols.append(_TABLE["value"][:52])
+    if not cols:
+        return np.zeros(52, dtype=np.int64)
+    _, inverse = np.unique(np.stack(cols, axis=1), axis=0, return_inverse=True)
+    return inverse.ravel().astype(np.int64)
+
+
+def reads_drawing(features, positions) -> bool:
+    """True when a condition's count depends on the drawing rules: it reads a
+    total, the outcome, a third card or whether a card was dealt."""
+    for name in features:
+        if name in CARD_FEATURES:
+            continue
+        if name in POSITION_FEATURES:
+            pos, attr = POSITION_FEATURES[name]
+            if pos in FIRST_FOUR and attr != "dealt":
+                continue
+        return True
+    return any(p not in FIRST_FOUR for p in positions)
+
+
+class _Features(dict):
+    """Feature arrays of a chunk of class sequences, computed when first read."""
+
+    def __init__(self, table_features, index, cards):
+        super().__init__()
+        self._table, self._index, self._cards = table_features, index, cards
+
+    def __missing__(self, name):
+        if name.startswith("card:"):
+            return self._cards[name[5:]]
+        if name in POSITION_FEATURES:
+            pos, attr = POSITION_FEATURES[name]
+            card = self._cards[pos]
+            out = card >= 0 if attr == "dealt" else _TABLE[attr][card]
+            if attr in ("face", "ten"):
+                out = out.astype(bool)
+        elif name in CARD_FEATURES:
+            out = self._legacy(name)
+        else:
+            if self._index is None:
+                raise KeyError(name)
+            out = self._table[name][self._index]
+        self[name] = out
+        return out
+
+    def _legacy(self, name):
+        hand, base = name.split("_", 1)
+        rank, suit = _TABLE["rank"], _TABLE["suit"]
+        if base in ("rank1", "rank2", "suit1", "suit2"):
+            return (rank if base[:4] == "rank" else suit)[self._cards[f"{hand}_card{base[-1]}"]]
+        a, b = self._cards[f"{hand}_card1"], self._cards[f"{hand}_card2"]
+        same_rank, same_suit = rank[a] == rank[b], suit[a] == suit[b]
+        return {"pair": same_rank, "suited_pair": same_rank & same_suit, "suited": same_suit}[base]
+
+
+_SLOT_NAMES = {0: ("player_card1", "card1"), 1: ("banker_card1", "card2"),
+               2: ("player_card2", "card3"), 3: ("banker_card2", "card4")}
+#: Dealing positions (0-5) a named position can stand at.
+_DEAL_SLOTS = {**{name: (slot,) for slot, names in _SLOT_NAMES.items() for name in names},
+               "card5": (4,), "card6": (5,), "player_card3": (4,), "banker_card3": (4, 5)}
+
+
+class ClassTabulation:
+    """Events on any card of the coup, compiled once, counted exactly on any shoe.
+
+    ``events``: evaluators ``fn(features) -> bool array`` (disjoint, as the events
+    of a pay table are); ``card_keys`` and ``positions`` as the conditions
+    report them; ``drawing``: whether the events read the drawing (see
+    :func:`reads_drawing`).  :meth:`ways` returns the ordered six-card deals of
+    each event.
+    """
+
+    def __init__(self, events, card_keys, positions, drawing: bool, table: CoupTable,
+                 what: str = "bet", budget: int | None = None, progress=None,
+                 requires=None, symmetric: bool = False):
+        self.events = len(events)
+        self.classes = classes_for(card_keys, drawing)
+        k = self.k = int(self.classes.max()) + 1
+        rep = np.zeros(k, dtype=np.int64)
+        rep[self.classes[::-1]] = np.arange(51, -1, -1)          # lowest card of each class
+        self._rep = np.append(rep, -1)                             # class k: no card
+        self._rank_uniform = all(len(set(self.classes[4 * r:4 * r + 4])) == 1 for r in range(13))
+        self._class_value = _TABLE["value"][:52][rep]
+        budget = MAX_SEQUENCES if budget is None else budget
+        # One pass over every sequence; or, when every event requires all the cards
+        # of some group to pass a test (all(GROUP, ...)), one pass per event over
+        # the sequences that can be in it (its first-match test still decides).
+        passes = [(None, None)]
+        if requires and all(requires):
+            passes = [(self._allowed(r), i) for i, r in enumerate(requires)]
+        plans = [self._drawn_plan(table, positions, allowed) if drawing
+                 else self._first_four_plan(positions, allowed, symmetric) for allowed, _ in passes]
+        self.sequences = sum(p["total"] for p in plans)
+        if self.sequences > budget:
+            raise BetError(f"{what}: {self.sequences:,} sequences of {k} card classes over the cards it reads, "
+                           f"more than the budget of {budget:,}; read fewer card features")
+        keys, counts = [], []
+        e1 = self.events + 1
+        for plan, (_, only) in zip(plans, passes):
+            chunks = self._drawn_chunks(table, plan) if drawing else self._first_four_chunks(plan)
+            for fine, coarse, f, weight in chunks:
+                n = fine.shape[0]
+                index = np.full(n, self.events, dtype=np.int64)
+                taken = np.zeros(n, dtype=bool)
+                for i, fn in enumerate(events[:None if only is None else only + 1]):
+                    m = np.broadcast_to(np.asarray(fn(f), dtype=bool), taken.shape) & ~taken
+                    index[m] = i
+                    taken |= m
+                if only is not None:
+                    index[index != only] = self.events
+                uniq, inv = np.unique(self._encode(fine, coarse), return_inverse=True)
+                slot = inv.ravel() * e1 + index
+                if weight is None:
+                    c = np.bincount(slot, minlength=len(uniq) * e1)
+                else:
+                    c = np.zeros(len(uniq) * e1, dtype=np.int64)
+                    np.add.at(c, slot, weight)
+                keys.append(uniq)
+                counts.append(c.reshape(len(uniq), e1)[:, :self.events])
+                if progress is not None:
+                    progress(n)
+        uniq, inv = np.unique(np.concatenate(keys), return_inverse=True)
+        coef = np.zeros((len(uniq), self.events), dtype=np.int64)
+        np.add.at(coef, inv.ravel(), np.concatenate(counts))
+        keep = coef.any(axis=1)
+        uniq, coef = uniq[keep], coef[keep]
+        self.coef = np.ascontiguousarray(coef.T)                   # (events, multisets)
+        self._plan(uniq)
+        self.multisets = len(uniq)
+
+    def _allowed(self, requirements):
+        """Per dealing position 0-5, the classes an event admits there (None: any)."""
+        allowed = [None] * POSITIONS
+        for group, pred in requirements:
+            ok = np.asarray(pred, dtype=bool)[self._rep[:-1]]
+            for name in group:
+                if name in ("player_card3", "banker_card3"):
+                    continue                     # its dealing position depends on the drawing
+                p = _DEAL_SLOTS[name][0]
+                allowed[p] = ok if allowed[p] is None else allowed[p] & ok
+        return allowed
+
+    def _encode(self, fine, coarse):
+        """One integer per multiset: sorted fine classes, then sorted coarse values."""
+        fine.sort(axis=1)
+        coarse.sort(axis=1)
+        key = np.zeros(fine.shape[0], dtype=np.int64)
+        for col in range(coarse.shape[1] - 1, -1, -1):
+            key = key * 11 + coarse[:, col]
+        for col in range(fine.shape[1] - 1, -1, -1):
+            key = key * (self.k + 1) + fine[:, col]
+        return key
+
+    def _plan(self, keys):
+        """For each multiset, the six factors ``n_ext[idx] - off`` of its weight, where
+        ``n_ext`` is (class counts, value counts, N): fine cards draw from their class,
+        coarse cards from what their value has left, unread positions from the rest."""
+        k, nf, nc = self.k, self.fine_width, self.coarse_width
+        m = len(keys)
+        digits = np.zeros((m, POSITIONS), dtype=np.int64)
+        rest = keys.copy()
+        for col in range(POSITIONS):
+            base = k + 1 if col < nf else 11
+            digits[:, col] = rest % base if col < nf + nc else (k if col < nf else 10)
+            rest //= base
+        fine = digits[:, :nf]
+        coarse = digits[:, nf:]
+        idx = np.zeros((m, POSITIONS), dtype=np.int64)
+        off = np.zeros((m, POSITIONS), dtype=np.int64)
+        value_of = np.append(self._class_value, -1)
+        fine_of_value = np.stack([(value_of[fine] == v).sum(axis=1) for v in range(10)], axis=1)
+        dealt = np.concatenate([fine < k, coarse < 10], axis=1)
+        for col in range(POSITIONS):
+            prev = [c for c in range(col) if (c < nf) == (col < nf)]
+            if col < nf:
+                d = digits[:, col]
+                idx[:, col] = d
+                off[:, col] = sum((digits[:, c] == d).astype(np.int64) for c in prev) if prev else 0
+            else:
+                v = digits[:, col]
+                idx[:, col] = k + v
+                same = sum((digits[:, c] == v).astype(np.int64) for c in prev) if prev else 0
+                off[:, col] = same + fine_of_value[np.arange(m), np.minimum(v, 9)]
+        # positions with no card read: the rest of the shoe, N - d, N - d - 1, ...
+        ndealt = dealt.sum(axis=1)
+        order = np.cumsum(~dealt, axis=1) - 1
+        idx = np.where(dealt, idx, k + 10)
+        off = np.where(dealt, off, ndealt[:, None] + order)
+        self._idx, self._off = idx, off
+
+    # -- enumeration ---------------------------------------------------------
+    def _first_four_plan(self, positions, allowed, symmetric):
+        """The sequences of classes at the first-four positions the events read."""
+        slots = sorted({FIRST_FOUR[p] for p in positions if p in FIRST_FOUR})
+        self.fine_width, self.coarse_width = len(slots), 0
+        alphabets = [np.arange(self.k) if allowed is None or allowed[s] is None else np.flatnonzero(allowed[s])
+                     for s in slots]
+        symmetric = symmetric and all(len(a) == self.k for a in alphabets)
+        total = int(np.prod([len(a) for a in alphabets])) if slots else 1
+        if symmetric and slots:
+            total = math.comb(self.k + len(slots) - 1, len(slots))
+        return {"slots": slots, "alphabets": alphabets, "symmetric": symmetric, "total": total}
+
+    def _first_four_chunks(self, plan):
+        slots, alphabets = plan["slots"], plan["alphabets"]
+        if not slots:
+            f = _Features({}, None, {})
+            f["winner"] = np.zeros(1, dtype=np.int8)
+            yield np.zeros((1, 0), dtype=np.int64), np.zeros((1, 0), dtype=np.int64), f, None
+            return
+        if plan["symmetric"]:
+            # the events read the cards only as a multiset: one row per multiset,
+            # weighted by its number of orderings
+            combos = np.array(list(itertools.combinations_with_replacement(range(self.k), len(slots))),
+                              dtype=np.int64).reshape(-1, len(slots))
+            mult = np.ones(len(combos), dtype=np.int64)
+            run = np.ones(len(combos), dtype=np.int64)
+            for col in range(1, len(slots)):
+                run = np.where(combos[:, col] == combos[:, col - 1], run + 1, 1)
+                mult *= run
+            weights = math.factorial(len(slots)) // mult
+            pieces = [(combos[i:i + CHUNK], weights[i:i + CHUNK]) for i in range(0, len(combos), CHUNK)]
+        else:
+            sizes = [len(a) for a in alphabets]
+            step = max(1, CHUNK // max(1, int(np.prod(sizes[1:]))))
+            pieces = []
+            for start in range(0, sizes[0], step):
+                head = alphabets[0][start:start + step]
+                grid = np.indices((len(head),) + tuple(sizes[1:])).reshape(len(slots), -1)
+                cols = [head[grid[0]]] + [alphabets[j][grid[j]] for j in range(1, len(slots))]
+                pieces.append((np.stack(cols, axis=1), None))
+        for fine, weight in pieces:
+            fine = np.ascontiguousarray(fine)
+            cards = {}
+            for j, slot in enumerate(slots):
+                for name in _SLOT_NAMES[slot]:
+                    cards[name] = self._rep[fine[:, j]]
+            f = _Features({}, None, cards)
+            f["winner"] = np.zeros(fine.shape[0], dtype=np.int8)
+            yield fine, np.zeros((fine.shape[0], 0), dtype=np.int64), f, weight
+
+    def _drawn_plan(self, table: CoupTable, positions, allowed):
+        """Every dealt sequence of point values and how many class sequences it expands to."""
+        k = self.k
+        fine_slots = sorted({s for p in positions for s in _DEAL_SLOTS[p]})
+        coarse_slots = [p for p in range(POSITIONS) if p not in fine_slots]
+        self.fine_width, self.coarse_width = len(fine_slots), len(coarse_slots)
+        value52 = _TABLE["value"][:52]
+        by_value, size = {}, {}
+        for p in fine_slots:
+            ok = np.ones(k, dtype=bool) if allowed is None or allowed[p] is None else allowed[p]
+            per_value = [np.unique(self.classes[(value52 == v) & ok[self.classes]]) for v in range(10)]
+            size[p] = np.array([len(c) for c in per_value])
+            by_value[p] = np.full((10, max(1, size[p].max())), k, dtype=np.int64)
+            for v, c in enumerate(per_value):
+                by_value[p][v, :len(c)] = c
+        d = table.cards_dealt
+        idx = np.arange(table.size)
+        c5, c6 = (idx // 10) % 10, idx % 10
+        rows = np.flatnonzero(((d >= 5) | (c5 == 0)) & ((d >= 6) | (c6 == 0)))
+        values = np.stack([table.p1[rows], table.b1[rows], table.p2[rows], table.b2[rows],
+                           c5[rows], c6[rows]], axis=1).astype(np.int64)
+        dealt = np.arange(POSITIONS)[None, :] < d[rows][:, None]
+        fan = np.ones_like(values)
+        for p in fine_slots:
+            fan[:, p] = np.where(dealt[:, p], size[p][values[:, p]], 1)
+        expand = fan.prod(axis=1)
+        keep = expand > 0
+        return {"fine": fine_slots, "coarse": coarse_slots, "by_value": by_value, "rows": rows[keep],
+                "values": values[keep], "dealt": dealt[keep], "fan": fan[keep], "expand": expand[keep],
+                "total": int(expand.sum())}
+
+    def _drawn_chunks(self, table: CoupTable, plan):
+        k = self.k
+        fine_slots, coarse_slots, by_value = plan["fine"], plan["coarse"], plan["by_value"]
+        rows, values, dealt, fan, expand = (plan[x] for x in ("rows", "values", "dealt", "fan", "expand"))
+        features = table.features()
+        p_draws = table.player_cards == 3
+        ends = np.cumsum(expand)
+        start = 0
+        while start < len(rows):
+            stop = max(int(np.searchsorted(ends, (ends[start - 1] if start else 0) + CHUNK, side="right")),
+                       start + 1)
+            sel = slice(start, stop)
+            reps = np.repeat(np.arange(stop - start), expand[sel])
+            n = len(reps)
+            offset = np.arange(n) - np.repeat(np.cumsum(expand[sel]) - expand[sel], expand[sel])
+            stride = np.ones(stop - start, dtype=np.int64)
+            fine = np.empty((n, len(fine_slots)), dtype=np.int64)
+            deal = {}
+            for j in range(len(fine_slots) - 1, -1, -1):
+                p = fine_slots[j]
+                f_p = fan[sel, p]
+                sub = (offset // stride[reps]) % f_p[reps]
+                fine[:, j] = np.where(dealt[sel, p][reps], by_value[p][values[sel, p][reps], sub], k)
+                deal[f"card{p + 1}"] = self._rep[fine[:, j]]
+                stride = stride * f_p
+            coarse = np.stack([np.where(dealt[sel, p], values[sel, p], 10)[reps] for p in coarse_slots],
+                              axis=1) if coarse_slots else np.zeros((n, 0), dtype=np.int64)
+            index = rows[sel][reps]
+            cards = dict(deal)
+            for name, slot in (("player_card1", 0), ("banker_card1", 1), ("player_card2", 2), ("banker_card2", 3)):
+                if f"card{slot + 1}" in deal:
+                    cards[name] = deal[f"card{slot + 1}"]
+            if "card5" in deal:
+                drew = p_draws[index]
+                cards["player_card3"] = np.where(drew, deal["card5"], -1)
+                cards["banker_card3"] = np.where(drew, deal.get("card6", -1), deal["card5"])
+            yield fine, coarse, _Features(features, index, cards), None
+            start = stop
+
+    # -- counting --------------------------------------------------------------
+    def class_counts(self, shoe, what: str = "bet") -> list[int]:
+        """The shoe's number of cards of each class."""
+        if shoe.suited:
+            out = [0] * self.k
+            for card, n in zip(self.classes.tolist(), shoe.card_tuple):
+                out[card] += n
+            return out
+        if not self._rank_uniform:
+            raise BetError(f"{what} reads suits, but this shoe's suits are unknown (it was given per rank, or a "
+                           "card was removed without its suit); give the shoe per card (As=8,...) or remove "
+                           "cards with their suits")
+        out = [0] * self.k
+        for r, n in enumerate(shoe.rank_tuple):
+            out[int(self.classes[4 * r])] += n
+        return out
+
+    def ways(self, shoe, what: str = "bet") -> list[int]:
+        """Exact ordered six-card deals of each event on ``shoe``."""
+        counts = self.class_counts(shoe, what)
+        total = shoe.cards
+        big = falling(total, POSITIONS) > INT64_LIMIT or getattr(self, "_force_python", False)
+        dtype = object if big else np.int64
+        n_ext = np.array(counts + list(shoe.value_counts) + [total], dtype=dtype)
+        off = self._off.astype(object) if big else self._off
+        fac = n_ext[self._idx] - off
+        mono = fac[:, 0].copy()
+        for col in range(1, POSITIONS):
+            mono = mono * fac[:, col]
+        mono = np.maximum(mono, 0) if not big else np.array([max(x, 0) for x in mono], dtype=object)
+        if big:
+            return [int(x) for x in self.coef.astype(object).dot(mono)]
+        return [int(x) for x in self.coef @ mono]

@@ -1,0 +1,197 @@
+"""The card engine for every card of the coup (analyzer.core.classengine) against
+the brute-force oracle (every ordered deal of the actual cards of a small shoe),
+against the older first-two-card engine, and its fast paths against the plain one."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from analyzer.bets.catalog import parse_catalog
+from analyzer.bets.conditions import Condition
+from analyzer.core.cardengine import CardTabulation, level_for
+from analyzer.core.classengine import ClassTabulation, classes_for, reads_drawing
+from analyzer.core.engine import coup_table
+from analyzer.core.errors import BetError
+from analyzer.core.shoe import Shoe
+from analyzer.core.solver import Solver, _symmetric
+
+from oracle import six_card_tally
+
+RANKS = "A23456789TJQK"
+RED = set("hd")
+
+
+def rank(card):
+    return RANKS.index(card[0]) + 1
+
+
+def dealt(coup):
+    """The cards of a coup in dealing order: P1 B1 P2 B2, then the third cards."""
+    p, b = coup["player_cards"], coup["banker_cards"]
+    return [p[0], b[0], p[1], b[1]] + p[2:] + b[2:]
+
+
+def of_a_kind(cards):
+    return max(Counter(rank(c) for c in cards).values())
+
+
+def kinds(cards, n):
+    return sum(1 for v in Counter(rank(c) for c in cards).values() if v == n)
+
+
+def straight(cards):
+    rs = sorted(rank(c) for c in cards)
+    if len(cards) < 3 or len(set(rs)) != len(rs):
+        return False
+    high = sorted(14 if r == 1 else r for r in rs)
+    return rs[-1] - rs[0] == len(rs) - 1 or high[-1] - high[0] == len(rs) - 1
+
+
+# condition -> the same thing written on the oracle's coup (independent of the engine)
+CASES = {
+    "cards == 6 and not player_card3_face and banker_card3_face":
+        lambda c: len(dealt(c)) == 6 and rank(c["player_cards"][2]) < 11 and rank(c["banker_cards"][2]) >= 11,
+    "all(all, colour == red)": lambda c: all(x[1] in RED for x in dealt(c)),
+    "any(banker, colour == black) and winner == player":
+        lambda c: any(x[1] not in RED for x in c["banker_cards"]) and c["winner"] == "player",
+    "count(all, face) >= 2": lambda c: sum(rank(x) >= 11 for x in dealt(c)) >= 2,
+    "count(first4, rank == 7) == 2": lambda c: sum(rank(x) == 7 for x in dealt(c)[:4]) == 2,
+    "of_a_kind(all) >= 3": lambda c: of_a_kind(dealt(c)) >= 3,
+    "kinds(all, 2) >= 2": lambda c: kinds(dealt(c), 2) >= 2,
+    "pairs(player) == 1 and winner == tie": lambda c: kinds(c["player_cards"], 2) == 1 and c["winner"] == "tie",
+    "flush([player_card1, player_card2]) and winner == player":
+        lambda c: c["player_cards"][0][1] == c["player_cards"][1][1] and c["winner"] == "player",
+    "straight(all)": lambda c: straight(dealt(c)),
+    "flush(first4) or straight(first4)": lambda c: len({x[1] for x in dealt(c)[:4]}) == 1 or straight(dealt(c)[:4]),
+    "card5_rank == 8 or card6_suit == spades":
+        lambda c: (len(dealt(c)) >= 5 and rank(dealt(c)[4]) == 8) or (len(dealt(c)) == 6 and dealt(c)[5][1] == "s"),
+    "banker_card3_dealt and banker_card3_colour == player_card1_colour":
+        lambda c: len(c["banker_cards"]) == 3 and (c["banker_cards"][2][1] in RED) == (c["player_cards"][0][1] in RED),
+    "player_card3_value + banker_card2_value == 9":
+        lambda c: len(c["player_cards"]) == 3 and (rank(c["player_cards"][2]) % 10 * (rank(c["player_cards"][2]) < 10)
+                                                  + rank(c["banker_cards"][1]) * (rank(c["banker_cards"][1]) < 10)) == 9,
+    "count([player_card1, banker_card3], ten) == 1":
+        lambda c: (rank(c["player_cards"][0]) == 10) + (len(c["banker_cards"]) == 3 and rank(c["banker_cards"][2]) == 10) == 1,
+    "player_pair and banker_total == 7": lambda c: rank(c["player_cards"][0]) == rank(c["player_cards"][1])
+                                                   and c["banker_total"] == 7,
+    "not any(all, rank == K)": lambda c: all(rank(x) != 13 for x in dealt(c)),
+}
+
+SMALL = "Ah 2s 7c 7h 7s 8d Kc Js Kh Th"   # 10 cards: repeated ranks, suits and values
+
+
+@pytest.fixture(scope="module")
+def small():
+    cards = SMALL.split()
+    tally, deals = six_card_tally(cards, {text: fn for text, fn in CASES.items()})
+    return Shoe.from_counts(dict(Counter(cards))), tally, deals
+
+
+@pytest.mark.parametrize("text", list(CASES))
+def test_against_every_deal_of_a_small_shoe(small, text):
+    shoe, tally, deals = small
+    bet = parse_catalog(f'[[bet]]\nid = "x"\nevents = [{{ event = "e", when = "{text}", pays = 1 }}]\n', "t").bets["x"]
+    a = Solver([bet]).solve(shoe)
+    assert a.deals == deals
+    assert a.bet("x").events[0].ways == tally[text][True], text
+
+
+def _tab(text, **kw):
+    c = Condition.parse(text)
+    return ClassTabulation([c.mask], c.card_keys, c.positions, reads_drawing(c.features, c.positions),
+                           coup_table(), text, requires=[c.requires], symmetric=_symmetric([c]), **kw), c
+
+
+@pytest.mark.parametrize("text", ["player_pair", "banker_suited_pair or player_suited",
+                                  "winner == banker and banker_pair", "player_rank1 == K and banker_total == 7"])
+def test_agrees_with_the_first_two_card_engine(text):
+    rng = np.random.default_rng(7)
+    for _ in range(3):
+        cards = rng.integers(0, 9, size=52).tolist()
+        cards[0] += 6
+        shoe = Shoe([sum(cards[4 * r:4 * r + 4]) for r in range(13)], cards)
+        tab, c = _tab(text)
+        level = level_for(c.card_features)
+        old = CardTabulation([c.mask], c.card_features, level, coup_table(), text)
+        counts = shoe.card_tuple if level == "card" else shoe.rank_tuple
+        assert tab.ways(shoe) == old.ways(counts, shoe.value_counts)
+
+
+def test_fast_paths_match_the_plain_pass():
+    """The per-event passes (all(...)) and the multiset pass (symmetric bets)
+    give the same exact counts as one plain pass over every sequence."""
+    shoe = Shoe.standard(1).remove("Ah 7s 7d Kc 2h")
+    conds = [Condition.parse("all(player, colour == red) and winner == player"),
+             Condition.parse("all([card1, card2, card3, card4], colour == black)")]
+    keys = frozenset().union(*(c.card_keys for c in conds))
+    pos = frozenset().union(*(c.positions for c in conds))
+    args = ([c.mask for c in conds], keys, pos, True, coup_table())
+    fast = ClassTabulation(*args, requires=[c.requires for c in conds])
+    plain = ClassTabulation(*args)
+    assert fast.sequences < plain.sequences / 2, (fast.sequences, plain.sequences)
+    assert fast.ways(shoe) == plain.ways(shoe)
+    conds = [Condition.parse("of_a_kind(first4) == 3"), Condition.parse("flush(first4) and straight(first4)")]
+    assert _symmetric(conds)
+    keys = frozenset().union(*(c.card_keys for c in conds))
+    args = ([c.mask for c in conds], keys, frozenset(["card1", "card2", "card3", "card4"]), False, coup_table())
+    fast, plain = ClassTabulation(*args, symmetric=True), ClassTabulation(*args)
+    assert fast.sequences < plain.sequences / 10
+    assert fast.ways(shoe) == plain.ways(shoe)
+    assert not _symmetric([Condition.parse("flush(first4) and player_card1_rank == A")])
+
+
+def test_coarsest_classes():
+    # Lucky Nines tells apart the nine of each suit and everything else: 5 classes
+    c = Condition.parse("count(first4, rank == 9 and suit == spades) == 2 or count(first4, rank == 9 and suit == hearts)"
+                        " == 2 or count(first4, rank == 9 and suit == diamonds) + count(first4, rank == 9 and suit == clubs) > 1")
+    assert int(classes_for(c.card_keys, False).max()) + 1 == 5
+    # faces against everything, with point values for the drawing: 11 classes
+    c = Condition.parse("banker_card3_face and winner == banker")
+    assert int(classes_for(c.card_keys, True).max()) + 1 == 11
+
+
+def test_budget_is_checked_before_the_work():
+    with pytest.raises(BetError, match=r"sequences of 52 card classes.*budget of 1,000"):
+        _tab("flush(all) and straight(all) and winner == player", budget=1_000)
+    with pytest.raises(BetError, match="budget"):
+        _tab("player_card1_suit == banker_card1_suit and player_card1_rank == banker_card1_rank", budget=100)
+
+
+def test_suits_need_a_suited_shoe():
+    tab, _ = _tab("all(all, colour == red)")
+    with pytest.raises(BetError, match="suits are unknown"):
+        tab.ways(Shoe.parse("A=4,2=4,3=4,4=4,5=4,6=4,7=4,8=4,9=4,T=4,J=4,Q=4,K=4"))
+    tab, _ = _tab("count(all, face) == 3")          # faces need ranks only
+    assert tab.ways(Shoe.parse("A=4,2=4,3=4,4=4,5=4,6=4,7=4,8=4,9=4,T=4,J=4,Q=4,K=4")) == \
+        tab.ways(Shoe.standard(1))
+
+
+def test_big_shoes_use_python_integers():
+    """Beyond the int64 bound the same counts come from Python integers."""
+    tab, _ = _tab("cards == 6 and banker_card3_face")
+    small = tab.ways(Shoe.standard(8))
+    big = tab.ways(Shoe.standard(2000))
+    assert all(isinstance(x, int) for x in big) and big[0] > small[0] > 0
+    assert big[0] < math.perm(2000 * 52, 6)
+    # the Python-integer path gives the int64 path's counts where both apply
+    tab._force_python = True
+    assert tab.ways(Shoe.standard(8)) == small
+
+
+@pytest.mark.parametrize("text, message", [
+    ("count(alll, face) > 0", "expected a group of cards"),
+    ("count(all, rnk == 3) > 1", "unknown card attribute 'rnk'"),
+    ("count([card5, player_card3], face) > 0", "cannot list both"),
+    ("count([card1, card1], face) > 0", "listed twice"),
+    ("kinds(all, 9) > 0", "needs a number 1-6"),
+    ("count(all, face) == banker", "cannot compare int with winner"),
+    ("all(player, rank)", "not a yes/no"),
+    ("player_card7_rank == 3", "unknown feature"),
+])
+def test_bad_conditions(text, message):
+    with pytest.raises(BetError, match=message):
+        Condition.parse(text)
