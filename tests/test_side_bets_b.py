@@ -524,3 +524,30 @@ def test_research_only_bets_match_wizard_8_decks():
     assert rounds_to(Fraction(got["red"], DEALS_8), "0.037390")
     assert rounds_to(100 * (1 - 23 * Fraction(got["red"], DEALS_8)), "14.00")
     assert rounds_to(100 * (1 - 25 * Fraction(got["black"], DEALS_8)), "6.52")
+
+
+def test_colour_counts_match_wizard_contrast_bonus_8_decks():
+    # Contrast Bonus (Player all one colour, Banker all the other) is published; in a
+    # standard shoe every point value is half red, half black, so given the values the
+    # colour ways factor per value: the same counting gives All Red above.
+    values = [128] + [32] * 9
+    by_cards: Counter = Counter()
+    red = 0
+    for (p, b), w in value_coup_weights(values).items():
+        k = len(p) + len(b)
+        fill = falling(416 - k, 6 - k)
+        pm = [p.count(v) for v in range(10)]
+        bm = [b.count(v) for v in range(10)]
+        half = math.prod(falling(values[v] // 2, pm[v]) * falling(values[v] // 2, bm[v]) for v in range(10))
+        by_cards[k] += 2 * half * fill           # Player red and Banker black, or the reverse
+        red += math.prod(falling(values[v] // 2, pm[v] + bm[v]) for v in range(10)) * fill
+    c = {r["id"]: r for r in PUBLISHED["research"]}["contrast"]
+    assert {"four": by_cards[4], "five": by_cards[5], "six": by_cards[6]} == c["ways"]
+    for name, ways in c["ways"].items():
+        assert rounds_to(Fraction(ways, DEALS_8), c["probability"][name])
+    losers = DEALS_8 - sum(by_cards.values())
+    assert losers != c["loses"] and rounded_15(losers) == c["loses"]
+    for pays, printed in ((c["pays"], c["ev"]), ({"six": 33, "five": 15, "four": 5}, c["ev_pay_table_2"])):
+        ev = Fraction(sum(pays[n] * c["ways"][n] for n in pays) - losers, DEALS_8)
+        assert rounds_to(ev, printed)
+    assert red == eight_decks()["red"]           # the same All Red count two ways
