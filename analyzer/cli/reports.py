@@ -49,6 +49,7 @@ def _decks_list(text: str) -> tuple[int, ...]:
 
 def cmd_decks(args) -> int:
     from ..core.solver import Solver
+    from ..reports.writer import json_with_rules
     from ..bets.catalog import catalog
     from ..core.shoe import Shoe
     from ..reports import analysis_tables as reportfmt
@@ -64,7 +65,10 @@ def cmd_decks(args) -> int:
     else:
         bets = tuple(cat.bets.values())
         tables = list(cat.tables.values())
-    if getattr(args, "player_option", None) == "best":     # the best play depends on the shoe
+    rules, best = rule_choice(args)
+    described = None if rules is None else rules.describe() + (
+        "; the Player's option played best for each shoe" if best else "")
+    if best:                                               # the best play depends on the shoe
         results = {}
         for d in decks:
             shoe = Shoe.standard(d)
@@ -76,7 +80,7 @@ def cmd_decks(args) -> int:
     command = "baccarat decks " + f"--decks-list {','.join(map(str, decks))}" + reproduce_words(args)
     text = {"md": lambda: reportfmt.by_decks_markdown(results, tables, command, {}),
             "csv": lambda: reportfmt.by_decks_csv(results, ids),
-            "json": lambda: reportfmt.by_decks_json(results, ids)}[fmt]()
+            "json": lambda: json_with_rules(reportfmt.by_decks_json(results, ids), described)}[fmt]()
     write_output(text, args.output)
     return 0
 
@@ -84,6 +88,7 @@ def cmd_decks(args) -> int:
 def cmd_distributions(args) -> int:
     from ..reports.distributions import distributions
     from ..reports import analysis_tables as reportfmt
+    from ..reports.writer import json_with_rules
 
     fmt = check_format(args.format)
     shoe = shoe_from_args(args)
@@ -91,7 +96,7 @@ def cmd_distributions(args) -> int:
     text = {"md": lambda: reportfmt.distributions_markdown(d, "baccarat distributions " + _shoe_words(args)
                                                            + reproduce_words(args)),
             "csv": lambda: reportfmt.distributions_csv(d),
-            "json": lambda: reportfmt.distributions_json(d)}[fmt]()
+            "json": lambda: json_with_rules(reportfmt.distributions_json(d), d.rules and d.rules.describe())}[fmt]()
     write_output(text, args.output)
     return 0
 
@@ -99,6 +104,7 @@ def cmd_distributions(args) -> int:
 def cmd_eor(args) -> int:
     from ..reports.eor import effects_of_removal
     from ..reports import analysis_tables as reportfmt
+    from ..reports.writer import json_with_rules
 
     fmt = check_format(args.format)
     shoe = shoe_from_args(args)
@@ -112,7 +118,7 @@ def cmd_eor(args) -> int:
     command = "baccarat eor " + _shoe_words(args) + reproduce_words(args)
     text = {"md": lambda: reportfmt.eor_markdown(e, command, {}),
             "csv": lambda: reportfmt.eor_csv(e),
-            "json": lambda: reportfmt.eor_json(e)}[fmt]()
+            "json": lambda: json_with_rules(reportfmt.eor_json(e), e.rules and e.rules.describe())}[fmt]()
     write_output(text, args.output)
     return 0
 

@@ -54,6 +54,7 @@ def generate(out: Path, decks: tuple[int, ...] = DEFAULT_DECKS, plots: bool | No
         words = "" if base is None else f" --rules {base.name}" + (
             f" --player-option {player_option}" if player_option else "")
     option = base if base is not None and base.player_option else None    # None: Baccarat Gold
+    described = None if rules is None else _described(rules, best)
     gold_words = re.sub(r" --player-option \S+", "", words) if option is not None else ""
     if plots is None:
         plots = plotting.available()
@@ -113,7 +114,7 @@ def generate(out: Path, decks: tuple[int, ...] = DEFAULT_DECKS, plots: bool | No
         cmd = f"baccarat decks --decks-list {','.join(map(str, decks))}" + words
         write("odds_by_decks.md", reportfmt.by_decks_markdown(results, list(cat.tables.values()), cmd, charts))
         write("odds_by_decks.csv", reportfmt.by_decks_csv(results, bet_ids))
-        write("odds_by_decks.json", reportfmt.by_decks_json(results, bet_ids))
+        write("odds_by_decks.json", json_with_rules(reportfmt.by_decks_json(results, bet_ids), described))
     steps.append(("odds_by_decks", decks_step))
 
     # -- distributions
@@ -124,7 +125,8 @@ def generate(out: Path, decks: tuple[int, ...] = DEFAULT_DECKS, plots: bool | No
             cmd = f"baccarat distributions --decks {d}" + words
             write(f"distributions_{d}_decks.md", reportfmt.distributions_markdown(dist, cmd))
             write(f"distributions_{d}_decks.csv", reportfmt.distributions_csv(dist))
-            write(f"distributions_{d}_decks.json", reportfmt.distributions_json(dist))
+            write(f"distributions_{d}_decks.json", json_with_rules(reportfmt.distributions_json(dist),
+                                                                   r and r.describe()))
         steps.append((f"distributions_{d}_decks", dist_step))
 
     # -- effects of removal
@@ -145,7 +147,7 @@ def generate(out: Path, decks: tuple[int, ...] = DEFAULT_DECKS, plots: bool | No
         cmd = "baccarat eor --decks 8 --bets all" + words
         write("eor_8_decks.md", reportfmt.eor_markdown(e, cmd, charts))
         write("eor_8_decks.csv", reportfmt.eor_csv(e))
-        write("eor_8_decks.json", reportfmt.eor_json(e))
+        write("eor_8_decks.json", json_with_rules(reportfmt.eor_json(e), e.rules and e.rules.describe()))
     steps.append(("eor_8_decks", eor_step))
 
     # -- EV as a polynomial in the payouts
@@ -197,10 +199,26 @@ def generate(out: Path, decks: tuple[int, ...] = DEFAULT_DECKS, plots: bool | No
     if rules is not None or best:                               # the manifest names the rule set too
         import json
         doc = json.loads((out / MANIFEST).read_text())
-        doc["rules"] = {"options": words.strip(), "description": _described(rules, best)}
+        doc["rules"] = {"options": words.strip(), "description": described}
         atomic_write(out / MANIFEST, json.dumps(doc, indent=1) + "\n")
     written.append(out / MANIFEST)
     return written
+
+
+def json_with_rules(text: str, description: str | None) -> str:
+    """A JSON document with ``"rules": description`` after its ``"shoe"`` (first if it has none), as
+    ``baccarat odds`` writes it; unchanged for ``None`` (Punto Banco)."""
+    if description is None:
+        return text
+    import json
+    from ..io.tables import json_text
+    doc = json.loads(text)
+    out = {} if "shoe" in doc else {"rules": description}
+    for k, v in doc.items():
+        out[k] = v
+        if k == "shoe":
+            out["rules"] = description
+    return json_text(out)
 
 
 def _described(rules, best: bool) -> str:
