@@ -228,6 +228,8 @@ def test_report_under_gold(tmp_path, capsys, monkeypatch):
         doc = json.loads(p.read_text())
         rules = doc["rules"]
         assert (rules["game"] if isinstance(rules, dict) else rules).startswith("gold"), p.name
+    code, text, _ = _run(capsys, "odds", "--decks", "8", "--bets", "all", "--format", "json", *words.split())
+    assert (out / "odds_8_decks.json").read_text() == text          # the report is the command's output
     odds = _odds(capsys, "--rules", "gold", "--player-option", "stand")
     report = json.loads((out / "odds_8_decks.json").read_text())
     assert report["outcomes"] == odds["outcomes"]

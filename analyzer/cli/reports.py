@@ -263,7 +263,8 @@ def register(sub) -> None:
                                    "(every pair without a natural); known-card-edges: the edge of seeing the "
                                    "card at each dealing position and betting the better of Player, Banker or "
                                    "nothing (and Dragon 7, Panda 8); gold: every catalog bet under Baccarat "
-                                   "Gold with the Player drawing, standing or playing best on 5.")
+                                   "Gold (or the --rules rule set's Player option) with the Player drawing, "
+                                   "standing or playing best on 5.")
     add_shoe_options(p)
     p.add_argument("--table", required=True, metavar="NAME", help="insurance, known-card-edges or gold")
     add_rules_options(p)
@@ -272,7 +273,8 @@ def register(sub) -> None:
 
     p = sub.add_parser("report", help="regenerate the reports folder",
                        description="Regenerate every report (Markdown, CSV, JSON, and charts with the plots "
-                                   "extra) deterministically.")
+                                   "extra) deterministically; with --rules, every report under that rule set "
+                                   "(the gold report plays its Player option every way).")
     p.add_argument("--out", default="reports", metavar="DIR",
                    help="output folder (default reports): new, empty, or one 'baccarat report' wrote")
     add_quiet_option(p)
