@@ -130,14 +130,26 @@ def _add_shape_options(p) -> None:
                    help="leave out rows that cannot be read (counted, with the reasons, in the report)")
 
 
-def _read_log(args, path, text=None):
-    from ..simcheck.shapes import read_log
+def _open_log(args, path, source=None, bar=None):
+    """The log as a :class:`~analyzer.simcheck.stream.LogStream` (read as it goes when long)."""
+    from ..simcheck.stream import LogSource, open_log
 
-    with progress_bar(None, "reading", args.quiet, "rows") as bar:
-        return read_log(path, text, args.columns, args.skip_invalid, progress=bar.update)
+    src = source or LogSource(path, progress=bar.update if bar is not None else None)
+    return open_log(path, args.columns, args.skip_invalid, source=src)
+
+
+def _log_bar(args, path):
+    """A progress bar over the bytes of the log (a long log is never read in silence)."""
+    import os
+    try:
+        size = os.stat(path).st_size if path != "-" else None
+    except OSError:
+        size = None
+    return progress_bar(size or None, f"reading {Path(path).name}", args.quiet, "B")
 
 
 def cmd_verify(args) -> int:
+    from ..io.tables import csv_text
     from ..simcheck import verify
     from ..simcheck.shapes import shoe_for
 
@@ -145,14 +157,38 @@ def cmd_verify(args) -> int:
     check_outputs(args.output)
     limit = whole_number("--max-violations", args.max_violations, 0)
     shoe = shoe_from_args(args)
-    log = _read_log(args, args.log)
-    if not hasattr(log, "player"):
-        raise UsageError(f"{args.log}: {log.shape}: an outcome-only log has no cards to replay (name the "
-                         f"card columns with --columns, or use 'baccarat check')")
-    rules = _play_rules(args, shoe)
-    rep = verify.replay(log, shoe_for(log, shoe), rules=rules)
-    total = len(rep.violations)
-    shown = rep.violations if limit == 0 else rep.violations[:limit]
+    rules = None
+    with _log_bar(args, args.log) as bar:
+        bar.unit_scale = True
+        stream = _open_log(args, args.log, bar=bar)
+        if stream.outcomes is not None:
+            raise UsageError(f"{args.log}: {stream.outcomes.shape}: an outcome-only log has no cards to replay "
+                             f"(name the card columns with --columns, or use 'baccarat check')")
+        rules = _play_rules(args, shoe)
+        shoe = shoe_for(stream, shoe)
+        live = args.output in (None, "-") and fmt in ("md", "csv") and not stream.whole
+        started = []
+
+        def start(out=sys.stdout):
+            """The first line (md) or the header (csv), once there is something to print."""
+            if not started:
+                started.append(True)
+                out.write(verify.stream_head(args.log, shoe, rules) if fmt == "md"
+                          else csv_text([], ["row", "shoe", "rule", "message"]))
+
+        def found(v, out=sys.stdout):
+            start()
+            out.write(str(v) + "\n" if fmt == "md" else csv_text([[v.row, v.shoe, v.rule, v.message]]))
+            out.flush()
+        rep = verify.replay_stream(stream, shoe, rules, None if limit == 0 else limit,
+                                   found=found if live else None, keep=not live)
+    total = rep.counts["violations"]
+    if live:
+        start()
+        if fmt == "md":
+            sys.stdout.write(verify.stream_tail(rep, rep.counts["shown"], total))
+        return 1 if total else 0
+    shown = rep.violations
     if fmt == "md":
         text = verify.summary_text(rep, shown, total)
     elif fmt == "json":
@@ -165,7 +201,8 @@ def cmd_verify(args) -> int:
 
 def cmd_check(args) -> int:
     from ..simcheck import check
-    from ..simcheck.logs import read_text, sniff_kind
+    from ..simcheck.logs import sniff_kind
+    from ..simcheck.stream import LogSource
     from ..simcheck.shapes import shoe_for
     from ..simcheck.tallies import read_tallies
 
@@ -181,41 +218,39 @@ def cmd_check(args) -> int:
     shoe = shoe_from_args(args)
     cat = catalog_from_args(args)
     named = bool(args.bets or args.table)
-    text = read_text(args.input)
-    kind = sniff_kind(args.input, text)
     ruled = args.rules is not None or args.player_option is not None
-    if kind == "tallies":
-        if ruled:
-            raise UsageError(f"{args.input}: --rules and --player-option apply to hand logs (tallies are "
-                             f"checked under Punto Banco)")
-        if args.reference == "shoe-aware":
-            raise UsageError(f"{args.input}: tallies have no shoe boundaries, so only "
-                             f"--reference off-the-top applies")
-        tallies = read_tallies(args.input, text)
-        bets = tuple(b.id for b in bets_from_args(args, cat)) if named else None
-        report = check.check_tallies(tallies, shoe, bets, cat, alpha, power, detect)
-    else:
-        log = _read_log(args, args.input, text)
-        del text
-        if not hasattr(log, "player"):
-            from ..simcheck.streaks import check_outcomes
-            if args.reference == "shoe-aware":
-                raise UsageError(f"{args.input}: an outcome-only log has no cards, so only "
-                                 f"--reference off-the-top applies")
+    with _log_bar(args, args.input) as bar:
+        bar.unit_scale = True
+        src = LogSource(args.input, progress=bar.update)
+        kind = sniff_kind(args.input, src.head)
+        if kind == "tallies":
             if ruled:
-                raise UsageError(f"{args.input}: --rules and --player-option apply to hand logs with "
-                                 f"cards (an outcome-only log is checked under Punto Banco)")
-            report = check_outcomes(log, shoe, alpha, power, detect)
-            out = {"md": check.report_markdown, "json": check.report_json, "csv": check.report_csv}[fmt](report)
-            write_output(out, args.output)
-            return 1 if report.failed else 0
-        bets = bets_from_args(args, cat)
-        shoe = shoe_for(log, shoe)
-        rules = _play_rules(args, shoe) if ruled else None
-        with progress_bar(log.coups, "exact solves", args.quiet, "coups") as bar:
-            report = check.check_log(log, shoe, args.reference or "shoe-aware", tuple(b.id for b in bets),
-                                     cat, alpha, power, detect, jobs=jobs, progress=bar.update,
-                                     order=args.card_order, rules=rules)
+                raise UsageError(f"{args.input}: --rules and --player-option apply to hand logs (tallies are "
+                                 f"checked under Punto Banco)")
+            if args.reference == "shoe-aware":
+                raise UsageError(f"{args.input}: tallies have no shoe boundaries, so only "
+                                 f"--reference off-the-top applies")
+            tallies = read_tallies(args.input, src.text())
+            bets = tuple(b.id for b in bets_from_args(args, cat)) if named else None
+            report = check.check_tallies(tallies, shoe, bets, cat, alpha, power, detect)
+        else:
+            stream = _open_log(args, args.input, source=src)
+            if stream.outcomes is not None:
+                from ..simcheck.streaks import check_outcomes
+                if args.reference == "shoe-aware":
+                    raise UsageError(f"{args.input}: an outcome-only log has no cards, so only "
+                                     f"--reference off-the-top applies")
+                if ruled:
+                    raise UsageError(f"{args.input}: --rules and --player-option apply to hand logs with "
+                                     f"cards (an outcome-only log is checked under Punto Banco)")
+                report = check_outcomes(stream.outcomes, shoe, alpha, power, detect)
+            else:
+                bets = bets_from_args(args, cat)
+                shoe = shoe_for(stream, shoe)
+                rules = _play_rules(args, shoe) if ruled else None
+                report = check.check_stream(stream, shoe, args.reference or "shoe-aware",
+                                            tuple(b.id for b in bets), cat, alpha, power, detect, jobs=jobs,
+                                            order=args.card_order, rules=rules)
     out = {"md": check.report_markdown, "json": check.report_json, "csv": check.report_csv}[fmt](report)
     write_output(out, args.output)
     return 1 if report.failed else 0

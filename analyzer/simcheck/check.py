@@ -197,45 +197,71 @@ def check_log(log: HandLog, shoe: Shoe, reference: str = "shoe-aware", bets: tup
     card-order chi-square of :mod:`.order` (is the shoe shuffled?).  ``rules``: the drawing
     rules (:class:`analyzer.core.rules.Rules`, default Punto Banco) the log is replayed against
     and the reference is dealt under; a rule set that leaves the Player a choice needs it fixed
-    first (``Rules.with_player_option``)."""
+    first (``Rules.with_player_option``).  :func:`check_stream` does the same on a log read in
+    chunks."""
+    from .stream import LogStream
+    return check_stream(LogStream.of(log), shoe, reference, bets, catalog_obj, alpha, power, detect, depletion,
+                        jobs, progress, order, rules)
+
+
+def check_stream(stream, shoe: Shoe, reference: str = "shoe-aware", bets: tuple[str, ...] = MAIN_BETS,
+                 catalog_obj=None, alpha: Fraction = DEFAULT_ALPHA, power: Fraction = DEFAULT_POWER,
+                 detect: Fraction = DEFAULT_DETECT, depletion: bool = True, jobs: int = 1,
+                 progress=None, order: bool = False, rules=None) -> Report:
+    """:func:`check_log` of a :class:`~.stream.LogStream`, chunk by chunk: each chunk is replayed,
+    its observed cells counted and its exact per-coup distributions summed, then dropped."""
+    from .order import CardOrder
+    from .reference import ShoeAwareSums
     from .verify import replay
 
     if rules is not None and rules.player_option:
         raise CheckError(f"rule set {rules.name!r} lets the Player choose: the check needs the choice the "
                          f"simulator made (--player-option draw or stand)")
-    rep = replay(log, shoe, limit=1, rules=rules)
-    if rep.violations:
-        v = rep.violations[0]
-        total = rep.counts["violations"]
-        more = f" and {total - 1} more" if total > 1 else ""
-        raise CheckError(f"{log.path}: row {v.row}: {v.message}{more}; the check needs a log that "
-                         f"follows the drawing rules and the declared shoe (run 'baccarat verify' "
-                         f"to list every violation)")
+    if reference not in ("shoe-aware", "off-the-top"):
+        raise CheckError(f"unknown reference {reference!r} (shoe-aware or off-the-top)")
+    fams = bet_error = None
     try:
         bet_objs = _select_bets(bets, catalog_obj)
         fams = build_families(bet_objs, ("outcome", "cards", "totals"), rules)
     except BetError as e:
-        raise CheckError(str(e)) from None
-    seq = rep.sequence
-    excluded = 0
-    shoes = log.shoes
-    if reference == "shoe-aware":
-        keep = rep.unseen >= POSITIONS
-        excluded = int((~keep).sum())
-        if not keep.any():
-            raise CheckError(f"{log.path}: no coup starts with 6 or more unseen cards: nothing to check")
-        seq = seq[keep]
-        remaining = rep.remaining[keep]
-    elif reference != "off-the-top":
-        raise CheckError(f"unknown reference {reference!r} (shoe-aware or off-the-top)")
-    n = int(seq.shape[0])
-    observed = {fam.key: np.bincount(fam.code[seq], minlength=fam.cells) for fam in fams}
-    if reference == "shoe-aware":
-        ref = shoe_aware(shoe, fams, remaining,
-                         {"outcome": fams[0].code[seq]} if depletion else None, jobs=jobs,
-                         progress=progress)
-    else:
-        ref = off_the_top(shoe, fams, n)
+        bet_error = e
+    aware = reference == "shoe-aware"
+    sums = ShoeAwareSums(shoe, fams, depletion) if aware and fams else None
+    cards = CardOrder(shoe, stream.value_level) if order else None
+    observed = {fam.key: np.zeros(fam.cells, dtype=np.int64) for fam in fams or ()}
+    carry: dict = {}
+    first, violations, excluded, n = None, 0, 0, 0
+    for chunk in stream.chunks():
+        rep = replay(chunk, shoe, limit=1, rules=rules, carry=carry)
+        if rep.violations or first is not None:
+            first = first or rep.violations[0]
+            violations += rep.counts["violations"]
+            continue
+        if fams is None:
+            continue
+        seq = rep.sequence
+        if aware:
+            keep = rep.unseen >= POSITIONS
+            excluded += int((~keep).sum())
+            seq = seq[keep]
+            sums.add(rep.remaining[keep], fams[0].code[seq] if depletion else None, jobs, progress)
+        for fam in fams:
+            observed[fam.key] += np.bincount(fam.code[seq], minlength=fam.cells)
+        n += int(seq.shape[0])
+        if cards is not None:
+            cards.add(chunk)
+    if first is not None:
+        more = f" and {violations - 1} more" if violations > 1 else ""
+        raise CheckError(f"{stream.path}: row {first.row}: {first.message}{more}; the check needs a log that "
+                         f"follows the drawing rules and the declared shoe (run 'baccarat verify' "
+                         f"to list every violation)")
+    if bet_error is not None:
+        raise CheckError(str(bet_error)) from None
+    if aware and n == 0:
+        raise CheckError(f"{stream.path}: no coup starts with 6 or more unseen cards: nothing to check")
+    ref = sums.reference() if aware else off_the_top(shoe, fams, n)
+    log = stream
+    shoes = stream.shoes
     report = Report(log.path, "hand log", shoe, reference, n, shoes, excluded, alpha, power, detect,
                     {}, {}, [], [], [], [], [])
     for fam in fams:
@@ -254,9 +280,8 @@ def check_log(log: HandLog, shoe: Shoe, reference: str = "shoe-aware", bets: tup
                                                           f"some event: not tested"))
     if reference == "shoe-aware" and depletion:
         report.depletion = depletion_test(ref)
-    if order:
-        from .order import card_order
-        got = card_order(log, shoe)
+    if cards is not None:
+        got = cards.result()
         if got is not None:
             oref, steps = got
             report.cells["order"] = cell_stats(oref, steps)

@@ -178,12 +178,13 @@ class _LogBuilder:
         self._last_id: str | None = None
         self._first_row_of: dict[str, int] = {}
         self.parser = _CardParser(self.where)
+        self.flushed = 0                     # coups handed out by :meth:`flush`
 
     def where(self, row: int) -> str:
         return f"{self.path}: row {row}"
 
     def add(self, row: int, shoe_id, player, banker, outcome, seen) -> None:
-        if self.progress is not None and len(self.rows) % PROGRESS_ROWS == PROGRESS_ROWS - 1:
+        if self.progress is not None and (len(self.rows) + self.flushed) % PROGRESS_ROWS == PROGRESS_ROWS - 1:
             self.progress(PROGRESS_ROWS)
         if isinstance(shoe_id, bool) or not isinstance(shoe_id, (str, int)):
             raise LogError(f"{self.where(row)}: shoe id must be text or a whole number, got {shoe_id!r}")
@@ -221,10 +222,16 @@ class _LogBuilder:
         self.outcome.append(oc)
 
     def build(self, columns) -> HandLog:
-        if not self.rows:
+        if not self.rows and not self.flushed:
             raise LogError(f"{self.path}: no coups in the file")
+        return self.flush(columns)
+
+    def flush(self, columns=()) -> HandLog:
+        """The coups added since the last flush, as a :class:`HandLog` chunk (coup indices of
+        ``seen``, ``extra`` and ``reused`` count from the chunk's first coup; shoe indices and
+        row numbers are the file's).  The buffers start again empty."""
         n = len(self.rows)
-        return HandLog(
+        log = HandLog(
             path=self.path, format=self.fmt,
             rows=np.frombuffer(self.rows, dtype=np.int64).copy(),
             shoe=np.frombuffer(self.shoe, dtype=np.int32).copy(),
@@ -235,6 +242,11 @@ class _LogBuilder:
             banker_len=np.frombuffer(self.blen, dtype=np.int16).astype(np.int8),
             outcome=np.frombuffer(self.outcome, dtype=np.int8).copy(),
             seen=self.seen, extra=self.extra, reused=self.reused, columns=tuple(columns))
+        self.flushed += n
+        self.rows, self.shoe, self.player, self.banker = array("q"), array("i"), array("b"), array("b")
+        self.plen, self.blen, self.outcome = array("h"), array("h"), array("b")
+        self.seen, self.extra, self.reused = {}, {}, []
+        return log
 
 
 #: The largest log or tallies file read: 64 MiB (about 2.3 million coups of a hand log, read
@@ -269,9 +281,17 @@ def read_hand_log(path: str | Path, text: str | None = None, progress=None) -> H
         text = read_text(path)
     if not text.strip():
         raise LogError(f"{path}: empty file (expected a hand log with columns shoe, player, banker)")
-    if _is_jsonl(path, text):
-        return _read_jsonl(path, text, progress)
-    return _read_csv_log(path, text, progress)
+    chunks = list(hand_log_chunks(path, text, io.StringIO(text, newline=""), progress, None))
+    return chunks[0]
+
+
+def hand_log_chunks(path: str, head: str, lines, progress=None, chunk: int | None = None):
+    """The project's own format read from ``lines`` (the file's lines, line ends kept), as
+    :class:`HandLog` chunks of ``chunk`` coups (``None``: one chunk); ``head`` is the file's
+    first part (it decides CSV or JSON Lines)."""
+    if _is_jsonl(path, head):
+        return _read_jsonl(path, lines, progress, chunk)
+    return _read_csv_log(path, lines, progress, chunk)
 
 
 def header_index(path: str, fields: list[str], required, what: str) -> dict[str, int]:
@@ -289,9 +309,10 @@ def header_index(path: str, fields: list[str], required, what: str) -> dict[str,
     return index
 
 
-def csv_header(path: str, text: str, expected: str):
-    """``(reader, header)``: a CSV reader of ``text`` past its first non-blank row, the header."""
-    reader = csv.reader(io.StringIO(text, newline=""))
+def csv_header(path: str, text, expected: str):
+    """``(reader, header)``: a CSV reader of ``text`` (or an iterable of lines) past its first
+    non-blank row, the header."""
+    reader = csv.reader(io.StringIO(text, newline="") if isinstance(text, str) else text)
     try:
         header = next(reader)
         while not any(f.strip() for f in header):
@@ -303,12 +324,13 @@ def csv_header(path: str, text: str, expected: str):
     return reader, header
 
 
-def _read_csv_log(path: str, text: str, progress=None) -> HandLog:
-    reader, header = csv_header(path, text, "a header with shoe, player, banker")
+def _read_csv_log(path: str, lines, progress=None, chunk=None):
+    reader, header = csv_header(path, lines, "a header with shoe, player, banker")
     index = header_index(path, header, REQUIRED_LOG_FIELDS, "hand log")
     i_shoe, i_p, i_b = index["shoe"], index["player"], index["banker"]
     i_o, i_s = index.get("outcome"), index.get("seen")
     need = max(i_shoe, i_p, i_b) + 1   # optional trailing fields may be left out
+    columns = tuple(n.strip().lower() for n in header)
     b = _LogBuilder(path, "csv", progress)
     add = b.add
     try:
@@ -325,15 +347,18 @@ def _read_csv_log(path: str, text: str, progress=None) -> HandLog:
             add(row, fields[i_shoe], fields[i_p], fields[i_b],
                 fields[i_o] if i_o is not None and i_o < len(fields) else None,
                 fields[i_s] if i_s is not None and i_s < len(fields) else None)
+            if chunk is not None and len(b.rows) >= chunk:
+                yield b.flush(columns)
     except csv.Error as e:
         raise LogError(f"{path}: row {reader.line_num}: {e}") from None
-    return b.build(tuple(n.strip().lower() for n in header))
+    if b.rows or not b.flushed:
+        yield b.build(columns)
 
 
-def _read_jsonl(path: str, text: str, progress=None) -> HandLog:
+def _read_jsonl(path: str, lines, progress=None, chunk=None):
     b = _LogBuilder(path, "jsonl", progress)
     keys: set[str] = set()
-    for row, line in enumerate(text.splitlines(), 1):
+    for row, line in enumerate(lines, 1):
         if not line.strip():
             continue
         obj = load_json_line(line, f"{path}: row {row}")
@@ -347,7 +372,10 @@ def _read_jsonl(path: str, text: str, progress=None) -> HandLog:
                                f"{', '.join(REQUIRED_LOG_FIELDS)})")
         keys.update(obj)
         b.add(row, obj["shoe"], obj["player"], obj["banker"], obj.get("outcome"), obj.get("seen"))
-    return b.build(tuple(sorted(keys)))
+        if chunk is not None and len(b.rows) >= chunk:
+            yield b.flush(tuple(sorted(keys)))
+    if b.rows or not b.flushed:
+        yield b.build(tuple(sorted(keys)))
 
 
 def _bounded_int(text: str) -> int:

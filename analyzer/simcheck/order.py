@@ -64,48 +64,85 @@ def dealt_order(log: HandLog) -> tuple[np.ndarray, np.ndarray]:
 
 def card_order(log: HandLog, shoe: Shoe) -> tuple[FamilyReference, np.ndarray] | None:
     """The reference and the observed step counts (``None`` when no two cards of a shoe follow each other)."""
-    codes, shoe_of = dealt_order(log)
-    if log.value_level:
-        sym = np.array(CARD_POINT, dtype=np.int64)[codes]
-        counts = shoe.value_counts
-        labels = tuple(f"+{d}" for d in range(10))
-        title = TITLE.replace("13", "10") + ", point values"
-    else:
-        sym = codes // 5
-        counts = shoe.rank_tuple
-        labels = tuple(f"+{d}" for d in range(13))
-        title = TITLE
-    M = len(counts)
-    same = shoe_of[1:] == shoe_of[:-1]
-    steps = ((sym[1:] - sym[:-1]) % M)[same]
-    if steps.size == 0:
-        return None
-    # pairs per shoe, grouped by the shoe's seen cards (known, so taken out of the shoe)
-    per_shoe = np.bincount(shoe_of[1:][same], minlength=log.shoes)
-    seen_of: dict[int, list[int]] = {}
-    for k, cs in log.seen.items():
-        seen_of.setdefault(int(log.shoe[k]), []).extend(
-            CARD_POINT[c] if log.value_level else c // 5 for c in cs)
-    groups: dict[tuple[int, ...], int] = {}
-    for s_idx in np.flatnonzero(per_shoe).tolist():
-        key = tuple(sorted(seen_of.get(s_idx, ())))
-        groups[key] = groups.get(key, 0) + int(per_shoe[s_idx])
-    expected = [Fraction(0)] * M
-    variance = [Fraction(0)] * M
-    cov = np.zeros((M, M))
-    for key, L in groups.items():
-        left = list(counts)
-        for r in key:
-            left[r] -= 1
-        if min(left) < 0 or sum(left) < 2:
+    acc = CardOrder(shoe, log.value_level)
+    acc.add(log)
+    return acc.result()
+
+
+class CardOrder:
+    """:func:`card_order` over a log read in chunks: :meth:`add` each chunk in order, then :meth:`result`.
+    A shoe may run on from one chunk into the next (its last card and its seen cards are carried)."""
+
+    def __init__(self, shoe: Shoe, value_level: bool):
+        self.value_level = value_level
+        self.counts = shoe.value_counts if value_level else shoe.rank_tuple
+        self.M = len(self.counts)
+        self.steps = np.zeros(self.M, dtype=np.int64)
+        self.groups: dict[tuple[int, ...], int] = {}
+        self.open: tuple[int, int, list[int]] | None = None     # (shoe, pairs, seen symbols) still dealing
+        self.last: tuple[int, int] | None = None                # (shoe, symbol) of the last dealt card
+        self.bad = False
+
+    def add(self, log: HandLog) -> None:
+        codes, shoe_of = dealt_order(log)
+        sym = np.array(CARD_POINT, dtype=np.int64)[codes] if self.value_level else codes // 5
+        if self.last is not None and sym.size and shoe_of[0] == self.last[0]:
+            sym = np.r_[self.last[1], sym]
+            shoe_of = np.r_[self.last[0], shoe_of]
+        if sym.size:
+            self.last = (int(shoe_of[-1]), int(sym[-1]))
+        same = shoe_of[1:] == shoe_of[:-1]
+        self.steps += np.bincount(((sym[1:] - sym[:-1]) % self.M)[same], minlength=self.M)
+        # pairs per shoe and the shoe's seen cards (known, so taken out of the shoe)
+        shoes, pairs = np.unique(shoe_of[1:][same], return_counts=True)
+        info: dict[int, list] = {}
+        if self.open is not None:
+            info[self.open[0]] = [self.open[1], list(self.open[2])]
+        for s_idx, k in zip(shoes.tolist(), pairs.tolist()):
+            info.setdefault(s_idx, [0, []])[0] += k
+        for k, cs in log.seen.items():
+            info.setdefault(int(log.shoe[k]), [0, []])[1].extend(
+                CARD_POINT[c] if self.value_level else c // 5 for c in cs)
+        last_shoe = int(log.shoe[-1]) if log.coups else None
+        self.open = None
+        for s_idx, (k, seen) in info.items():
+            if s_idx == last_shoe:
+                self.open = (s_idx, k, seen)
+            else:
+                self._close(k, seen)
+
+    def _close(self, pairs: int, seen: list[int]) -> None:
+        if pairs:
+            key = tuple(sorted(seen))
+            self.groups[key] = self.groups.get(key, 0) + pairs
+
+    def result(self) -> tuple[FamilyReference, np.ndarray] | None:
+        if self.open is not None:
+            self._close(self.open[1], self.open[2])
+            self.open = None
+        M = self.M
+        if self.steps.sum() == 0:
             return None
-        p = step_probabilities(left)
-        pf = np.array([float(x) for x in p])
-        expected = [e + L * x for e, x in zip(expected, p)]
-        variance = [v + L * x * (1 - x) for v, x in zip(variance, p)]
-        cov += L * (np.diag(pf) - np.outer(pf, pf))
-    fam = Family("order", title, labels, np.zeros(1, dtype=np.int16))
-    return FamilyReference(fam, expected, variance, cov), np.bincount(steps, minlength=M)
+        expected = [Fraction(0)] * M
+        variance = [Fraction(0)] * M
+        cov = np.zeros((M, M))
+        for key, L in self.groups.items():
+            left = list(self.counts)
+            for r in key:
+                left[r] -= 1
+            if min(left) < 0 or sum(left) < 2:
+                return None
+            p = step_probabilities(left)
+            pf = np.array([float(x) for x in p])
+            expected = [e + L * x for e, x in zip(expected, p)]
+            variance = [v + L * x * (1 - x) for v, x in zip(variance, p)]
+            cov += L * (np.diag(pf) - np.outer(pf, pf))
+        if self.value_level:
+            labels, title = tuple(f"+{d}" for d in range(10)), TITLE.replace("13", "10") + ", point values"
+        else:
+            labels, title = tuple(f"+{d}" for d in range(13)), TITLE
+        fam = Family("order", title, labels, np.zeros(1, dtype=np.int16))
+        return FamilyReference(fam, expected, variance, cov), self.steps.copy()
 
 
-__all__ = ["card_order", "dealt_order", "step_probabilities"]
+__all__ = ["CardOrder", "card_order", "dealt_order", "step_probabilities"]

@@ -149,82 +149,126 @@ def shoe_aware(shoe: Shoe, families, remaining: np.ndarray,
     ``observed_cells`` (family key -> observed cell of each coup) feeds the
     depletion statistics (see :func:`depletion_test`).  ``jobs`` > 1 shares the
     coups among that many forked processes (where ``fork`` exists); the sums,
-    and so the result, are the same."""
-    families = tuple(families)
-    counter = counter_for(families)
-    E = counter.E
-    n = remaining.shape[0]
-    N = remaining.sum(axis=1).astype(np.int64)
-    max_n = int(N.max())
-    bet_fams = [f for f in families if f.bet is not None]
-    scales = [_bet_scale(f) for f in bet_fams]
-    deals_max = falling(max_n, POSITIONS)
-    ubits = max([(deals_max * max(abs(a) for a in s[1])).bit_length() for s in scales] or [1])
-    wbits = deals_max.bit_length()
-    outcome = next((f for f in families if f.key == "outcome"), None)
-    p0 = obs = None
-    if outcome is not None and observed_cells is not None and "outcome" in observed_cells:
-        w0 = counter.ways_exact(shoe.value_counts)[0][outcome.rows]
-        p0 = np.array([float(Fraction(int(v), falling(shoe.cards, POSITIONS))) for v in w0])
-        obs = observed_cells["outcome"]
-    # Sums do not depend on the order of the coups: taking them by number of unseen cards makes
-    # each batch share one or two denominators, so the exact per-key sums reduce to a few rows.
-    order = np.argsort(N, kind="stable")
-    state = _LoopState(counter, remaining[order], N[order], bet_fams, scales, wbits, ubits, max_n,
-                       outcome, p0, obs[order] if obs is not None else None)
-    ranges = _split(n, jobs)
-    if len(ranges) > 1:
-        parts = _run_forked(state, ranges)     # the children do not report progress
-        if progress:
-            progress(n)
-    else:
-        state.progress = progress
-        parts = [_accumulate(state, 0, n)]
-    sums, usums, pp, dep = parts[0]
-    for s2, u2, pp2, dep2 in parts[1:]:
-        sums.merge(s2)
-        usums.merge(u2)
-        pp += pp2
-        if dep is not None:
-            dep += dep2
-    # exact totals: sum over keys of S / D_key with one common denominator
-    keys = sums.keys()
-    D = [falling(k, POSITIONS) for k in keys]
-    L = 1
-    for d in D:
-        L = math.lcm(L, d)
-    L2 = L * L
-    s1, s2 = sums.totals(keys)
-    m1 = np.array([[L // d] for d in D], dtype=object)
-    m2 = m1 * m1
-    Dk = np.array([[d] for d in D], dtype=object)
-    lin_num = list((s1 * m1).sum(axis=0))
-    var_num = list(((Dk * s1 - s2) * m2).sum(axis=0))
-    if bet_fams:
-        _, u2 = usums.totals(keys)
-        # minus sum over coups of u**2 / D**2, one entry per bet
-        var_num.extend(-(u2 * m2).sum(axis=0))
-    expected = [Fraction(v, L) for v in lin_num[:E]]
-    variance = [Fraction(v, L2) for v in var_num[:E]]
-    out = {}
-    for fam in families:
-        rows = fam.rows
-        e = expected[rows]
-        cov = np.diag([float(x) for x in e]) - pp[rows, rows]
-        out[fam.key] = FamilyReference(fam, e, variance[rows], cov)
-    for j, (fam, (Ls, a)) in enumerate(zip(bet_fams, scales)):
-        # sum_k EV_k = sum_e a_e * E_e / Ls ;  sum_k Var_k = sum_e a_e^2 E_e / Ls^2 - sum_k u_k^2/(Ls D_k)^2
-        e = expected[fam.rows]
-        ev = sum((x * ai for x, ai in zip(e, a)), Fraction(0)) / Ls
-        second = sum((x * ai * ai for x, ai in zip(e, a)), Fraction(0)) / (Ls * Ls)
-        var = second + Fraction(var_num[E + j], L2 * Ls * Ls)
-        out[fam.key].expected_return = ev
-        out[fam.key].return_variance = var
-    ref = Reference("shoe-aware", n, out)
-    if dep is not None:
-        for i, label in enumerate(outcome.labels):
-            ref.depletion[label] = (float(dep[0, i]), float(dep[1, i]))
-    return ref
+    and so the result, are the same.  :class:`ShoeAwareSums` does the same a chunk
+    of coups at a time."""
+    sums = ShoeAwareSums(shoe, families, observed_cells is not None and "outcome" in observed_cells)
+    sums.add(remaining, observed_cells["outcome"] if sums.depletion else None, jobs, progress)
+    return sums.reference()
+
+
+class ShoeAwareSums:
+    """The shoe-aware reference summed chunk by chunk: :meth:`add` the coups of each chunk (any
+    order, any split), then :meth:`reference`.  Exact sums are kept as Python integers per number of
+    unseen cards (a few hundred keys at most), so memory does not grow with the coups."""
+
+    def __init__(self, shoe: Shoe, families, depletion: bool = True):
+        self.shoe = shoe
+        self.families = tuple(families)
+        self.counter = counter_for(self.families)
+        self.bet_fams = [f for f in self.families if f.bet is not None]
+        self.scales = [_bet_scale(f) for f in self.bet_fams]
+        self.outcome = next((f for f in self.families if f.key == "outcome"), None)
+        self.depletion = depletion and self.outcome is not None
+        self.p0 = None
+        if self.depletion:
+            w0 = self.counter.ways_exact(shoe.value_counts)[0][self.outcome.rows]
+            self.p0 = np.array([float(Fraction(int(v), falling(shoe.cards, POSITIONS))) for v in w0])
+        E = self.counter.E
+        self.n = 0
+        self.exact: dict[int, list] = {}         # unseen cards -> [sum w, sum w**2, sum u**2] (object arrays)
+        self.pp = np.zeros((E, E))
+        self.dep = np.zeros((2, self.outcome.cells)) if self.depletion else None
+
+    def add(self, remaining: np.ndarray, outcome_cells: np.ndarray | None = None, jobs: int = 1,
+            progress=None) -> None:
+        """Add the coups of ``remaining`` (``(n, 10)``); ``outcome_cells``: the outcome of each (depletion)."""
+        n = remaining.shape[0]
+        if n == 0:
+            return
+        N = remaining.sum(axis=1).astype(np.int64)
+        max_n = int(N.max())
+        deals_max = falling(max_n, POSITIONS)
+        ubits = max([(deals_max * max(abs(a) for a in s[1])).bit_length() for s in self.scales] or [1])
+        wbits = deals_max.bit_length()
+        obs = outcome_cells if self.depletion else None
+        # Sums do not depend on the order of the coups: taking them by number of unseen cards makes
+        # each batch share one or two denominators, so the exact per-key sums reduce to a few rows.
+        order = np.argsort(N, kind="stable")
+        state = _LoopState(self.counter, remaining[order], N[order], self.bet_fams, self.scales, wbits, ubits,
+                           max_n, self.outcome if obs is not None else None, self.p0 if obs is not None else None,
+                           obs[order] if obs is not None else None)
+        ranges = _split(n, jobs)
+        if len(ranges) > 1:
+            parts = _run_forked(state, ranges)     # the children do not report progress
+            if progress:
+                progress(n)
+        else:
+            state.progress = progress
+            parts = [_accumulate(state, 0, n)]
+        for sums, usums, pp, dep in parts:
+            keys = sums.keys()
+            s1, s2 = sums.totals(keys)
+            u2 = usums.totals(keys)[1] if self.bet_fams else None
+            for i, key in enumerate(keys):
+                got = self.exact.get(key)
+                row = [s1[i], s2[i], u2[i] if u2 is not None else None]
+                if got is None:
+                    self.exact[key] = row
+                else:
+                    got[0] = got[0] + row[0]
+                    got[1] = got[1] + row[1]
+                    if u2 is not None:
+                        got[2] = got[2] + row[2]
+            self.pp += pp
+            if dep is not None:
+                self.dep += dep
+        self.n += n
+
+    def reference(self) -> Reference:
+        """The exact expected counts and variances (and float covariances) of the coups added."""
+        E = self.counter.E
+        keys = sorted(self.exact)
+        if not keys:
+            raise ValueError("no coups")
+        # exact totals: sum over keys of S / D_key with one common denominator
+        D = [falling(k, POSITIONS) for k in keys]
+        L = 1
+        for d in D:
+            L = math.lcm(L, d)
+        L2 = L * L
+        s1 = np.array([self.exact[k][0] for k in keys], dtype=object).reshape(len(keys), E)
+        s2 = np.array([self.exact[k][1] for k in keys], dtype=object).reshape(len(keys), E)
+        m1 = np.array([[L // d] for d in D], dtype=object)
+        m2 = m1 * m1
+        Dk = np.array([[d] for d in D], dtype=object)
+        lin_num = list((s1 * m1).sum(axis=0))
+        var_num = list(((Dk * s1 - s2) * m2).sum(axis=0))
+        bet_fams, scales = self.bet_fams, self.scales
+        if bet_fams:
+            u2 = np.array([self.exact[k][2] for k in keys], dtype=object).reshape(len(keys), len(bet_fams))
+            # minus sum over coups of u**2 / D**2, one entry per bet
+            var_num.extend(-(u2 * m2).sum(axis=0))
+        expected = [Fraction(int(v), L) for v in lin_num[:E]]
+        variance = [Fraction(int(v), L2) for v in var_num[:E]]
+        out = {}
+        for fam in self.families:
+            rows = fam.rows
+            e = expected[rows]
+            cov = np.diag([float(x) for x in e]) - self.pp[rows, rows]
+            out[fam.key] = FamilyReference(fam, e, variance[rows], cov)
+        for j, (fam, (Ls, a)) in enumerate(zip(bet_fams, scales)):
+            # sum_k EV_k = sum_e a_e * E_e / Ls ;  sum_k Var_k = sum_e a_e^2 E_e / Ls^2 - sum_k u_k^2/(Ls D_k)^2
+            e = expected[fam.rows]
+            ev = sum((x * ai for x, ai in zip(e, a)), Fraction(0)) / Ls
+            second = sum((x * ai * ai for x, ai in zip(e, a)), Fraction(0)) / (Ls * Ls)
+            var = second + Fraction(int(var_num[E + j]), L2 * Ls * Ls)
+            out[fam.key].expected_return = ev
+            out[fam.key].return_variance = var
+        ref = Reference("shoe-aware", self.n, out)
+        if self.dep is not None:
+            for i, label in enumerate(self.outcome.labels):
+                ref.depletion[label] = (float(self.dep[0, i]), float(self.dep[1, i]))
+        return ref
 
 
 @dataclass

@@ -193,8 +193,9 @@ class _Skip:
         self.reasons[reason] += 1
 
 
-def _records_csv(path, text, columns, skip):
-    """(layout, names, records) of a CSV log; a record is (row, {role: value})."""
+def _records_csv(path, text, columns, skip, lines=None):
+    """(layout, names, records) of a CSV log; a record is (row, {role: value}).  The header is read
+    from ``text``; the records from ``lines()`` (the whole file's lines) when given, else from ``text``."""
     reader, header = csv_header(path, text, "a header")
     hrow = reader.line_num
     roles = assign(header, columns, f"{path}: row {hrow}")
@@ -203,7 +204,7 @@ def _records_csv(path, text, columns, skip):
     items = list(roles.items())
 
     def records(skip_row):
-        reader = csv.reader(io.StringIO(text, newline=""))
+        reader = csv.reader(io.StringIO(text, newline="") if lines is None else lines())
         try:
             for fields in reader:
                 row = reader.line_num
@@ -252,13 +253,12 @@ def _json_objects(path, text):
             except ValueError:
                 raise LogError(f"{path}: row {line}: a number of more than 30 digits") from None
             out.append((line, obj))
-    return "JSON Lines", [(row, load_json_line(ln, f"{path}: row {row}"))
-                          for row, ln in enumerate(text.splitlines(), 1) if ln.strip()]
+    return "JSON Lines", list(json_lines(path, text.splitlines()))
 
 
-def _records_json(path, text, columns, skip):
-    kind, objs = _json_objects(path, text)
-    records, per, layout = [], None, None
+def _json_records(path, objs, columns, state):
+    """``(row, item)`` of every coup of the JSON objects ``objs``; ``state`` records the layout and
+    whether objects are coups or shoes (one file holds one shape)."""
     for row, obj in objs:
         where = f"{path}: row {row}"
         if not isinstance(obj, dict):
@@ -266,9 +266,8 @@ def _records_json(path, text, columns, skip):
         keys = list(obj)
         coups = next((obj[k] for k in keys if _norm(k) in ("coups", "hands", "rounds")), None)
         this = "shoe" if coups is not None else "coup"
-        if per is None:
-            per = this
-        elif per != this:
+        per = state.setdefault("per", this)
+        if per != this:
             raise LogError(f"{where}: a {this} object after {per} objects: one file holds one shape "
                            f"(one object per coup, or one per shoe with a list 'coups')")
         roles = assign([str(k) for k in keys], columns, where)
@@ -286,16 +285,31 @@ def _records_json(path, text, columns, skip):
                 items.append({"shoe": obj[keys[roles["shoe"]]], **{r: c[ck[i]] for r, i in cr.items()}})
         for item in items:
             lay = layout_of({r: 0 for r in item}, list(item), where)
-            if layout is None:
-                layout = lay
-            elif lay != layout:
+            layout = state.setdefault("layout", lay)
+            if lay != layout:
                 raise LogError(f"{where}: this coup has {lay} fields, earlier ones {layout}: "
                                f"one file holds one shape")
-            records.append((row, item))
+            yield row, item
+
+
+def _json_what(kind, per):
+    return f"{kind}, one object per {per}" if kind == "JSON Lines" else f"{kind} of {per} objects"
+
+
+def _records_json(path, text, columns, skip):
+    kind, objs = _json_objects(path, text)
+    state: dict = {}
+    records = list(_json_records(path, objs, columns, state))
     if not records:
         raise LogError(f"{path}: no coups in the file")
-    what = f"{kind}, one object per {per}" if kind == "JSON Lines" else f"{kind} of {per} objects"
-    return layout, what, lambda skip_row: iter(records)
+    return state["layout"], _json_what(kind, state["per"]), lambda skip_row: iter(records)
+
+
+def json_lines(path, lines):
+    """``(row, object)`` of each non-blank line of a JSON Lines file."""
+    for row, ln in enumerate(lines, 1):
+        if ln.strip():
+            yield row, load_json_line(ln, f"{path}: row {row}")
 
 
 def _is_json(path: str, text: str) -> bool:
@@ -393,17 +407,48 @@ _VALUE_RANK = {"0": "T", "1": "A"}
 
 def _hand_log(path, layout, what, records, skip, progress) -> HandLog:
     value_level = _is_value_level(layout, records, path)
+    meta: dict = {}
+    log = next(hand_chunks(path, layout, what, records(skip), skip, progress, value_level, None, meta))
+    return log
+
+
+def hand_chunks(path, layout, what, records, skip, progress, value_level, chunk, meta):
+    """:class:`HandLog` chunks of ``chunk`` coups (``None``: one) from the records of a shape;
+    ``meta`` gets the log's ``shape``, ``value_level`` and ``skipped`` once the records are done
+    (every chunk yielded before carries them as known so far, the last one the final values)."""
     builder = _LogBuilder(path, "csv" if what == "CSV" else "json", progress)
     split = _Splitter()
     ok: dict[str, bool] = {}
     words: dict = {}
-    totals = []
+    totals: list = []
     has_totals = False
-    for row, item in records(skip):
+    suits = False
+    digits = set("0123456789")
+
+    def finish(last: bool) -> HandLog:
+        nonlocal totals, has_totals, suits
+        log = builder.flush(())
+        suits = suits or bool(((log.player % 5) != NO_SUIT)[log.player >= 0].any())
+        cards = ("point values 0-9 (checked at value level)" if value_level
+                 else "ranks with suits" if suits else "ranks without suits")
+        lay = {"cards": "player and banker columns", "per-card": "per-card columns"}[layout]
+        meta["shape"] = log.shape = f"read as {lay}, {cards}, " + ("1 row per coup" if what == "CSV" else what)
+        meta["value_level"] = log.value_level = value_level
+        meta["skipped"] = log.skipped = dict(skip.reasons)
+        if has_totals:
+            log.reported_totals = np.array(totals, dtype=np.int8).reshape(-1, 2)
+        totals, has_totals = [], False
+        return log
+
+    for row, item in records:
         where = f"{path}: row {row}"
         try:
             p, b, s = _cards_of(layout, item, where, split)
             if value_level:
+                bad = next((t for t in p + b + s if len(t) != 1 or t not in digits), None)
+                if bad is not None:
+                    raise LogError(f"{where}: {bad!r} is not a point value 0-9 (a log gives either point "
+                                   f"values 0-9 or ranks, not both)")
                 p, b, s = ([_VALUE_RANK.get(t, t) for t in x] for x in (p, b, s))
             for t in p + b + s:
                 good = ok.get(t)
@@ -435,22 +480,18 @@ def _hand_log(path, layout, what, records, skip, progress) -> HandLog:
         if tot != (-1, -1):
             has_totals = True
         totals.append(tot)
-    if not builder.rows:
+        if chunk is not None and len(builder.rows) >= chunk:
+            yield finish(False)
+    meta["skipped"] = dict(skip.reasons)
+    if not builder.rows and not builder.flushed:
         reasons = "; ".join(f"{n} {r}" for r, n in skip.reasons.most_common(3))
         raise LogError(f"{path}: no valid coups in the file" + (f" (skipped: {reasons})" if reasons else ""))
-    log = builder.build(())
-    suits = bool(((log.player % 5) != NO_SUIT)[log.player >= 0].any())
-    cards = ("point values 0-9 (checked at value level)" if value_level
-             else "ranks with suits" if suits else "ranks without suits")
-    lay = {"cards": "player and banker columns", "per-card": "per-card columns"}[layout]
-    log.shape = f"read as {lay}, {cards}, " + ("1 row per coup" if what == "CSV" else what)
-    log.value_level = value_level
-    log.skipped = dict(skip.reasons)
-    if has_totals:
-        log.reported_totals = np.array(totals, dtype=np.int8).reshape(-1, 2)
-    if progress is not None and len(builder.rows) < PROGRESS_ROWS:
-        progress(0)
-    return log
+    if builder.rows or not builder.flushed:
+        n = builder.flushed + len(builder.rows)
+        log = finish(True)
+        if progress is not None and n < PROGRESS_ROWS:
+            progress(0)
+        yield log
 
 
 def _card_ok(token: str) -> bool:

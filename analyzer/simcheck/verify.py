@@ -97,8 +97,13 @@ class Replay:
         return self.remaining.sum(axis=1)
 
 
-def replay(log: HandLog, shoe: Shoe, limit: int | None = None, rules: Rules | None = None) -> Replay:
+def replay(log: HandLog, shoe: Shoe, limit: int | None = None, rules: Rules | None = None,
+           carry: dict | None = None) -> Replay:
     """Replay every coup of ``log`` from ``shoe`` (each new shoe id starts a full ``shoe``).
+
+    ``carry``: for a log read in chunks (:mod:`.stream`), a dict kept from one chunk to the next
+    (start with ``{}``): the cards left in the shoe the previous chunk ended in, which the next
+    chunk's first coups go on dealing from when they are of the same shoe.
 
     ``limit`` stops collecting violations after that many (the count of rows is still exact).
     ``rules``: the drawing rules replayed against (default Punto Banco); where the rule
@@ -221,14 +226,15 @@ def replay(log: HandLog, shoe: Shoe, limit: int | None = None, rules: Rules | No
                       f"shoe id {shoe_id!r} comes back after other shoes (first used at row "
                       f"{first_row}); ids must change at each new shoe and not repeat"))
 
-    found.extend(_account(log, shoe, len(found)))
+    carry = {} if carry is None else carry
+    found.extend(_account(log, shoe, len(found), carry))
     found.sort(key=lambda t: (t[0], t[1]))
     violations = []
     for k, _, rule, msg in found:
         violations.append(Violation(int(rows[k]), log.shoe_ids[log.shoe[k]], rule, msg))
         if limit is not None and len(violations) >= limit:
             break
-    remaining = _remaining(log, shoe, P, B, plen, blen)
+    remaining = _remaining(log, shoe, P, B, plen, blen, carry)
     rep = Replay(log, shoe, violations, winner, pt.astype(np.int8), bt.astype(np.int8), cards,
                  sequence, remaining, rules=rules)
     rep.counts = {"violations": len(found), "rows": n, "shoes": log.shoes,
@@ -236,7 +242,7 @@ def replay(log: HandLog, shoe: Shoe, limit: int | None = None, rules: Rules | No
     return rep
 
 
-def _account(log: HandLog, shoe: Shoe, order0: int) -> list[tuple[int, int, str, str]]:
+def _account(log: HandLog, shoe: Shoe, order0: int, carry: dict) -> list[tuple[int, int, str, str]]:
     """Cards against the declared shoe, shoe by shoe (a Python loop over cards)."""
     rank_cap = list(shoe.rank_tuple)
     card_cap = list(shoe.card_tuple) if shoe.suited else None
@@ -255,8 +261,7 @@ def _account(log: HandLog, shoe: Shoe, order0: int) -> list[tuple[int, int, str,
     shoe_idx = log.shoe.tolist()
     seen = log.seen
     extra = log.extra
-    current = -1
-    ranks = cards = None
+    current, ranks, cards = carry.get("account", (-1, None, None))
     for k in range(log.coups):
         if shoe_idx[k] != current:
             current = shoe_idx[k]
@@ -296,11 +301,13 @@ def _account(log: HandLog, shoe: Shoe, order0: int) -> list[tuple[int, int, str,
                                 f"shoe {log.shoe_ids[current]!r} deals a {ordinal(cap - cards[j])} "
                                 f"{name}, but the declared shoe holds {cap}"))
                     order += 1
+    carry["account"] = (current, ranks, cards)
     return out
 
 
-def _remaining(log: HandLog, shoe: Shoe, P, B, plen, blen) -> np.ndarray:
-    """Unseen cards of each value before each coup (after that coup's ``seen`` cards)."""
+def _remaining(log: HandLog, shoe: Shoe, P, B, plen, blen, carry: dict) -> np.ndarray:
+    """Unseen cards of each value before each coup (after that coup's ``seen`` cards); ``carry``
+    holds, from one chunk to the next, the shoe index of the last coup and its cards left after it."""
     n = log.coups
     dealt = np.zeros((n + 1, 10), dtype=np.int32)
     rows = np.arange(n)
@@ -319,9 +326,41 @@ def _remaining(log: HandLog, shoe: Shoe, P, B, plen, blen) -> np.ndarray:
     np.cumsum(seen, axis=0, out=seen)
     idx = log.shoe
     starts = np.flatnonzero(np.r_[True, idx[1:] != idx[:-1]])
-    first = starts[idx]  # shoe indices count up by one at each change of id
-    full = np.array(shoe.value_counts, dtype=np.int32)
-    return full[None, :] - (dealt[:-1] - dealt[first]) - (seen[1:] - seen[first])
+    first = starts[idx - idx[0]] if n else starts  # shoe indices count up by one at each change of id
+    base = np.broadcast_to(np.array(shoe.value_counts, dtype=np.int32), (n, 10))
+    last_shoe, left = carry.get("remaining", (-1, None))
+    if n and left is not None and idx[0] == last_shoe:
+        base = base.copy()
+        base[idx == last_shoe] = left
+    out = base - (dealt[:-1] - dealt[first]) - (seen[1:] - seen[first])
+    if n:
+        f = first[-1]
+        carry["remaining"] = (int(idx[-1]), base[-1] - (dealt[n] - dealt[f]) - (seen[n] - seen[f]))
+    return out
+
+
+def _skipped_text(log) -> str:
+    n = sum(log.skipped.values())
+    return f"--skip-invalid: {n} unreadable row{'s' if n != 1 else ''} skipped (" + "; ".join(
+        f"{k}: {v}" for k, v in sorted(log.skipped.items(), key=lambda kv: -kv[1])[:5]) + ")"
+
+
+def _coups_text(log) -> str:
+    return (f"{log.path}: {log.coups:,} coup{'s' if log.coups != 1 else ''} in {log.shoes:,} "
+            f"shoe{'s' if log.shoes != 1 else ''}")
+
+
+def _verdict_lines(rep, shown: int, total: int) -> list[str]:
+    if not total:
+        return ["OK: every coup follows the drawing rules and the declared shoe."]
+    lines = []
+    more = total - shown
+    if more > 0:
+        lines.append(f"... and {more} more violation{'s' if more != 1 else ''}")
+    rows = rep.counts.get("violating_rows", total)
+    lines.append(f"FAIL: {total} violation{'s' if total != 1 else ''} in {rows} "
+                 f"row{'s' if rows != 1 else ''}.")
+    return lines
 
 
 def summary_text(rep: Replay, shown: list[Violation], total: int) -> str:
@@ -333,19 +372,73 @@ def summary_text(rep: Replay, shown: list[Violation], total: int) -> str:
     if log.shape:
         head += f"\n{log.shape}"
     if log.skipped:
-        n = sum(log.skipped.values())
-        head += f"\n--skip-invalid: {n} unreadable row{'s' if n != 1 else ''} skipped (" + "; ".join(
-            f"{k}: {v}" for k, v in sorted(log.skipped.items(), key=lambda kv: -kv[1])[:5]) + ")"
-    if not total:
-        return head + "\nOK: every coup follows the drawing rules and the declared shoe.\n"
-    lines = [head, *(str(v) for v in shown)]
-    more = total - len(shown)
-    if more > 0:
-        lines.append(f"... and {more} more violation{'s' if more != 1 else ''}")
-    rows = rep.counts.get("violating_rows", total)
-    lines.append(f"FAIL: {total} violation{'s' if total != 1 else ''} in {rows} "
-                 f"row{'s' if rows != 1 else ''}.")
-    return "\n".join(lines) + "\n"
+        head += "\n" + _skipped_text(log)
+    return "\n".join([head, *(str(v) for v in shown), *_verdict_lines(rep, len(shown), total)]) + "\n"
+
+
+def stream_head(path: str, shoe: Shoe, rules: Rules | None) -> str:
+    """First line of ``verify`` on a log read as it goes (its counts come at the end)."""
+    named = rules is not None and not rules.is_default
+    return (f"{path}: declared shoe {shoe.describe()}" + (f", rules {rules.name}" if named else "")
+            + " (read as it goes: violations as they are found, the counts at the end)\n")
+
+
+def stream_tail(rep, shown: int, total: int) -> str:
+    """Last lines of ``verify`` on a log read as it goes: the counts, how it was read, the verdict."""
+    log = rep.log
+    verdict = _verdict_lines(rep, shown, total)
+    lines = verdict[:-1] + [_coups_text(log)] + ([log.shape] if log.shape else []) + (
+        [_skipped_text(log)] if log.skipped else [])
+    return "\n".join(lines + verdict[-1:]) + "\n"
+
+
+@dataclass
+class LogTotals:
+    """What ``verify`` reports of a log read as a stream."""
+
+    path: str
+    coups: int
+    shoes: int
+    shape: str
+    skipped: dict
+
+
+@dataclass
+class StreamReplay:
+    """The replay of a log read chunk by chunk (:func:`replay_stream`): the counts, the violations kept."""
+
+    log: LogTotals
+    shoe: Shoe
+    rules: Rules
+    violations: list[Violation]
+    counts: dict
+
+
+def replay_stream(stream, shoe: Shoe, rules: Rules | None = None, limit: int | None = None,
+                  found=None, keep: bool = True) -> StreamReplay:
+    """Replay a :class:`~.stream.LogStream` chunk by chunk.  ``found(violation)`` is called for each of
+    the first ``limit`` violations (``None``: all) as soon as its chunk is replayed; ``keep``: keep them
+    in the result too.  Every violation is counted."""
+    carry: dict = {}
+    kept: list[Violation] = []
+    shown = total = rows = 0
+    for chunk in stream.chunks():
+        want = None if limit is None else max(1, limit - shown)
+        rep = replay(chunk, shoe, limit=want, rules=rules, carry=carry)
+        total += rep.counts["violations"]
+        rows += rep.counts["violating_rows"]
+        for v in rep.violations:
+            if limit is not None and shown >= limit:
+                break
+            shown += 1
+            if keep:
+                kept.append(v)
+            if found is not None:
+                found(v)
+    log = LogTotals(stream.path, stream.coups, stream.shoes, stream.shape, stream.skipped)
+    return StreamReplay(log, shoe, rules or PUNTO_BANCO, kept,
+                        {"violations": total, "rows": stream.coups, "shoes": stream.shoes,
+                         "violating_rows": rows, "shown": shown})
 
 
 def replay_json(rep: Replay, shown: list[Violation], total: int) -> str:
