@@ -17,6 +17,7 @@ from . import analysis_tables as reportfmt
 from ..core.solver import Solver
 from ..bets.catalog import catalog
 from ..core.cards import RANKS
+from ..core.rules import PUNTO_BANCO
 from ..io.files import MANIFEST, atomic_write, prepare_folder, write_manifest
 from .distributions import distributions
 from .eor import effects_of_removal
@@ -48,6 +49,8 @@ def generate(out: Path, decks: tuple[int, ...] = DEFAULT_DECKS, plots: bool | No
     from .parsheet import rules_at
     base = None if rules is None or rules.is_default else rules
     best = player_option == "best"
+    if player_option is not None:               # checked before any file: with_player_option raises
+        (base or PUNTO_BANCO).with_player_option("draw" if best else player_option)
     rules = base.with_player_option(player_option) if player_option in ("draw", "stand") else base
     rules = None if rules is None or (rules.is_default and not best) else rules
     if words is None:
