@@ -91,6 +91,80 @@ class _Reducer:
         return out
 
 
+class _PairSums:
+    """Weights of the first four cards by (Player group, Banker group) of ordered class pairs.
+
+    ``W[gp, gb] = sum over a in gp, b in gb of n[P1] (n[P2] - [P1 == P2]) (n[B1] - A[B1])
+    (n[B2] - A[B2] - [B1 == B2])`` (``A``: the classes ``a`` took), by the correction
+    formula of the module text; ``n`` is ``(k,)`` or ``(k, B)`` (one column a shoe),
+    ``int64`` or Python integers (``object``).
+    """
+
+    def __init__(self, group_p, group_b, size_p: int, size_b: int, first, second, k: int):
+        self.k, self.gb, self.first, self.second = k, size_b, first, second
+        self.same = (first == second).astype(np.int64)
+        self.sum_p = _Reducer(group_p, size_p)
+        self.sum_b = _Reducer(group_b, size_b)
+        self.row = _Reducer(group_b * k + first, size_b * k)
+        self.col = _Reducer(group_b * k + second, size_b * k)
+        # Shoe-independent correction: for a = (x, y), sum over (c, c') in {x, y}^2 of M(c, c').
+        corr = np.zeros((k * k, size_b), dtype=np.int64)
+        rows = np.arange(k * k)
+        for u, v in ((first, first), (first, second), (second, first), (second, second)):
+            np.add.at(corr, (rows, group_b[u * k + v]), 1)
+        self.corr = corr
+
+    def __call__(self, n: np.ndarray) -> np.ndarray:
+        first, second, k, gb = self.first, self.second, self.k, self.gb
+        tail = n.shape[1:]
+        same = self.same.reshape((-1,) + (1,) * len(tail))
+        n1, n2 = n[first], n[second]
+        w_pair = n1 * (n2 - same)                     # ordered draws of a hand's two cards
+        t0 = self.sum_b(w_pair)                       # (gb, ...)
+        rc = self.row(n2 - same).reshape((gb, k) + tail) + self.col(n1).reshape((gb, k) + tail)
+        rc = np.moveaxis(rc, 1, 0)                    # (k, gb, ...)
+        corr = self.corr if n.dtype != object else self.corr.astype(object)
+        banker = t0[None] - rc[first] - rc[second] + corr.reshape(corr.shape + (1,) * len(tail))
+        return self.sum_p(w_pair[:, None] * banker)  # (size_p, gb, ...)
+
+
+def _by_equality(sig: np.ndarray, k: int):
+    """``(signature of an unequal pair, of an equal pair)`` when a hand's signature only
+    tells whether its two classes are equal (a pair, a suited pair), else ``None``."""
+    same = np.eye(k, dtype=bool).ravel()
+    on, off = np.unique(sig[same]), np.unique(sig[~same])
+    return (int(off[0]), int(on[0])) if len(on) == 1 and len(off) == 1 else None
+
+
+class _EqualityPairs:
+    """:class:`_PairSums` of signatures that only tell equal from unequal classes, in
+    closed form (``O(k)`` a shoe).  With ``f_j(c) = n_c (n_c - 1) ... (n_c - j + 1)``,
+    ``S = sum_c f_2(c)`` and ``N`` the cards, the first four cards weigh
+
+        both hands pairs:     sum_c f_4(c) + S**2 - sum_c f_2(c)**2
+        Player pair (any B):  S (N-2) (N-3)   (the same for Banker: deals are exchangeable)
+
+    and the other cells by difference from ``N (N-1) (N-2) (N-3)``.
+    """
+
+    def __init__(self, p_eq, b_eq, size_p: int, size_b: int):
+        self.p_eq, self.b_eq, self.size_p, self.size_b = p_eq, b_eq, size_p, size_b
+
+    def __call__(self, n: np.ndarray) -> np.ndarray:
+        f2 = n * (n - 1)
+        s, total = f2.sum(axis=0), n.sum(axis=0)
+        both = (f2 * ((n - 2) * (n - 3))).sum(axis=0) + s * s - (f2 * f2).sum(axis=0)
+        one = s * ((total - 2) * (total - 3)) - both         # this hand a pair, the other not
+        four = total * (total - 1) * (total - 2) * (total - 3)
+        cells = {(1, 1): both, (1, 0): one, (0, 1): one, (0, 0): four - both - 2 * one}
+        out = np.zeros((self.size_p, self.size_b) + np.shape(s), dtype=n.dtype)
+        if n.dtype == object:
+            out[...] = 0
+        for (ep, eb), w in cells.items():
+            out[self.p_eq[ep], self.b_eq[eb]] += w
+        return out
+
+
 #: Most (Player signature, Banker signature, event) triples one tabulation
 #: evaluates, and most distinct value masks it keeps (1 MB each): beyond these a
 #: bet is refused before the work instead of running for minutes.
@@ -146,19 +220,15 @@ class CardTabulation:
         b_names, sig_b, b_values = _signatures(features, "banker_", level)
         self.sp, self.sb = len(p_values), len(b_values)
         hand_values = values[first] * 10 + values[second]
-        group_p = sig_p * 100 + hand_values           # (Player signature, v(P1), v(P2))
-        group_b = sig_b * 100 + hand_values           # (Banker signature, v(B1), v(B2))
-        self.gb = self.sb * 100
-        self._sum_p = _Reducer(group_p, self.sp * 100)
-        self._sum_b = _Reducer(group_b, self.gb)
-        self._row = _Reducer(group_b * k + first, self.gb * k)
-        self._col = _Reducer(group_b * k + second, self.gb * k)
-        # Shoe-independent correction: for a = (x, y), sum over (c, c') in {x, y}^2 of M(c, c').
-        corr = np.zeros((k * k, self.gb), dtype=np.int64)
-        rows = np.arange(k * k)
-        for u, v in ((first, first), (first, second), (second, first), (second, second)):
-            np.add.at(corr, (rows, group_b[u * k + v]), 1)
-        self._corr = corr
+        # (Player signature, v(P1), v(P2)) and (Banker signature, v(B1), v(B2))
+        self._full = _PairSums(sig_p * 100 + hand_values, sig_b * 100 + hand_values,
+                               self.sp * 100, self.sb * 100, first, second, k)
+        # signatures only: the events that read no point value (see ways_many)
+        p_eq, b_eq = _by_equality(sig_p, k), _by_equality(sig_b, k)
+        if p_eq and b_eq:
+            self._free = _EqualityPairs(p_eq, b_eq, self.sp, self.sb)
+        else:
+            self._free = _PairSums(sig_p, sig_b, self.sp, self.sb, first, second, k)
 
         # Events with their card features fixed, for every signature pair: masks
         # over the value sequences, deduplicated.  ALL means "every sequence".
@@ -195,22 +265,56 @@ class CardTabulation:
         self._v5 = np.repeat(np.arange(10), 10)
         self._v6 = np.tile(np.arange(10), 10)
         self._same56 = (self._v5 == self._v6).astype(np.int64)
+        #: no event reads a point value once its card signatures are fixed (pair bets):
+        #: counted from the class counts alone, without the 10**4 value sequences
+        self.value_free = not self._masks
+
+    def ways_many(self, class_counts, value_counts, chunk: int = 64) -> list[list[int]]:
+        """:meth:`ways` of many shoes (rows of class counts and of value counts), equal
+        list for list.  Events that read no point value (``value_free``) under the int64
+        bound are counted ``chunk`` shoes at a time from the class counts alone:
+
+            ways(E) = (N-4)(N-5) * sum over its signature pairs of W(sig_P, sig_B)
+
+        with ``W`` the weight of the first four cards by signature (the sum over point
+        values of what :meth:`ways` crosses with the fifth and sixth cards, whose values
+        are then free).  Other shoes and tabulations take :meth:`ways`, one by one.
+        """
+        out: list = [None] * len(class_counts)
+        small = []
+        for i, vc in enumerate(value_counts):
+            if self.value_free and falling(sum(vc), POSITIONS) <= INT64_LIMIT:
+                small.append(i)
+            else:
+                out[i] = self.ways(class_counts[i], vc)
+        for start in range(0, len(small), chunk):
+            part = small[start:start + chunk]
+            n = np.array([class_counts[i] for i in part], dtype=np.int64).T      # (k, B)
+            w = self._free(n).reshape(self.sp, self.sb, len(part)).tolist()
+            for col, i in enumerate(part):
+                total = sum(value_counts[i])
+                full = (total - 4) * (total - 5)
+                out[i] = [sum(w[ip][ib][col] for ip, ib, _ in terms) * full for terms in self._terms]
+        assert all(o is not None for o in out)
+        return out
 
     def ways(self, class_counts, value_counts) -> list[int]:
         """Exact ways of each event; ``class_counts`` per rank (13) or per card (52)."""
+        if not self.value_free:
+            return self.ways_by_values(class_counts, value_counts)
+        total = sum(value_counts)
+        dtype = np.int64 if falling(total, POSITIONS) <= INT64_LIMIT else object
+        w = self._free(np.array(class_counts, dtype=dtype)).tolist()
+        full = (total - 4) * (total - 5)
+        return [sum(int(w[ip][ib]) for ip, ib, _ in terms) * full for terms in self._terms]
+
+    def ways_by_values(self, class_counts, value_counts) -> list[int]:
+        """:meth:`ways` through the ``10**4`` point values of the first four cards (every
+        tabulation; the only path for events that read point values)."""
         total = sum(value_counts)
         dtype = np.int64 if falling(total, POSITIONS) <= INT64_LIMIT else object
         n = np.array(class_counts, dtype=dtype)
-        first, second, k = self._first, self._second, self.k
-        n1, n2 = n[first], n[second]
-        w_pair = n1 * (n2 - self._same)               # ordered draws of a hand's two cards
-        t0 = self._sum_b(w_pair)                      # (gb,)
-        row = self._row(n2 - self._same).reshape(self.gb, k)
-        col = self._col(n1).reshape(self.gb, k)
-        rc = (row + col).T                            # (k, gb)
-        corr = self._corr if dtype is np.int64 else self._corr.astype(object)
-        banker = t0[None, :] - rc[first] - rc[second] + corr          # (k*k, gb)
-        w = self._sum_p(w_pair[:, None] * banker)     # (sp*100, gb)
+        w = self._full(n)                             # (sp*100, sb*100)
         w = w.reshape(self.sp, 10, 10, self.sb, 10, 10).transpose(0, 3, 1, 4, 2, 5)
         w = w.reshape(self.sp, self.sb, 10**4)        # index v1 v2 v3 v4 = shoe order P1 B1 P2 B2
         full = (total - 4) * (total - 5)

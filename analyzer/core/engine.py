@@ -44,6 +44,8 @@ from .rules import PUNTO_BANCO, Rules
 VALUES = 10
 POSITIONS = 6
 INT64_LIMIT = 2**63 - 1
+#: Shoes counted together by :meth:`Tabulation.ways_many` (arrays of a few MB at most).
+BATCH_CHUNK = 64
 
 WINNER_CODES = {"player": 0, "banker": 1, "tie": 2}
 
@@ -255,6 +257,8 @@ class Tabulation:
                 np.zeros((0, table.multisets), dtype=np.int64)
         self.coef = coef
         self.events = coef.shape[0]
+        self._table = table
+        self._coef_t = coef.T                  # (multisets, events), columns contiguous: batch matmul
         self._gather, self._exps = table.monomial_plan()
         self._sparse = None  # Python-integer form of coef, built when first needed
 
@@ -289,6 +293,28 @@ class Tabulation:
                 mono *= row
             return (self.coef @ mono).tolist()
         return self.ways_exact(value_counts)
+
+    def ways_many(self, value_counts, chunk: int = BATCH_CHUNK) -> list[list[int]]:
+        """:meth:`ways` of many shoes (a sequence of value-count rows), equal list for list.
+
+        Shoes under the int64 bound (:data:`INT64_LIMIT`, the same test as :meth:`ways`)
+        are counted together, ``chunk`` at a time: one
+        :meth:`CoupTable.batch_monomials` and one integer matrix product per chunk
+        (every entry and partial sum at most that shoe's ``N (N-1) ... (N-5)``).  Larger
+        shoes take :meth:`ways_exact` (Python integers), one by one.
+        """
+        rows = [tuple(int(x) for x in vc) for vc in value_counts]
+        out: list = [None] * len(rows)
+        small = [i for i, vc in enumerate(rows) if falling(sum(vc), POSITIONS) <= INT64_LIMIT]
+        for i in sorted(set(range(len(rows))) - set(small)):
+            out[i] = self.ways_exact(rows[i])
+        for start in range(0, len(small), chunk):
+            part = small[start:start + chunk]
+            mono = self._table.batch_monomials(np.array([rows[i] for i in part], dtype=np.int64))
+            ways = (np.ascontiguousarray(mono.T) @ self._coef_t).tolist()     # (B, events)
+            for i, w in zip(part, ways):
+                out[i] = w
+        return out
 
     def ways_exact(self, value_counts) -> list[int]:
         """Same as :meth:`ways`, with Python integers only (any shoe size)."""

@@ -171,28 +171,57 @@ class Solver:
 
     def solve(self, shoe: Shoe) -> Analysis:
         """Exact :class:`Analysis` of ``shoe`` for these bets."""
-        value_counts = shoe.value_counts
-        ways = {"value": self._tab.ways(value_counts)}
+        return self.solve_many([shoe], _single=True)[0]
+
+    def solve_many(self, shoes, _single: bool = False) -> list[Analysis]:
+        """Exact :class:`Analysis` of each shoe, equal to ``[solve(s) for s in shoes]``.
+
+        The value engine counts the shoes under the int64 bound together
+        (:meth:`analyzer.core.engine.Tabulation.ways_many`: batched monomials, one
+        integer matrix product), larger ones with Python integers; the card engine
+        counts pair-like bets from the class counts alone
+        (:meth:`analyzer.core.cardengine.CardTabulation.ways_many`).  The first shoe
+        :meth:`solve` would refuse raises the same error, before any work.
+        """
+        shoes = list(shoes)
+        if not shoes:
+            return []
+        for level, tab in self._card_tabs.items():
+            if level == CARD_LEVEL and not isinstance(tab, tuple):
+                for shoe in shoes:
+                    if not shoe.suited:
+                        raise BetError(
+                            f"bet {self.suited_bets[0]!r} reads suits, but this shoe's suits are unknown "
+                            "(it was given per rank, or a card was removed without its suit); "
+                            "give the shoe per card (As=8,...) or remove cards with their suits")
+        value_counts = [shoe.value_counts for shoe in shoes]
+        if _single:
+            value_ways = [self._tab.ways(value_counts[0])]
+        else:
+            value_ways = self._tab.ways_many(value_counts)
+        ways = [{"value": w} for w in value_ways]
         if self.known:
             # pinned positions: W_V(E) / V * R over R * (N - k) ... (N - 5) deals (core/known.py)
-            physical, v = self.known.physical_ways(shoe), self.known.value_ways(value_counts)
-            assert all(w % v == 0 for w in ways["value"])
-            ways["value"] = [w // v * physical for w in ways["value"]]
+            for shoe, vc, w in zip(shoes, value_counts, ways):
+                physical, v = self.known.physical_ways(shoe), self.known.value_ways(vc)
+                assert all(x % v == 0 for x in w["value"])
+                w["value"] = [x // v * physical for x in w["value"]]
         for level, tab in self._card_tabs.items():
             if isinstance(tab, tuple):
                 tab, bet_id = tab
-                ways[level] = tab.ways(shoe, f"bet {bet_id!r}")
+                for shoe, w in zip(shoes, ways):
+                    w[level] = tab.ways(shoe, f"bet {bet_id!r}")
                 continue
-            if level == CARD_LEVEL:
-                if not shoe.suited:
-                    raise BetError(
-                        f"bet {self.suited_bets[0]!r} reads suits, but this shoe's suits are unknown "
-                        "(it was given per rank, or a card was removed without its suit); "
-                        "give the shoe per card (As=8,...) or remove cards with their suits")
-                counts = shoe.card_tuple
+            counts = [shoe.card_tuple if level == CARD_LEVEL else shoe.rank_tuple for shoe in shoes]
+            if _single:
+                level_ways = [tab.ways(counts[0], value_counts[0])]
             else:
-                counts = shoe.rank_tuple
-            ways[level] = tab.ways(counts, value_counts)
+                level_ways = tab.ways_many(counts, value_counts)
+            for w, lw in zip(ways, level_ways):
+                w[level] = lw
+        return [self._analysis(shoe, vc, w) for shoe, vc, w in zip(shoes, value_counts, ways)]
+
+    def _analysis(self, shoe: Shoe, value_counts, ways: dict) -> Analysis:
         deals = self.known.deals(shoe) if self.known else falling(sum(value_counts), POSITIONS)
         value_ways = ways["value"]
         outcomes = dict(zip(OUTCOMES, (value_ways[r] for r in self._outcome_rows)))
