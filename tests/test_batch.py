@@ -247,9 +247,12 @@ def test_suit_bet_on_a_rank_only_line(capsys, tmp_path):
 
 
 def test_known_with_a_card_bet(capsys, tmp_path):
-    path = write_lines(tmp_path / "shoes.jsonl", [{"decks": 6}, {"known": {"1": "9"}}])
-    check_error(*run(capsys, "odds", "--batch", path, "--bets", "player_pair"),
-                r"line 2: bet 'player_pair' reads ranks or suits", 1)
+    """Known cards work with bets on ranks and suits (the card engine pins them)."""
+    path = write_lines(tmp_path / "shoes.jsonl", [{"decks": 6}, {"known": {"1": "9", "3": "9h"}}])
+    out = batch(capsys, path, "--bets", "player_pair,monkey6")
+    assert out[0] == single(capsys, "--decks", "6", "--bets", "player_pair,monkey6")
+    assert out[1] == single(capsys, "--known", "1=9", "--known", "3=9h", "--bets", "player_pair,monkey6")
+    assert out[1]["bets"]["player_pair"]["hit_frequency"] == "1/1"      # a 9 at P1 and P2
 
 
 def test_long_line_refused(capsys, tmp_path):

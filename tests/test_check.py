@@ -405,7 +405,7 @@ def test_check_reads_json_lines_logs(tmp_path, capsys):
 
 JACKPOT = """
 [[bet]]
-id = "jackpot"
+id = "huge_payout"
 name = "Jackpot"
 events = [{ event = "banker wins with a three-card 7", when = "winner == banker and banker_cards == 3 and banker_total == 7", pays = 1000000 }]
 """
@@ -419,7 +419,7 @@ def test_exact_sums_for_huge_payouts_and_huge_shoes(decks, cut):
     from analyzer.bets.catalog import catalog, parse_catalog
     shoe = Shoe.standard(decks)
     cat = catalog().merged(parse_catalog(JACKPOT, "jackpot.toml"))
-    bets = (cat.bet("banker"), cat.bet("jackpot"))
+    bets = (cat.bet("banker"), cat.bet("huge_payout"))
     log, _ = log_from_sim(shoe, 1, 6, cut_card=cut)
     rep = replay(log, shoe)
     ref = shoe_aware(shoe, build_families(bets), rep.remaining)

@@ -35,6 +35,10 @@ def dealt(coup):
     return [p[0], b[0], p[1], b[1]] + p[2:] + b[2:]
 
 
+def value(card):
+    return rank(card) if rank(card) < 10 else 0
+
+
 def of_a_kind(cards):
     return max(Counter(rank(c) for c in cards).values())
 
@@ -79,6 +83,21 @@ CASES = {
     "player_pair and banker_total == 7": lambda c: rank(c["player_cards"][0]) == rank(c["player_cards"][1])
                                                    and c["banker_total"] == 7,
     "not any(all, rank == K)": lambda c: all(rank(x) != 13 for x in dealt(c)),
+    # point values of the first four cards, counted without the drawing
+    "player_two_total == 9 and player_suited":
+        lambda c: (value(c["player_cards"][0]) + value(c["player_cards"][1])) % 10 == 9
+        and c["player_cards"][0][1] == c["player_cards"][1][1],
+    "natural and banker_value1 == 7 and player_card1_face":
+        lambda c: max((value(h[0]) + value(h[1])) % 10 for h in (c["player_cards"], c["banker_cards"])) >= 8
+        and value(c["banker_cards"][0]) == 7 and rank(c["player_cards"][0]) >= 11,
+    "cards == 5 and (all(player, colour == red) and all(banker, colour == black) or all(player, colour == black)"
+    " and all(banker, colour == red))":
+        lambda c: len(dealt(c)) == 5 and len({x[1] in RED for x in c["player_cards"]}) == 1
+        and len({x[1] in RED for x in c["banker_cards"]}) == 1
+        and (c["player_cards"][0][1] in RED) != (c["banker_cards"][0][1] in RED),
+    "all(player, face or rank == 7) or all([card1, card2], ten)":
+        lambda c: all(rank(x) >= 11 or rank(x) == 7 for x in c["player_cards"])
+        or all(rank(x) == 10 for x in dealt(c)[:2]),
 }
 
 SMALL = "Ah 2s 7c 7h 7s 8d Kc Js Kh Th"   # 10 cards: repeated ranks, suits and values
@@ -195,3 +214,52 @@ def test_big_shoes_use_python_integers():
 def test_bad_conditions(text, message):
     with pytest.raises(BetError, match=message):
         Condition.parse(text)
+
+
+def _known_oracle(cards, pins, fn):
+    """Ordered six-card deals with the pinned positions (1-6) holding those ranks or
+    cards, and how many of them pass ``fn``: every deal, straight from the oracle."""
+    import itertools
+    from oracle import deal
+    hits = total = 0
+    for perm in itertools.permutations(cards, 6):
+        if all(perm[p - 1] == c or (len(c) == 1 and perm[p - 1][0] == c) for p, c in pins.items()):
+            total += 1
+            hits += bool(fn(deal(list(perm))))
+    return hits, total
+
+
+@pytest.mark.parametrize("text, pins", [
+    ("player_pair and winner == banker", {1: "7"}),
+    ("cards == 6 and banker_card3_face", {5: "K"}),
+    ("all(all, colour == red)", {2: "Kh", 6: "7"}),
+    ("count(all, rank == 7) >= 2", {6: "7s"}),
+])
+def test_known_cards_against_every_deal(text, pins):
+    from analyzer.core.known import parse_known
+    cards = "Ah 2s 7c 7h 7s 8d Kc Js Kh Th".split()
+    fn = {"player_pair and winner == banker": lambda c: rank(c["player_cards"][0]) == rank(c["player_cards"][1])
+          and c["winner"] == "banker"}.get(text) or CASES.get(text) or (
+          lambda c: sum(rank(x) == 7 for x in dealt(c)) >= 2)
+    if text == "cards == 6 and banker_card3_face":
+        fn = lambda c: len(dealt(c)) == 6 and rank(c["banker_cards"][2]) >= 11   # noqa: E731
+    hits, total = _known_oracle(cards, pins, fn)
+    bet = parse_catalog(f'[[bet]]\nid = "x"\nevents = [{{ event = "e", when = "{text}", pays = 1 }}]\n', "t").bets["x"]
+    known = parse_known({str(p): c for p, c in pins.items()})
+    a = Solver([bet], known=known).solve(Shoe.from_counts(dict(Counter(cards))))
+    assert (a.bet("x").events[0].ways, a.deals) == (hits, total)
+
+
+def test_known_cards_sum_back_to_the_unconditional_count():
+    """Summing over every card that can stand at a position, the pinned counts give
+    back the unconditional ways exactly."""
+    from analyzer.core.known import parse_known
+    bet = parse_catalog('[[bet]]\nid = "m"\nevents = [{ event = "e", when = "cards == 6 and '
+                        'not player_card3_face and banker_card3_face", pays = 12 }]\n', "t").bets["m"]
+    shoe = Shoe.standard(1).remove("Kh Qs 7d")
+    whole = Solver([bet]).solve(shoe).bet("m").events[0].ways
+    total = 0
+    for r in "A23456789TJQK":
+        if shoe.rank_counts[r]:
+            total += Solver([bet], known=parse_known({"6": r})).solve(shoe).bet("m").events[0].ways
+    assert total == whole

@@ -126,7 +126,7 @@ def test_jacobson_known_card_edges():
     (["--decks", "1", "--known", "1=K", "--known", "2=K", "--known", "3=K", "--known", "4=K", "--known", "5=K"],
      "holds 4"),
     (["--shoe", "A=4,K=4", "--known", "1=Kh"], "suits are unknown"),
-    (["--known", "1=K", "--bets", "player_pair"], "point values only"),
+    (["--shoe", "A=4,K=4", "--known", "1=K", "--bets", "perfect_pair"], "suits are unknown"),
 ])
 def test_bad_known_is_one_line_exit_2(capsys, argv, message):
     code = main(["odds", *argv])

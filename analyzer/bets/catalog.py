@@ -286,7 +286,7 @@ def _require_id(raw: dict, where: str) -> str:
 
 
 #: The files of the built-in catalog, in ``analyzer/bets/data/``, in the order read.
-CATALOG_FILES = ("bets.toml",)
+CATALOG_FILES = ("bets.toml", "side_bets_a.toml", "side_bets_b.toml", "cards.toml")
 
 
 @lru_cache(maxsize=1)

@@ -120,7 +120,7 @@ class _Node:
     fn: Callable[[dict], np.ndarray] | None = None
     terms: list[tuple[int, str]] = field(default_factory=list)
     const: int = 0
-    requires: tuple = ()      # (group, predicate) of each all(...) this condition implies
+    requires: tuple = ()      # what all(...) tests imply: alternatives, each a tuple of (group, predicate)
 
     def bounds(self, ranges=RANGES) -> tuple[int, int]:
         """Smallest and largest value of the feature part (the terms)."""
@@ -153,6 +153,25 @@ def _all_of(fns: list, combine) -> Callable[[dict], np.ndarray]:
             out = combine(out, fn(f))
         return out
     return evaluate
+
+
+#: Most alternatives a condition's all(...) tests are kept as (beyond: not used).
+MAX_ALTERNATIVES = 8
+
+
+def _combine(parts: list[tuple], word: str) -> tuple:
+    """The all(...) tests implied by an ``and`` / ``or`` of conditions: for ``and``,
+    every pairing of the parts' alternatives (a part without any is no restriction);
+    for ``or``, the alternatives of all parts, when each part has some."""
+    if word == "or":
+        out = tuple(b for p in parts for b in p) if all(parts) else ()
+    else:
+        out = ((),)
+        for p in parts:
+            if p:
+                out = tuple(a + b for a in out for b in p)
+        out = () if out == ((),) else out
+    return out if len(out) <= MAX_ALTERNATIVES else ()
 
 
 def _constant(value: bool) -> Callable[[dict], np.ndarray]:
@@ -204,14 +223,14 @@ class _Parser:
         node = operand()
         if self.peek()[1] != word:
             return node
-        fns, requires = [], list(node.requires)
+        fns, parts = [], [node.requires]
         while self.peek()[1] == word:
             col = self.take()[2]
             fns.append(self.boolean(node, col).fn)
             node = self.boolean(operand(), col)
-            requires += node.requires
+            parts.append(node.requires)
         fns.append(node.fn)
-        return _Node("bool", _all_of(fns, combine), requires=tuple(requires) if word == "and" else ())
+        return _Node("bool", _all_of(fns, combine), requires=_combine(parts, word))
 
     def disjunction(self) -> _Node:
         return self.chain("or", self.conjunction, np.logical_or)
@@ -395,7 +414,7 @@ class _Parser:
         self.groups.add(group)
         fn = cached(f"{name}{group}{times}{pred_id(pred)}", group_function(name, group, pred, times))
         if kind == "bool":
-            return _Node("bool", fn, requires=((group, tuple(pred[:52].tolist())),) if name == "all" else ())
+            return _Node("bool", fn, requires=(((group, tuple(pred[:52].tolist())),),) if name == "all" else ())
         synthetic = f"{name}({','.join(group)}){len(self.synthetic)}"
         self.synthetic[synthetic] = fn
         self.ranges[synthetic] = (0, len(group) // times if name in ("pairs", "kinds") else len(group))

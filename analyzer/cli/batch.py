@@ -202,9 +202,10 @@ def _count_lines(path: str) -> int | None:
 class Solvers:
     """Compiled solvers of one bet set, by ``(known cards, rules)``, least recently used dropped."""
 
-    def __init__(self, bets, size: int | None = None):
+    def __init__(self, bets, size: int | None = None, options: dict | None = None):
+        self.options = options or {}
         if size is None:
-            cards = any(e.when.card_features for b in bets for e in b.events)
+            cards = any(e.when.reads_cards for b in bets for e in b.events)
             size = CARD_SOLVER_CACHE if cards else SOLVER_CACHE
         self.bets, self.size = bets, size
         self._cache: OrderedDict = OrderedDict()
@@ -215,7 +216,7 @@ class Solvers:
         key = (known.cards if known else (), rules)
         solver = self._cache.get(key)
         if solver is None:
-            solver = Solver(self.bets, rules=None if rules.is_default else rules, known=known)
+            solver = Solver(self.bets, rules=None if rules.is_default else rules, known=known, **self.options)
             self.compiled += 1
             self._cache[key] = solver
             if len(self._cache) > self.size:

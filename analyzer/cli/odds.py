@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from .options import (add_bet_options, add_output_options, add_quiet_option, add_shoe_options,
-                      bets_from_args, catalog_from_args, check_format, shoe_from_args, write_output)
+                      bets_from_args, catalog_from_args, check_format, progress_bar, shoe_from_args,
+                      whole_number, write_output)
 from .rules import add_rules_options, rules_from_args
 
 
@@ -17,7 +18,10 @@ def register(sub) -> None:
     odds.add_argument("--known", metavar="POS=CARD", action="append", default=[],
                       help="a card known at a dealing position (1 P1, 2 B1, 3 P2, 4 B2, 5 and 6 the fifth and "
                            "sixth cards off the shoe), e.g. 1=9 or 5=Kh; may be repeated: the odds are then "
-                           "conditional on those cards (bets on point values only)")
+                           "conditional on those cards")
+    odds.add_argument("--card-budget", metavar="N", default=None,
+                      help="most sequences of card classes the card engine enumerates for one bet "
+                           "(default 40,000,000: about 1 GB at most); a bet beyond it is refused with its estimate")
     odds.add_argument("--breakeven", metavar="BET[:EVENT]",
                       help="EV with that event's payout left symbolic (default: the bet's first paying "
                            "event), and the payout or commission that makes the bet break even")
@@ -38,6 +42,17 @@ def register(sub) -> None:
     bets.set_defaults(func=cmd_bets)
 
 
+def card_engine_options(args) -> dict:
+    """``budget`` and ``progress`` for the card engine, from ``--card-budget`` and ``--quiet``."""
+    budget = getattr(args, "card_budget", None)
+    quiet = getattr(args, "quiet", False)
+
+    def progress(total, what):
+        return progress_bar(total, f"compiling {what}", quiet or total < 2_000_000, unit="seq")
+    return {"budget": None if budget is None else whole_number("--card-budget", budget, 1, 10**10),
+            "progress": progress}
+
+
 def cmd_odds(args) -> int:
     if args.batch is not None:
         return cmd_batch(args)
@@ -53,7 +68,8 @@ def cmd_odds(args) -> int:
         from ..core.known import parse_known
         known = parse_known(args.known)
         known.physical_ways(shoe)      # a card the shoe lacks: one line, before any work
-    result = Solver(bets, rules=None if rules.is_default else rules, known=known).solve(shoe)
+    result = Solver(bets, rules=None if rules.is_default else rules, known=known,
+                    **card_engine_options(args)).solve(shoe)
     be = breakeven_of(result, breakeven_spec)
     if fmt == "json":
         from ..io.tables import json_text
@@ -88,7 +104,7 @@ def cmd_batch(args) -> int:
             from ..core.errors import BetError
             raise BetError(f"bet {bet.id!r} has no event {spec[1]!r} "
                            f"(events: {', '.join(repr(n) for n in names)})")
-    solvers = Solvers(bets)
+    solvers = Solvers(bets, options=card_engine_options(args))
     strategies: dict = {}
 
     def document(shoe, known) -> dict:

@@ -87,6 +87,14 @@ def register(sub) -> None:
                         "shuffled too little)")
     c.add_argument("--jobs", metavar="N", default="1",
                    help="share the shoe-aware solves among N processes (default 1; same result)")
+    g = c.add_argument_group("shoe procedure (declaring any of these adds the coups-per-shoe test)")
+    g.add_argument("--cut-card", metavar="K", default=None,
+                   help="the simulator's cut card, K cards from the end (as 'simulate --cut-card'; default 14 "
+                        "when --burn or --after-cut is given)")
+    g.add_argument("--burn", metavar="RULE", nargs="?", const="standard", default=None,
+                   help="the simulator's burn: standard (also plain --burn), N cards face down, or none")
+    g.add_argument("--after-cut", metavar="0|1", default=None,
+                   help="coups played after the one in which the cut card comes out (default 0)")
     add_rules_options(c)
     add_output_options(c)
     add_quiet_option(c)
@@ -216,6 +224,7 @@ def cmd_check(args) -> int:
     if args.reference is not None and args.reference not in REFERENCES:
         raise UsageError(f"unknown --reference {args.reference!r} (choose from {', '.join(REFERENCES)})")
     shoe = shoe_from_args(args)
+    procedure = _procedure(args, shoe)
     cat = catalog_from_args(args)
     named = bool(args.bets or args.table)
     ruled = args.rules is not None or args.player_option is not None
@@ -230,6 +239,9 @@ def cmd_check(args) -> int:
             if args.reference == "shoe-aware":
                 raise UsageError(f"{args.input}: tallies have no shoe boundaries, so only "
                                  f"--reference off-the-top applies")
+            if procedure is not None:
+                raise UsageError(f"{args.input}: tallies have no shoe boundaries, so --cut-card, --burn and "
+                                 f"--after-cut (the coups-per-shoe test) do not apply")
             tallies = read_tallies(args.input, src.text())
             bets = tuple(b.id for b in bets_from_args(args, cat)) if named else None
             report = check.check_tallies(tallies, shoe, bets, cat, alpha, power, detect)
@@ -243,14 +255,14 @@ def cmd_check(args) -> int:
                 if ruled:
                     raise UsageError(f"{args.input}: --rules and --player-option apply to hand logs with "
                                      f"cards (an outcome-only log is checked under Punto Banco)")
-                report = check_outcomes(stream.outcomes, shoe, alpha, power, detect)
+                report = check_outcomes(stream.outcomes, shoe, alpha, power, detect, procedure)
             else:
                 bets = bets_from_args(args, cat)
                 shoe = shoe_for(stream, shoe)
                 rules = _play_rules(args, shoe) if ruled else None
                 report = check.check_stream(stream, shoe, args.reference or "shoe-aware",
                                             tuple(b.id for b in bets), cat, alpha, power, detect, jobs=jobs,
-                                            order=args.card_order, rules=rules)
+                                            order=args.card_order, rules=rules, procedure=procedure)
     out = {"md": check.report_markdown, "json": check.report_json, "csv": check.report_csv}[fmt](report)
     write_output(out, args.output)
     return 1 if report.failed else 0
@@ -293,6 +305,17 @@ def cmd_simulate(args) -> int:
                          + (f"; log {args.log}" if args.log else "")
                          + (f"; tallies {args.tallies}" if args.tallies else "") + "\n")
     return 0
+
+
+def _procedure(args, shoe):
+    """The shoe procedure ``check`` was told (``None`` when none of its options is given)."""
+    from ..core.procedure import DEFAULT_CUT, Procedure
+
+    if args.cut_card is None and args.burn is None and args.after_cut is None:
+        return None
+    cut = DEFAULT_CUT if args.cut_card is None else whole_number("--cut-card", args.cut_card, 0)
+    after = 0 if args.after_cut is None else whole_number("--after-cut", args.after_cut, 0)
+    return Procedure.create(shoe.cards, parse_burn(args.burn or "none"), cut, after)
 
 
 def _play_rules(args, shoe):

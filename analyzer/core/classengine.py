@@ -71,11 +71,29 @@ def classes_for(card_keys, with_value: bool) -> np.ndarray:
     return inverse.ravel().astype(np.int64)
 
 
+#: Point-value features of the first four cards (the drawing does not change them):
+#: name -> the positions it reads.
+FIRST_FOUR_VALUES = {
+    "player_value1": ("player_card1",), "player_value2": ("player_card2",),
+    "banker_value1": ("banker_card1",), "banker_value2": ("banker_card2",),
+    "player_two_total": ("player_card1", "player_card2"), "banker_two_total": ("banker_card1", "banker_card2"),
+    "player_natural": ("player_card1", "player_card2"), "banker_natural": ("banker_card1", "banker_card2"),
+    "natural": ("player_card1", "player_card2", "banker_card1", "banker_card2"),
+}
+
+
+def first_four_reads(features) -> tuple[set, set]:
+    """The card keys and positions the point-value features of the first four cards
+    read, for a bet counted without the drawing."""
+    names = [n for n in features if n in FIRST_FOUR_VALUES]
+    return ({("attr", "value")} if names else set()), {p for n in names for p in FIRST_FOUR_VALUES[n]}
+
+
 def reads_drawing(features, positions) -> bool:
     """True when a condition's count depends on the drawing rules: it reads a
     total, the outcome, a third card or whether a card was dealt."""
     for name in features:
-        if name in CARD_FEATURES:
+        if name in CARD_FEATURES or name in FIRST_FOUR_VALUES:
             continue
         if name in POSITION_FEATURES:
             pos, attr = POSITION_FEATURES[name]
@@ -103,6 +121,15 @@ class _Features(dict):
                 out = out.astype(bool)
         elif name in CARD_FEATURES:
             out = self._legacy(name)
+        elif self._index is None and name in FIRST_FOUR_VALUES:
+            values = [_TABLE["value"][self._cards[p]] for p in FIRST_FOUR_VALUES[name]]
+            if name.endswith(("value1", "value2")):
+                out = values[0]
+            elif name.endswith("two_total"):
+                out = (values[0] + values[1]) % 10
+            else:
+                totals = [(values[i] + values[i + 1]) % 10 for i in range(0, len(values), 2)]
+                out = np.logical_or.reduce([t >= 8 for t in totals])
         else:
             if self._index is None:
                 raise KeyError(name)
@@ -120,6 +147,7 @@ class _Features(dict):
         return {"pair": same_rank, "suited_pair": same_rank & same_suit, "suited": same_suit}[base]
 
 
+_DEAL_NAMES = ("card1", "card2", "card3", "card4", "card5", "card6")
 _SLOT_NAMES = {0: ("player_card1", "card1"), 1: ("banker_card1", "card2"),
                2: ("player_card2", "card3"), 3: ("banker_card2", "card4")}
 #: Dealing positions (0-5) a named position can stand at.
@@ -127,20 +155,44 @@ _DEAL_SLOTS = {**{name: (slot,) for slot, names in _SLOT_NAMES.items() for name 
                "card5": (4,), "card6": (5,), "player_card3": (4,), "banker_card3": (4, 5)}
 
 
+def _holds(branch, f) -> np.ndarray:
+    """Rows where every ``all(GROUP, TEST)`` of ``branch`` holds (dealt cards only)."""
+    out = None
+    for group, pred in branch:
+        test = np.append(np.asarray(pred, dtype=bool), True)       # no card: nothing to test
+        for name in group:
+            m = test[f["card:" + name]]
+            out = m if out is None else out & m
+    return out
+
+
 class ClassTabulation:
     """Events on any card of the coup, compiled once, counted exactly on any shoe.
 
-    ``events``: evaluators ``fn(features) -> bool array`` (disjoint, as the events
-    of a pay table are); ``card_keys`` and ``positions`` as the conditions
-    report them; ``drawing``: whether the events read the drawing (see
-    :func:`reads_drawing`).  :meth:`ways` returns the ordered six-card deals of
-    each event.
+    ``events``: the conditions' evaluators ``fn(features) -> bool array``, in pay
+    table order (the first that holds pays); ``card_keys`` and ``positions`` as
+    the conditions report them; ``drawing``: whether the events read the drawing
+    (see :func:`reads_drawing`); ``requires``: each event's ``all(...)`` tests;
+    ``symmetric``: the events read the first four cards only as a multiset;
+    ``pins``: known cards (dealing position 0-5 -> the 52 cards it may hold);
+    ``budget``: most class sequences to enumerate; ``progress(total, what)``:
+    a bar with ``update(n)`` and ``close()``.  :meth:`ways` returns the ordered
+    six-card deals of each event.
     """
 
     def __init__(self, events, card_keys, positions, drawing: bool, table: CoupTable,
                  what: str = "bet", budget: int | None = None, progress=None,
-                 requires=None, symmetric: bool = False):
+                 requires=None, symmetric: bool = False, pins=None):
         self.events = len(events)
+        # pins: {dealing position 0-5: 52 booleans}, the cards a known position may hold;
+        # a pinned fifth or sixth card is drawn whether or not the coup uses it
+        pins = dict(pins or {})
+        self._pins = pins
+        if pins:
+            card_keys = set(card_keys) | {("pred", tuple(bool(x) for x in m)) for m in pins.values()}
+            positions = set(positions) | {_DEAL_NAMES[p] for p in pins}
+            drawing = drawing or any(p >= 4 for p in pins)
+            symmetric = False
         self.classes = classes_for(card_keys, drawing)
         k = self.k = int(self.classes.max()) + 1
         rep = np.zeros(k, dtype=np.int64)
@@ -152,18 +204,20 @@ class ClassTabulation:
         # One pass over every sequence; or, when every event requires all the cards
         # of some group to pass a test (all(GROUP, ...)), one pass per event over
         # the sequences that can be in it (its first-match test still decides).
-        passes = [(None, None)]
+        passes = [(self._allowed(()), None, None)]
         if requires and all(requires):
-            passes = [(self._allowed(r), i) for i, r in enumerate(requires)]
+            passes = [(self._allowed(branch), i, (branch, alternatives[:j]))
+                      for i, alternatives in enumerate(requires) for j, branch in enumerate(alternatives)]
         plans = [self._drawn_plan(table, positions, allowed) if drawing
-                 else self._first_four_plan(positions, allowed, symmetric) for allowed, _ in passes]
+                 else self._first_four_plan(positions, allowed, symmetric) for allowed, _, _ in passes]
         self.sequences = sum(p["total"] for p in plans)
         if self.sequences > budget:
             raise BetError(f"{what}: {self.sequences:,} sequences of {k} card classes over the cards it reads, "
                            f"more than the budget of {budget:,}; read fewer card features")
         keys, counts = [], []
         e1 = self.events + 1
-        for plan, (_, only) in zip(plans, passes):
+        bar = progress(self.sequences, what) if progress is not None else None
+        for plan, (_, only, earlier) in zip(plans, passes):
             chunks = self._drawn_chunks(table, plan) if drawing else self._first_four_chunks(plan)
             for fine, coarse, f, weight in chunks:
                 n = fine.shape[0]
@@ -175,6 +229,11 @@ class ClassTabulation:
                     taken |= m
                 if only is not None:
                     index[index != only] = self.events
+                    # a row counts in the pass of the first alternative that holds on it
+                    own, before = earlier
+                    index[~_holds(own, f)] = self.events
+                    for branch in before:
+                        index[_holds(branch, f)] = self.events
                 uniq, inv = np.unique(self._encode(fine, coarse), return_inverse=True)
                 slot = inv.ravel() * e1 + index
                 if weight is None:
@@ -184,8 +243,10 @@ class ClassTabulation:
                     np.add.at(c, slot, weight)
                 keys.append(uniq)
                 counts.append(c.reshape(len(uniq), e1)[:, :self.events])
-                if progress is not None:
-                    progress(n)
+                if bar is not None:
+                    bar.update(n)
+        if bar is not None:
+            bar.close()
         uniq, inv = np.unique(np.concatenate(keys), return_inverse=True)
         coef = np.zeros((len(uniq), self.events), dtype=np.int64)
         np.add.at(coef, inv.ravel(), np.concatenate(counts))
@@ -196,15 +257,28 @@ class ClassTabulation:
         self.multisets = len(uniq)
 
     def _allowed(self, requirements):
-        """Per dealing position 0-5, the classes an event admits there (None: any)."""
-        allowed = [None] * POSITIONS
+        """Per dealing position 0-5, the classes an event admits there: a pair of
+        masks (when the Player stood, when the Player drew; None: any class)."""
+        allowed = [[None, None] for _ in range(POSITIONS)]
+
+        def restrict(p, drew, ok):
+            cur = allowed[p][drew]
+            allowed[p][drew] = ok if cur is None else cur & ok
+
+        for p, cards in self._pins.items():
+            for drew in (0, 1):
+                restrict(p, drew, np.asarray(cards, dtype=bool)[self._rep[:-1]])
         for group, pred in requirements:
             ok = np.asarray(pred, dtype=bool)[self._rep[:-1]]
             for name in group:
-                if name in ("player_card3", "banker_card3"):
-                    continue                     # its dealing position depends on the drawing
-                p = _DEAL_SLOTS[name][0]
-                allowed[p] = ok if allowed[p] is None else allowed[p] & ok
+                # a hand's third card is the fifth card if the Player drew it, the
+                # Banker's is the sixth then, else the fifth
+                slots = {"player_card3": ((4, 1),), "banker_card3": ((5, 1), (4, 0))}.get(
+                    name, ((_DEAL_SLOTS[name][0], 0), (_DEAL_SLOTS[name][0], 1)))
+                for p, drew in slots:
+                    if p >= 4 and p in self._pins:
+                        continue                 # drawn whether or not the coup uses it
+                    restrict(p, drew, ok)
         return allowed
 
     def _encode(self, fine, coarse):
@@ -260,8 +334,8 @@ class ClassTabulation:
         """The sequences of classes at the first-four positions the events read."""
         slots = sorted({FIRST_FOUR[p] for p in positions if p in FIRST_FOUR})
         self.fine_width, self.coarse_width = len(slots), 0
-        alphabets = [np.arange(self.k) if allowed is None or allowed[s] is None else np.flatnonzero(allowed[s])
-                     for s in slots]
+        alphabets = [np.arange(self.k) if allowed is None or allowed[s][0] is None
+                     else np.flatnonzero(allowed[s][0]) for s in slots]
         symmetric = symmetric and all(len(a) == self.k for a in alphabets)
         total = int(np.prod([len(a) for a in alphabets])) if slots else 1
         if symmetric and slots:
@@ -315,32 +389,47 @@ class ClassTabulation:
         value52 = _TABLE["value"][:52]
         by_value, size = {}, {}
         for p in fine_slots:
-            ok = np.ones(k, dtype=bool) if allowed is None or allowed[p] is None else allowed[p]
-            per_value = [np.unique(self.classes[(value52 == v) & ok[self.classes]]) for v in range(10)]
-            size[p] = np.array([len(c) for c in per_value])
-            by_value[p] = np.full((10, max(1, size[p].max())), k, dtype=np.int64)
-            for v, c in enumerate(per_value):
-                by_value[p][v, :len(c)] = c
+            by_value[p], size[p] = [], []
+            for drew in (0, 1):
+                ok = allowed[p][drew] if allowed is not None and allowed[p][drew] is not None \
+                    else np.ones(k, dtype=bool)
+                per_value = [np.unique(self.classes[(value52 == v) & ok[self.classes]]) for v in range(10)]
+                size[p].append(np.array([len(c) for c in per_value]))
+                by_value[p].append(np.full((10, 7 if k < 7 else k), k, dtype=np.int64))
+                for v, c in enumerate(per_value):
+                    by_value[p][drew][v, :len(c)] = c
+            by_value[p] = np.stack(by_value[p])          # (drew, value, index)
+            size[p] = np.stack(size[p])
         d = table.cards_dealt
         idx = np.arange(table.size)
         c5, c6 = (idx // 10) % 10, idx % 10
-        rows = np.flatnonzero(((d >= 5) | (c5 == 0)) & ((d >= 6) | (c6 == 0)))
+        drawn = [d >= 5, d >= 6]
+        for p in (4, 5):
+            if p in self._pins:
+                drawn[p - 4] = np.ones_like(drawn[p - 4])         # drawn whether used or not
+        rows = np.flatnonzero((drawn[0] | (c5 == 0)) & (drawn[1] | (c6 == 0)))
         values = np.stack([table.p1[rows], table.b1[rows], table.p2[rows], table.b2[rows],
                            c5[rows], c6[rows]], axis=1).astype(np.int64)
-        dealt = np.arange(POSITIONS)[None, :] < d[rows][:, None]
+        used = np.arange(POSITIONS)[None, :] < d[rows][:, None]
+        dealt = used.copy()
+        for p in self._pins:
+            dealt[:, p] = True
+        drew = (table.player_cards[rows] == 3).astype(np.int64)
         fan = np.ones_like(values)
         for p in fine_slots:
-            fan[:, p] = np.where(dealt[:, p], size[p][values[:, p]], 1)
+            fan[:, p] = np.where(dealt[:, p], size[p][drew, values[:, p]], 1)
         expand = fan.prod(axis=1)
         keep = expand > 0
         return {"fine": fine_slots, "coarse": coarse_slots, "by_value": by_value, "rows": rows[keep],
-                "values": values[keep], "dealt": dealt[keep], "fan": fan[keep], "expand": expand[keep],
-                "total": int(expand.sum())}
+                "drew": drew[keep],
+                "values": values[keep], "dealt": dealt[keep], "used": used[keep], "fan": fan[keep],
+                "expand": expand[keep], "total": int(expand.sum())}
 
     def _drawn_chunks(self, table: CoupTable, plan):
         k = self.k
         fine_slots, coarse_slots, by_value = plan["fine"], plan["coarse"], plan["by_value"]
-        rows, values, dealt, fan, expand = (plan[x] for x in ("rows", "values", "dealt", "fan", "expand"))
+        rows, values, dealt, used, fan, expand, drew = (
+            plan[x] for x in ("rows", "values", "dealt", "used", "fan", "expand", "drew"))
         features = table.features()
         p_draws = table.player_cards == 3
         ends = np.cumsum(expand)
@@ -359,8 +448,10 @@ class ClassTabulation:
                 p = fine_slots[j]
                 f_p = fan[sel, p]
                 sub = (offset // stride[reps]) % f_p[reps]
-                fine[:, j] = np.where(dealt[sel, p][reps], by_value[p][values[sel, p][reps], sub], k)
-                deal[f"card{p + 1}"] = self._rep[fine[:, j]]
+                fine[:, j] = np.where(dealt[sel, p][reps],
+                                      by_value[p][drew[sel][reps], values[sel, p][reps], sub], k)
+                # a pinned card the coup does not use is drawn, but not dealt to a hand
+                deal[f"card{p + 1}"] = np.where(used[sel, p][reps], self._rep[fine[:, j]], -1)
                 stride = stride * f_p
             coarse = np.stack([np.where(dealt[sel, p], values[sel, p], 10)[reps] for p in coarse_slots],
                               axis=1) if coarse_slots else np.zeros((n, 0), dtype=np.int64)
@@ -370,9 +461,9 @@ class ClassTabulation:
                 if f"card{slot + 1}" in deal:
                     cards[name] = deal[f"card{slot + 1}"]
             if "card5" in deal:
-                drew = p_draws[index]
-                cards["player_card3"] = np.where(drew, deal["card5"], -1)
-                cards["banker_card3"] = np.where(drew, deal.get("card6", -1), deal["card5"])
+                player_drew = p_draws[index]
+                cards["player_card3"] = np.where(player_drew, deal["card5"], -1)
+                cards["banker_card3"] = np.where(player_drew, deal.get("card6", -1), deal["card5"])
             yield fine, coarse, _Features(features, index, cards), None
             start = stop
 

@@ -54,6 +54,12 @@ class Known:
     def suited(self) -> bool:
         return any(s is not None for _, _, s in self.cards)
 
+    def pins(self) -> dict[int, tuple[bool, ...]]:
+        """For the card engine: dealing position 0-5 -> which of the 52 cards
+        (rank-major, suits s h d c) the known card at it can be."""
+        return {pos - 1: tuple(RANKS[i // 4] == rank and (suit is None or SUITS[i % 4] == suit)
+                               for i in range(52)) for pos, rank, suit in self.cards}
+
     def describe(self) -> str:
         return ", ".join(f"{POSITION_NAMES[p - 1]} (position {p}) = {card_name(r, s)}" for p, r, s in self.cards)
 

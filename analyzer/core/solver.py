@@ -25,8 +25,8 @@ import hashlib
 
 import numpy as np
 
-from .cardengine import CARD_LEVEL, CardTabulation, level_for
-from .classengine import _DEAL_SLOTS, ClassTabulation, reads_drawing
+from .cardengine import CARD_LEVEL, MAX_EVALUATIONS, CardTabulation, evaluations, level_for
+from .classengine import _DEAL_SLOTS, ClassTabulation, first_four_reads, reads_drawing
 from .features import CARD_FEATURES, POSITION_FEATURES
 from .engine import POSITIONS, Tabulation, coup_table, falling
 from .errors import BetError
@@ -35,6 +35,15 @@ from .shoe import Shoe
 
 #: Most distinct payout events (of point values) one solver holds.
 MAX_EVENTS = 2_000
+
+#: First-two-card features the pair engine (:mod:`analyzer.core.cardengine`) counts
+#: fastest; bets reading other ranks or suits go to the card engine of every card.
+PAIR_FEATURES = frozenset({"player_pair", "banker_pair", "player_suited_pair", "banker_suited_pair"})
+
+#: Card-engine tabulations kept for reuse, by the conditions' texts, rules, known
+#: cards and budget (a pay table read again compiles once; the oldest goes first).
+MAX_CACHED_TABS = 16
+_CLASS_TABS: dict = {}
 
 __all__ = ["Solver", "event_index", "Analysis", "BetResult", "EventResult", "OUTCOMES"]
 
@@ -95,9 +104,12 @@ class Solver:
     bets that read ranks or suits (see :mod:`analyzer.core.cardengine`).
     ``rules``: the drawing tableau (:class:`analyzer.core.rules.Rules`), Punto
     Banco by default; each :class:`Analysis` carries it as ``rules``.
+    ``known``: cards pinned at dealing positions (:class:`analyzer.core.known.Known`).
+    ``budget`` and ``progress``: for bets the card engine counts
+    (:class:`analyzer.core.classengine.ClassTabulation`).
     """
 
-    def __init__(self, bets, rules=None, known=None, budget=None):
+    def __init__(self, bets, rules=None, known=None, budget=None, progress=None):
         self.bets = tuple(bets)
         self._card_tabs = {}
         table = coup_table(rules)
@@ -131,16 +143,16 @@ class Solver:
         for bet in self.bets:
             conds = [e.when for e in bet.events]
             used = frozenset().union(*(c.card_features for c in conds))
-            if needs_class_engine(conds):
-                if self.known:
-                    raise BetError(f"bet {bet.id!r} reads cards beyond point values; --known cards work "
-                                   "with bets on point values only")
-                keys = frozenset().union(*(c.card_keys for c in conds))
-                positions = frozenset().union(*(c.positions for c in conds))
-                drawing = any(reads_drawing(c.features, c.positions) for c in conds)
-                tab = ClassTabulation([c.mask for c in conds], keys, positions,
-                                      drawing, table, f"bet {bet.id!r}", budget=budget,
-                                      requires=[c.requires for c in conds], symmetric=_symmetric(conds))
+            tab = None
+            if needs_class_engine(conds) or (used and (self.known or not used <= PAIR_FEATURES)):
+                try:
+                    tab = self._class_tab(bet, conds, table, budget, progress)
+                except BetError:
+                    # beyond the budget: the first-two-card engine may count it without enumerating
+                    if needs_class_engine(conds) or self.known or \
+                            evaluations(used, level_for(used), len(conds)) > MAX_EVALUATIONS:
+                        raise
+            if tab is not None:
                 level = f"class{len(self._class_tabs)}"
                 self._class_tabs.append(tab)
                 self._card_tabs[level] = (tab, bet.id)
@@ -148,9 +160,6 @@ class Solver:
             elif not used:
                 paying = event_index(bet, features)
                 sources = [("value", row_of(paying == i)) for i in range(len(conds))]
-            elif self.known:
-                raise BetError(f"bet {bet.id!r} reads ranks or suits of the first cards; --known cards "
-                               "work with bets on point values only")
             else:
                 level = level_for(used)
                 if level == CARD_LEVEL:
@@ -168,6 +177,26 @@ class Solver:
                      and level_for(frozenset().union(*(e.when.card_features for e in b.events))) == level]
             what = "bet " + ", ".join(repr(n) for n in names)
             self._card_tabs[level] = CardTabulation(evs, card_features[level], level, table, what)
+
+    def _class_tab(self, bet, conds, table, budget, progress) -> ClassTabulation:
+        """The card engine's tabulation of one bet (compiled, or reused from the cache)."""
+        keys = frozenset().union(*(c.card_keys for c in conds))
+        positions = frozenset().union(*(c.positions for c in conds))
+        drawing = any(reads_drawing(c.features, c.positions) for c in conds)
+        if not drawing:
+            extra_keys, extra_positions = first_four_reads(frozenset().union(*(c.features for c in conds)))
+            keys, positions = keys | extra_keys, positions | extra_positions
+        pins = self.known.pins() if self.known else None
+        cache_key = (tuple(c.text for c in conds), self.rules, repr(pins), budget)
+        tab = _CLASS_TABS.get(cache_key)
+        if tab is None:
+            tab = ClassTabulation([c.mask for c in conds], keys, positions, drawing, table,
+                                  f"bet {bet.id!r}", budget=budget, progress=progress,
+                                  requires=[c.requires for c in conds], symmetric=_symmetric(conds), pins=pins)
+            _CLASS_TABS[cache_key] = tab
+            while len(_CLASS_TABS) > MAX_CACHED_TABS:
+                _CLASS_TABS.pop(next(iter(_CLASS_TABS)))
+        return tab
 
     def solve(self, shoe: Shoe) -> Analysis:
         """Exact :class:`Analysis` of ``shoe`` for these bets."""

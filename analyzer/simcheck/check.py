@@ -188,7 +188,7 @@ def _return_from_counts(bet: Bet, tallies: Tallies) -> Fraction | None:
 def check_log(log: HandLog, shoe: Shoe, reference: str = "shoe-aware", bets: tuple[str, ...] = MAIN_BETS,
               catalog_obj=None, alpha: Fraction = DEFAULT_ALPHA, power: Fraction = DEFAULT_POWER,
               detect: Fraction = DEFAULT_DETECT, depletion: bool = True, jobs: int = 1,
-              progress=None, order: bool = False, rules=None) -> Report:
+              progress=None, order: bool = False, rules=None, procedure=None) -> Report:
     """Check a hand log (replayed first: any violation is an error).
 
     ``progress(coups)``, when given, is called as the shoe-aware solves go.
@@ -201,15 +201,18 @@ def check_log(log: HandLog, shoe: Shoe, reference: str = "shoe-aware", bets: tup
     chunks."""
     from .stream import LogStream
     return check_stream(LogStream.of(log), shoe, reference, bets, catalog_obj, alpha, power, detect, depletion,
-                        jobs, progress, order, rules)
+                        jobs, progress, order, rules, procedure)
 
 
 def check_stream(stream, shoe: Shoe, reference: str = "shoe-aware", bets: tuple[str, ...] = MAIN_BETS,
                  catalog_obj=None, alpha: Fraction = DEFAULT_ALPHA, power: Fraction = DEFAULT_POWER,
                  detect: Fraction = DEFAULT_DETECT, depletion: bool = True, jobs: int = 1,
-                 progress=None, order: bool = False, rules=None) -> Report:
+                 progress=None, order: bool = False, rules=None, procedure=None) -> Report:
     """:func:`check_log` of a :class:`~.stream.LogStream`, chunk by chunk: each chunk is replayed,
-    its observed cells counted and its exact per-coup distributions summed, then dropped."""
+    its observed cells counted and its exact per-coup distributions summed, then dropped.
+
+    ``procedure`` (:class:`analyzer.core.procedure.Procedure`), when given, adds the test of the
+    number of coups per shoe (:mod:`.shoecount`)."""
     from .order import CardOrder
     from .reference import ShoeAwareSums
     from .verify import replay
@@ -231,7 +234,13 @@ def check_stream(stream, shoe: Shoe, reference: str = "shoe-aware", bets: tuple[
     observed = {fam.key: np.zeros(fam.cells, dtype=np.int64) for fam in fams or ()}
     carry: dict = {}
     first, violations, excluded, n = None, 0, 0, 0
+    per_shoe = np.zeros(0, dtype=np.int64)
     for chunk in stream.chunks():
+        if procedure is not None and chunk.coups:
+            got = np.bincount(chunk.shoe)
+            if got.size > per_shoe.size:
+                per_shoe = np.r_[per_shoe, np.zeros(got.size - per_shoe.size, dtype=np.int64)]
+            per_shoe[:got.size] += got
         rep = replay(chunk, shoe, limit=1, rules=rules, carry=carry)
         if rep.violations or first is not None:
             first = first or rep.violations[0]
@@ -280,6 +289,15 @@ def check_stream(stream, shoe: Shoe, reference: str = "shoe-aware", bets: tuple[
                                                           f"some event: not tested"))
     if reference == "shoe-aware" and depletion:
         report.depletion = depletion_test(ref)
+    if procedure is not None:
+        from collections import Counter as Tally
+        from .shoecount import shoe_count_test
+        lengths = Tally(per_shoe[per_shoe > 0].tolist())
+        section = shoe_count_test(report, lengths, shoe.value_counts, procedure, rules)
+        if section is not None:
+            report.sections = [section]
+        if log.skipped:
+            report.notes.append("Coups per shoe: rows left out by --skip-invalid shorten their shoes.")
     if cards is not None:
         got = cards.result()
         if got is not None:

@@ -156,8 +156,11 @@ def run_lengths(outcome: np.ndarray, shoe: np.ndarray) -> list[tuple[int, int]]:
     return list(zip(outcome[starts].tolist(), (ends - starts).tolist()))
 
 
-def check_outcomes(log: OutcomeLog, shoe: Shoe, alpha: Fraction, power: Fraction, detect: Fraction) -> Report:
-    """Frequencies, run lengths and repeats of an outcome-only log against the exact off-the-top law."""
+def check_outcomes(log: OutcomeLog, shoe: Shoe, alpha: Fraction, power: Fraction, detect: Fraction,
+                   procedure=None) -> Report:
+    """Frequencies, run lengths and repeats of an outcome-only log against the exact off-the-top law;
+    with ``procedure`` (:class:`analyzer.core.procedure.Procedure`) also the coups per shoe
+    (:mod:`.shoecount`)."""
     n = log.coups
     fams = build_families((), ("outcome",))
     ref = off_the_top(shoe, fams, n)
@@ -215,6 +218,10 @@ def check_outcomes(log: OutcomeLog, shoe: Shoe, alpha: Fraction, power: Fraction
     if var > 0:
         z = (R - float(ER)) / math.sqrt(var)
         report.tests.append(Finding("z serial repeats", "z", f"{z:+.3f}", normal_p(z)))
+    section = None
+    if procedure is not None:
+        from .shoecount import shoe_count_test
+        section = shoe_count_test(report, lengths, shoe.value_counts, procedure)
     for cs in report.chisq:
         report.tests.insert(0, Finding(f"chi-square {cs.family} ({cs.df} df)", "chi-square",
                                        f"{cs.statistic:.3f}", cs.p))
@@ -238,6 +245,8 @@ def check_outcomes(log: OutcomeLog, shoe: Shoe, alpha: Fraction, power: Fraction
                               f"{R:,} of {pairs:,} pairs, expected {float(ER):,.2f}, sd {math.sqrt(var):,.2f}; rate "
                               f"{R / pairs if pairs else 0:.5f} against {float(s2):.5f}.", [], []),
     ]
+    if section is not None:
+        report.sections.append(section)
     report.notes += reading_notes(log)
     report.notes.append("Outcome-only log: every coup is compared with the off-the-top distribution and the "
                         "coups of a shoe are taken as independent (exact when the simulator reshuffles "
