@@ -14,6 +14,13 @@ The machine may be shared: the load average before and after each step is
 printed with it.  Run from the repository root:
 
     python benchmarks/bench_check.py [--shoes 12500] [--seed 1] [--json]
+
+``--compare DIR`` measures instead the shoe-aware accumulation alone (the exact sums of
+every coup's distribution, one job) on the same simulated coups, in fresh processes that
+alternate between this checkout and DIR (e.g. a ``git worktree`` of an earlier commit),
+``--runs`` times each, and prints the median coups/s of each and their ratio:
+
+    python benchmarks/bench_check.py --compare /tmp/oldcheck [--shoes 1000] [--runs 5]
 """
 
 from __future__ import annotations
@@ -47,12 +54,59 @@ def run(args: list[str], cwd: Path) -> tuple[float, int, str]:
     return elapsed, proc.returncode, proc.stdout
 
 
+ACCUMULATE = """
+import sys, time
+from analyzer import Shoe
+from analyzer.simcheck.check import _select_bets
+from analyzer.simcheck.families import build_families
+from analyzer.simcheck.logs import read_hand_log
+from analyzer.simcheck.reference import shoe_aware
+from analyzer.simcheck.simulate import simulate_to_text
+from analyzer.simcheck.verify import replay
+shoe = Shoe.standard(8)
+text, _ = simulate_to_text(shoe, int(sys.argv[1]), int(sys.argv[2]))
+rep = replay(read_hand_log("s.csv", text), shoe)
+fams = build_families(_select_bets(("player", "banker", "tie"), None))
+obs = {"outcome": fams[0].code[rep.sequence]}
+shoe_aware(shoe, fams, rep.remaining[:2000], obs)
+t = time.perf_counter()
+shoe_aware(shoe, fams, rep.remaining, obs)
+print(rep.remaining.shape[0], rep.remaining.shape[0] / (time.perf_counter() - t))
+"""
+
+
+def compare(other: Path, shoes: int, seed: int, runs: int) -> None:
+    import statistics
+    speeds: dict[str, list[float]] = {"this": [], str(other): []}
+    coups = 0
+    for _ in range(runs):
+        for name, repo in (("this", REPO), (str(other), other)):
+            e = dict(os.environ)
+            e["PYTHONPATH"] = str(repo)
+            out = subprocess.run([sys.executable, "-c", ACCUMULATE, str(shoes), str(seed)], env=e, cwd=repo,
+                                 capture_output=True, text=True, check=True).stdout.split()
+            coups = int(out[0])
+            speeds[name].append(float(out[1]))
+    print(f"shoe-aware accumulation, {coups:,} coups ({shoes:,} shoes of 8 decks), one job, {runs} alternating "
+          f"runs; load average {os.getloadavg()[0]:.2f} at the end")
+    for name, v in speeds.items():
+        print(f"  {name}: median {statistics.median(v):,.0f} coups/s (runs: {', '.join(f'{x:,.0f}' for x in v)})")
+    a, b = (statistics.median(v) for v in speeds.values())
+    print(f"  ratio this / {other}: {a / b:.2f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--shoes", type=int, default=12_500)
+    ap.add_argument("--shoes", type=int, default=None)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--compare", type=Path, default=None, metavar="DIR")
+    ap.add_argument("--runs", type=int, default=5)
     a = ap.parse_args()
+    if a.compare is not None:
+        compare(a.compare.resolve(), a.shoes or 1000, a.seed, a.runs)
+        return
+    a.shoes = a.shoes or 12_500
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         cwd = Path(tmp)
