@@ -249,8 +249,9 @@ class _LogBuilder:
         return log
 
 
-#: The largest log or tallies file read: 64 MiB (about 2.3 million coups of a hand log, read
-#: into memory; a log too large for that is refused, not read in part).
+#: The largest file read whole: 64 MiB.  A hand log in CSV or JSON Lines is read as it goes, whatever
+#: its length (:mod:`.stream`); this bounds what is still read whole: tallies, a JSON array, an
+#: outcome-only log, and the text given to :func:`read_hand_log` / :func:`~.shapes.read_log` by path.
 MAX_LOG_BYTES = 64 * 2**20
 
 
