@@ -201,3 +201,17 @@ def test_source_refuses_binary(tiny, tmp_path):
     f.write_bytes(b"shoe,player,banker\n" * 40 + b"\x00\x00")
     with pytest.raises(Exception, match="NUL"):
         list(LogSource(f).lines())
+
+
+def test_source_lines_random_texts(tmp_path, monkeypatch):
+    import io
+    import random
+    rng = random.Random(1)
+    f = tmp_path / "t.txt"
+    for _ in range(200):
+        monkeypatch.setattr(stream_mod, "PROBE_BYTES", rng.choice([5, 50, 300]))
+        monkeypatch.setattr(stream_mod, "BLOCK", rng.choice([1, 2, 3, 7, 50]))
+        text = "".join(rng.choice(["a", ",", "\n", "\r", "\r\n", "é", "\u2028", "\x0c"])
+                       for _ in range(rng.randint(0, 300)))
+        f.write_bytes(text.encode("utf-8"))
+        assert list(LogSource(f).lines()) == list(io.StringIO(text, newline=""))

@@ -41,8 +41,10 @@ MAX_EVENTS = 2_000
 PAIR_FEATURES = frozenset({"player_pair", "banker_pair", "player_suited_pair", "banker_suited_pair"})
 
 #: Card-engine tabulations kept for reuse, by the conditions' texts, rules, known
-#: cards and budget (a pay table read again compiles once; the oldest goes first).
-MAX_CACHED_TABS = 16
+#: cards and budget (a pay table read again compiles once; the least recently used
+#: goes first), at most this many and this many bytes of arrays.
+MAX_CACHED_TABS = 128
+MAX_CACHED_BYTES = 400 * 2**20
 _CLASS_TABS: dict = {}
 
 __all__ = ["Solver", "event_index", "Analysis", "BetResult", "EventResult", "OUTCOMES"]
@@ -194,8 +196,11 @@ class Solver:
                                   f"bet {bet.id!r}", budget=budget, progress=progress,
                                   requires=[c.requires for c in conds], symmetric=_symmetric(conds), pins=pins)
             _CLASS_TABS[cache_key] = tab
-            while len(_CLASS_TABS) > MAX_CACHED_TABS:
+            while len(_CLASS_TABS) > 1 and (len(_CLASS_TABS) > MAX_CACHED_TABS or
+                                             sum(t.nbytes for t in _CLASS_TABS.values()) > MAX_CACHED_BYTES):
                 _CLASS_TABS.pop(next(iter(_CLASS_TABS)))
+        else:
+            _CLASS_TABS[cache_key] = _CLASS_TABS.pop(cache_key)      # most recently used last
         return tab
 
     def solve(self, shoe: Shoe) -> Analysis:

@@ -28,13 +28,14 @@ from itertools import chain
 from .logs import MAX_LOG_BYTES, HandLog, LogError, hand_log_chunks
 
 #: a log longer than this is read as it goes (its first PROBE_BYTES decide how)
-PROBE_BYTES = 1 << 20
+PROBE_BYTES = 1 << 18
 #: coups per chunk
 CHUNK = 1 << 16
 BLOCK = 1 << 20
 #: the longest line read (a JSON Lines shoe object of a few hundred coups is far shorter)
 MAX_LINE = 16 << 20
 _EOL = re.compile(r"\r\n|\n|\r")
+_ODD = re.compile("[\v\f\x1c\x1d\x1e\x85\u2028\u2029]")       # what else str.splitlines splits at
 
 
 class TooLarge(LogError):
@@ -109,14 +110,21 @@ class LogSource:
         row = 0
         for text in self._blocks():
             buf = pending + text if pending else text
-            start = 0
-            for m in _EOL.finditer(buf):
-                if m.group() == "\r" and m.end() == len(buf) and text:
-                    break                   # "\r" at a block end may be the start of "\r\n"
-                yield buf[start:m.end()]
-                row += 1
-                start = m.end()
-            pending = buf[start:]
+            if _ODD.search(buf) is None:    # splitlines splits at \r, \n and \r\n only here
+                parts = buf.splitlines(True)
+                pending = parts.pop() if parts and (text and parts[-1][-1:] in ("\r", "") or
+                                                    parts[-1][-1:] not in ("\r", "\n")) else ""
+                row += len(parts)
+                yield from parts
+            else:
+                start = 0
+                for m in _EOL.finditer(buf):
+                    if m.group() == "\r" and m.end() == len(buf) and text:
+                        break                   # "\r" at a block end may be the start of "\r\n"
+                    yield buf[start:m.end()]
+                    row += 1
+                    start = m.end()
+                pending = buf[start:]
             if len(pending) > MAX_LINE:
                 raise LogError(f"{self.name}: row {row + 1}: a line longer than {MAX_LINE >> 20} MiB")
         if pending:
