@@ -484,6 +484,14 @@ class Condition:
         return cls(text, frozenset(p.used), node.fn, frozenset(p.card_keys), frozenset(p.positions),
                    frozenset(p.groups), node.requires)
 
+    def __and__(self, other: Condition) -> Condition:
+        """Both conditions: what each reads, and the ``all(...)`` tests of both."""
+        a, b = self, other
+        return Condition(f"({a.text}) and ({b.text})", a.features | b.features,
+                         lambda f: a.mask(f) & b.mask(f), a.card_keys | b.card_keys,
+                         a.positions | b.positions, a.groups | b.groups,
+                         _combine([a.requires, b.requires], "and"))
+
     @property
     def card_features(self) -> frozenset[str]:
         """The rank/suit features of the first two cards this condition reads."""

@@ -256,6 +256,11 @@ class ClassTabulation:
         self._plan(uniq)
         self.multisets = len(uniq)
 
+    @property
+    def nbytes(self) -> int:
+        """Bytes of the arrays a shoe's count reads (what keeping this tabulation costs)."""
+        return self.coef.nbytes + self._idx.nbytes + self._off.nbytes
+
     def _allowed(self, requirements):
         """Per dealing position 0-5, the classes an event admits there: a pair of
         masks (when the Player stood, when the Player drew; None: any class)."""

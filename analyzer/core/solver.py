@@ -139,6 +139,7 @@ class Solver:
         # Where each bet event's count comes from: ("value", row) or (level, row).
         self._sources: list[list[tuple[str, int]]] = []
         card_events: dict[str, list] = {}
+        card_names: dict[str, list[str]] = {}
         card_features: dict[str, frozenset[str]] = {}
         self.suited_bets: list[str] = []
         self._class_tabs: list[ClassTabulation] = []
@@ -163,9 +164,17 @@ class Solver:
                 paying = event_index(bet, features)
                 sources = [("value", row_of(paying == i)) for i in range(len(conds))]
             else:
-                level = level_for(used)
+                base = level = level_for(used)
                 if level == CARD_LEVEL:
                     self.suited_bets.append(bet.id)
+                # bets share a tabulation while their signatures stay within the engine's
+                # evaluations; beyond, the next bet starts another ("card#1", ...)
+                n = 0
+                while level in card_events and evaluations(card_features[level] | used, base,
+                                                           len(card_events[level]) + len(conds)) > MAX_EVALUATIONS:
+                    n += 1
+                    level = f"{base}#{n}"
+                card_names.setdefault(level, []).append(bet.id)
                 evs = card_events.setdefault(level, [])
                 card_features[level] = card_features.get(level, frozenset()) | used
                 sources = []
@@ -175,10 +184,8 @@ class Solver:
             self._sources.append(sources)
         self._tab = Tabulation([], table, np.stack(rows))
         for level, evs in card_events.items():
-            names = [b.id for b in self.bets if any(c.card_features for c in (e.when for e in b.events))
-                     and level_for(frozenset().union(*(e.when.card_features for e in b.events))) == level]
-            what = "bet " + ", ".join(repr(n) for n in names)
-            self._card_tabs[level] = CardTabulation(evs, card_features[level], level, table, what)
+            what = "bet " + ", ".join(repr(n) for n in card_names[level])
+            self._card_tabs[level] = CardTabulation(evs, card_features[level], level.split("#")[0], table, what)
 
     def _class_tab(self, bet, conds, table, budget, progress) -> ClassTabulation:
         """The card engine's tabulation of one bet (compiled, or reused from the cache)."""
@@ -221,7 +228,7 @@ class Solver:
         if not shoes:
             return []
         for level, tab in self._card_tabs.items():
-            if level == CARD_LEVEL and not isinstance(tab, tuple):
+            if level.split("#")[0] == CARD_LEVEL and not isinstance(tab, tuple):
                 for shoe in shoes:
                     if not shoe.suited:
                         raise BetError(
@@ -246,7 +253,7 @@ class Solver:
                 for shoe, w in zip(shoes, ways):
                     w[level] = tab.ways(shoe, f"bet {bet_id!r}")
                 continue
-            counts = [shoe.card_tuple if level == CARD_LEVEL else shoe.rank_tuple for shoe in shoes]
+            counts = [shoe.card_tuple if level.split("#")[0] == CARD_LEVEL else shoe.rank_tuple for shoe in shoes]
             if _single:
                 level_ways = [tab.ways(counts[0], value_counts[0])]
             else:

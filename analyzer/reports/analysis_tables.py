@@ -188,10 +188,12 @@ def eor_markdown(e: Effects, command: str, charts: dict | None) -> str:
         tags = b.tags()
         row = [b.bet.id] + [("n/a" if b.effect(r) is None else f"{float(b.effect(r)) * 100:+.5f}")
                             for r in RANKS]
-        row.append(" ".join(f"{r}:{tags[r]:+d}" for r in RANKS if r not in "JQK"))
-        row.append(f"{b.correlation(tags):.4f}")
+        same = all(tags[r] == tags["T"] for r in "JQK")
+        row.append(" ".join(f"{r}:{tags[r]:+d}" for r in RANKS if r not in "JQK" or not same))
+        corr = b.correlation(tags)
+        row.append("n/a" if corr is None else f"{corr:.4f}")
         rows.append(row)
-    out.append(md_table(rows, ["bet"] + list(RANKS) + ["ideal tags (J Q K = T)", "correlation"],
+    out.append(md_table(rows, ["bet"] + list(RANKS) + ["ideal tags (J Q K = T unless listed)", "correlation"],
                          ["left"] + ["right"] * len(RANKS) + ["left", "right"]))
     out.append("")
     if notes:

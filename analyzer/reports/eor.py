@@ -68,6 +68,7 @@ class BetEffects:
             for m in range(1, 10):
                 t = self.tags(m)
                 c = self.correlation(t)
+                c = -2.0 if c is None else c
                 if best is None or c > best[0] + 1e-12:
                     best = (c, t)
                 if c >= 0.98:
@@ -77,8 +78,9 @@ class BetEffects:
         scale = max(known) / max_tag
         return {r: (0 if e is None else _round_half_away(e / scale)) for r, e in self.effects.items()}
 
-    def correlation(self, tags: dict[str, int]) -> float:
-        """Frequency-weighted Pearson correlation between ``tags`` and the effects."""
+    def correlation(self, tags: dict[str, int]) -> float | None:
+        """Frequency-weighted Pearson correlation between ``tags`` and the effects
+        (None when either is constant over the ranks: no correlation is defined)."""
         pairs = [(self.weights[r], float(e), float(tags[r])) for r, e in self.effects.items()
                  if e is not None and self.weights[r]]
         wsum = sum(w for w, _, _ in pairs)
@@ -88,7 +90,7 @@ class BetEffects:
         ve = sum(w * (e - me) ** 2 for w, e, _ in pairs)
         vt = sum(w * (t - mt) ** 2 for w, _, t in pairs)
         if ve == 0 or vt == 0:
-            return float("nan")
+            return None
         return cov / math.sqrt(ve * vt)
 
 

@@ -259,8 +259,7 @@ def _both(a: Condition | None, b: Condition | None) -> Condition:
     if len(parts) == 1:
         return parts[0]
     x, y = parts
-    return Condition(f"({x.text}) and ({y.text})", x.features | y.features,
-                     lambda f: x.mask(f) & y.mask(f))
+    return x & y            # keeps what the card engine must know of both
 
 
 def joint_bet(i: Bet, j: Bet, bet_id: str = "joint") -> Bet:
@@ -279,11 +278,17 @@ def joint_bet(i: Bet, j: Bet, bet_id: str = "joint") -> Bet:
                i.otherwise * j.otherwise, f"{i.otherwise_event} / {j.otherwise_event}")
 
 
+#: Most class sequences the card engine enumerates for one joint bet of a hold band.
+HOLD_BUDGET = 8_000_000
+
+
 def table_hold(shoe: Shoe, bets: tuple[Bet, ...], result, rounds=ROUNDS, rules=None) -> Hold:
     """Expected hold and its bands, one unit on each wager per round (under ``rules``)."""
     pairs = {(i.id, j.id): joint_bet(i, j, f"joint_{n}_{m}") for n, i in enumerate(bets)
              for m, j in enumerate(bets) if m > n}
-    joint = Solver(tuple(pairs.values()), rules=rules).solve(shoe)
+    # a joint of two bets on different cards can need far more card classes than
+    # either: beyond HOLD_BUDGET sequences the band is not computed (said in the sheet)
+    joint = Solver(tuple(pairs.values()), rules=rules, budget=HOLD_BUDGET).solve(shoe)
     evs = {b.id: result.bet(b.id).ev for b in bets}
     variance = sum((result.bet(b.id).variance for b in bets), Fraction(0))
     for (a, b), p in pairs.items():

@@ -119,12 +119,14 @@ def _wager_markdown(w: Wager, deals: int, h: str) -> list[str]:
     rows = [[str(d), exact(he), percent(he, 6)] for d, he in w.house_edge_by_decks.items()]
     out += [md_table(rows, ["decks", "house edge", "decimal"], ["right", "right", "right"]), ""]
     out += [f"{h}# Effects of removal and count tags", ""]
-    if w.tags_correlation is None:
+    if all(not e for e in w.effects.values()):
         out += ["Every effect of removing one card is exactly 0: no linear count can find an edge.", ""]
     else:
         rows = [[rk, "n/a" if e is None else percent(e, 6), str(w.tags[rk])] for rk, e in w.effects.items()]
+        corr = ("n/a (the tags are constant)" if w.tags_correlation is None
+                else f"{w.tags_correlation:.4f}")
         out += [md_table(rows, ["rank removed", "change in EV", "tag"], ["left", "right", "right"]), "",
-                f"Betting correlation of the tags with the effects: {w.tags_correlation:.4f}.", ""]
+                f"Betting correlation of the tags with the effects: {corr}.", ""]
     out += [f"{h}# Confidence bands", ""]
     rows = [[f"{b.rounds:,}", _fl(float(b.mean))] + [" to ".join(_fl(x) for x in b.interval(c)) for c in BAND_LEVELS]
             for b in w.bands]

@@ -64,8 +64,9 @@ def _card_features(bet: Bet) -> frozenset:
 
 
 def value_only(bet: Bet) -> bool:
-    """True when the bet's pay table reads point values only (no ranks, no suits)."""
-    return not _card_features(bet)
+    """True when the bet's pay table reads point values only (no ranks, suits, colours,
+    faces or dealt positions of any card)."""
+    return not _card_features(bet) and not any(getattr(e.when, "reads_cards", False) for e in bet.events)
 
 
 @lru_cache(maxsize=8)

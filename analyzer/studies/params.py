@@ -196,11 +196,12 @@ def select_bets(bet_ids: tuple[str, ...], bets_toml: str | None) -> tuple[Bet, .
 
 def bet_level(bet: Bet) -> str:
     """``"value"`` for a bet that reads only point values, else the card level it needs."""
-    used = frozenset().union(*(e.when.card_features for e in bet.events))
-    if not used:
+    if not any(e.when.reads_cards for e in bet.events):
         return "value"
-    from ..core.cardengine import level_for
-    return level_for(used)
+    from ..core.classengine import classes_for
+    classes = classes_for(frozenset().union(*(e.when.card_keys for e in bet.events)), False)
+    # "card" when the bet tells apart two suits of one rank (it needs a suited shoe)
+    return "rank" if all(len(set(classes[4 * r:4 * r + 4].tolist())) == 1 for r in range(13)) else "card"
 
 
 def bet_scale(bet: Bet) -> int:
