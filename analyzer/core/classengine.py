@@ -32,6 +32,7 @@ value engine's bound (``N (N-1) ... (N-5) < 2**63``), Python integers above it.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 
@@ -164,6 +165,28 @@ def _holds(branch, f) -> np.ndarray:
             m = test[f["card:" + name]]
             out = m if out is None else out & m
     return out
+
+
+@functools.lru_cache(maxsize=8)
+def _dealt_sequences(table: CoupTable, forced: tuple[int, ...]):
+    """The dealt sequences of point values of ``table`` (one row per coup, its unused
+    positions left out; ``forced`` positions 4 and 5 drawn whether used or not):
+    ``(index into the table, values (rows, 6), used (rows, 6), Player drew)``.
+    Shared by every tabulation of the rule set (read only)."""
+    d = table.cards_dealt
+    idx = np.arange(table.size)
+    c5, c6 = (idx // 10) % 10, idx % 10
+    drawn = [d >= 5, d >= 6]
+    for p in forced:
+        drawn[p - 4] = np.ones_like(drawn[p - 4])
+    rows = np.flatnonzero((drawn[0] | (c5 == 0)) & (drawn[1] | (c6 == 0)))
+    values = np.stack([table.p1[rows], table.b1[rows], table.p2[rows], table.b2[rows],
+                       c5[rows], c6[rows]], axis=1).astype(np.int64)
+    used = np.arange(POSITIONS)[None, :] < d[rows][:, None]
+    drew = (table.player_cards[rows] == 3).astype(np.int64)
+    for a in (rows, values, used, drew):
+        a.flags.writeable = False
+    return rows, values, used, drew
 
 
 class ClassTabulation:
@@ -405,21 +428,10 @@ class ClassTabulation:
                     by_value[p][drew][v, :len(c)] = c
             by_value[p] = np.stack(by_value[p])          # (drew, value, index)
             size[p] = np.stack(size[p])
-        d = table.cards_dealt
-        idx = np.arange(table.size)
-        c5, c6 = (idx // 10) % 10, idx % 10
-        drawn = [d >= 5, d >= 6]
-        for p in (4, 5):
-            if p in self._pins:
-                drawn[p - 4] = np.ones_like(drawn[p - 4])         # drawn whether used or not
-        rows = np.flatnonzero((drawn[0] | (c5 == 0)) & (drawn[1] | (c6 == 0)))
-        values = np.stack([table.p1[rows], table.b1[rows], table.p2[rows], table.b2[rows],
-                           c5[rows], c6[rows]], axis=1).astype(np.int64)
-        used = np.arange(POSITIONS)[None, :] < d[rows][:, None]
+        rows, values, used, drew = _dealt_sequences(table, tuple(p for p in (4, 5) if p in self._pins))
         dealt = used.copy()
         for p in self._pins:
             dealt[:, p] = True
-        drew = (table.player_cards[rows] == 3).astype(np.int64)
         fan = np.ones_like(values)
         for p in fine_slots:
             fan[:, p] = np.where(dealt[:, p], size[p][drew, values[:, p]], 1)
