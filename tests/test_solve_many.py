@@ -150,3 +150,65 @@ def test_pairs_of_solve_many_match_the_permutation_oracle(text):
     for bet, key in (("player_pair", "pp"), ("banker_pair", "bp"), ("either_pair", "ep"),
                      ("perfect_pair", "perfect")):
         assert a.bet(bet).events[0].ways == tallies[key][True]
+
+
+def test_derived_rows_are_exact_combinations():
+    # the tie is every deal less the Player's and Banker's wins; the catalog has more
+    from analyzer.core.engine import coup_table
+    import numpy as np
+    s = solver(tuple(MAIN))
+    _, basis, derived = s._tab._counted()
+    assert basis == [0, 1] and derived == [(2, [(0, -1), (1, -1)], 1)]
+    full = solver(("all",))
+    coef = full._tab.coef
+    _, basis, derived = full._tab._counted()
+    assert derived and len(basis) + len(derived) == coef.shape[0]
+    every = coup_table().coefficients(np.ones(coup_table().size, dtype=bool))
+    for r, terms, c_all in derived:
+        assert (sum(c * coef[i] for i, c in terms) + c_all * every == coef[r]).all()
+    shoes = shoes_of_every_kind(13)
+    counts = [x.value_counts for x in shoes]
+    assert full._tab.ways_many(counts) == [full._tab.ways_exact(vc) for vc in counts]
+
+
+def test_ev_and_variance_are_kept_exact():
+    from fractions import Fraction
+    a = solver(tuple(FAST)).solve_many([Shoe.standard(8)])[0]
+    b = solver(tuple(FAST)).solve(Shoe.standard(8))
+    for bet_id, r in a.bets.items():
+        assert isinstance(r.ev, Fraction) and r.ev is r.ev and r.variance is r.variance
+        assert r.ev == b.bet(bet_id)._moment(1)
+        assert r.variance == b.bet(bet_id)._moment(2) - r.ev ** 2
+    assert a == b
+
+
+def test_batch_chunks_equal_line_by_line(capsys, tmp_path, monkeypatch):
+    # a regular file goes through solve_many 64 lines at a time; standard input line by
+    # line: the same output, and a bad line leaves the lines before it answered
+    import io
+    import json
+    import sys
+    from analyzer.cli import main
+    rng = random.Random(4)
+    lines = []
+    for i in range(150):
+        line = {"decks": rng.choice([1, 6, 8]), "remove": " ".join(rng.sample(CARDS, rng.randint(0, 20)))}
+        if i % 7 == 0:
+            line["known"] = {"1": "9"} if i % 2 else {"2": "K", "5": "4"}
+        lines.append(json.dumps(line))
+    path = tmp_path / "shoes.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    argv = ["odds", "--bets", "player,banker,tie,player_pair,perfect_pair,dragon_bonus_banker", "--batch"]
+    assert main(argv + [str(path)]) == 0
+    chunked, err = capsys.readouterr()
+    assert err == ""
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(path.read_bytes())))
+    assert main(argv + ["-"]) == 0
+    one_by_one, _ = capsys.readouterr()
+    assert chunked == one_by_one and chunked.count("\n") == 150
+    bad = lines[:100] + ['{"remove": "5"}'] + lines[100:]           # suits unknown: perfect_pair fails
+    path.write_text("\n".join(bad) + "\n")
+    assert main(argv + [str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert out.splitlines() == chunked.splitlines()[:100]
+    assert "line 101: bet 'perfect_pair' reads suits" in err

@@ -45,6 +45,8 @@ CARD_SOLVER_CACHE = 8
 #: Best-play rule sets kept under ``--player-option best`` (one per shoe composition).
 STRATEGY_CACHE = 64
 KEYS = ("decks", "shoe", "remove", "known")
+#: Lines of a regular file solved together (``Solver.solve_many``) by ``odds --batch``.
+BATCH_LINES = 64
 
 
 class BatchError(BaccaratError):
@@ -239,29 +241,80 @@ def check_batch_args(args) -> None:
                          "(write it in the lines: keys decks, shoe, remove, known)")
 
 
-def run_batch(path: str, output: str | None, quiet: bool, document) -> int:
+def run_batch(path: str, output: str | None, quiet: bool, document, documents=None,
+              chunk: int = BATCH_LINES) -> int:
     """Answer every line of ``path`` with ``document(shoe, known)`` (a JSON-able dict), one
-    JSON line each, into ``output`` (``None`` or ``-``: standard output; else atomically)."""
+    JSON line each, into ``output`` (``None`` or ``-``: standard output; else atomically).
+
+    ``documents(items)``, if given, answers a list of ``(shoe, known)`` at once (equal to
+    ``document`` of each); a regular file's lines are then answered ``chunk`` at a time
+    (standard input and pipes stay one line at a time: an answer never waits for later
+    lines).  Output order, the first bad line's message and the lines written before it
+    are those of the line-by-line run: a chunk that fails is answered again line by line.
+    """
     if path != "-" and not os.path.exists(path):
         raise InputError(f"cannot read batch file {_name(path)}: no such file")
     output = output or "-"
     check_output(output)
     name = _name(path)
     to_stdout = output == "-"
+    size = chunk if documents is not None and _regular(path) else 1
     # a regular file's lines are counted first (a fast pass), when the bar is shown
     total = None if quiet or not sys.stderr.isatty() else _count_lines(path)
     with atomic_open(output) as out, progress_bar(total, "shoes", quiet, unit="shoe") as bar:
-        for number, text in read_lines(path):
-            try:
-                shoe, known = parse_line(text)
-                doc = document(shoe, known)
-            except BaccaratError as e:
-                raise BatchError(f"{name} line {number}: {e}") from None
-            out.write(json.dumps(doc, allow_nan=False, separators=(",", ":")) + "\n")
+        pending: list = []
+
+        def write(docs) -> None:
+            out.write("".join(json.dumps(doc, allow_nan=False, separators=(",", ":")) + "\n" for doc in docs))
             if to_stdout:
                 out.flush()
-            bar.update(1)
+            bar.update(len(docs))
+
+        def flush() -> None:
+            docs = None
+            if len(pending) > 1:
+                try:
+                    docs = documents([(shoe, known) for _, shoe, known in pending])
+                except BaccaratError:
+                    docs = None                   # answered line by line below: the right line fails
+            if docs is not None:
+                write(docs)
+            else:
+                for number, shoe, known in pending:
+                    try:
+                        doc = document(shoe, known)
+                    except BaccaratError as e:
+                        raise BatchError(f"{name} line {number}: {e}") from None
+                    write([doc])
+            pending.clear()
+
+        lines = read_lines(path)
+        while True:
+            try:
+                line = next(lines, None)
+            except BaccaratError:
+                flush()                           # a line too long, not UTF-8: the ones before first
+                raise
+            if line is None:
+                break
+            number, text = line
+            try:
+                shoe, known = parse_line(text)
+            except BaccaratError as e:
+                flush()                           # the lines before it are answered first
+                raise BatchError(f"{name} line {number}: {e}") from None
+            pending.append((number, shoe, known))
+            if len(pending) >= size:
+                flush()
+        flush()
     return 0
+
+
+def _regular(path: str) -> bool:
+    try:
+        return path != "-" and stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False
 
 
 __all__ = ["run_batch", "check_batch_args", "parse_line", "read_lines", "Solvers", "MAX_LINE_BYTES", "BatchError"]

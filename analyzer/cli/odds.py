@@ -107,7 +107,7 @@ def cmd_batch(args) -> int:
     solvers = Solvers(bets, options=card_engine_options(args))
     strategies: dict = {}
 
-    def document(shoe, known) -> dict:
+    def solver_of(shoe, known):
         nonlocal rules, strategy
         if best:
             key = shoe.value_counts
@@ -116,10 +116,26 @@ def cmd_batch(args) -> int:
                     del strategies[next(iter(strategies))]
                 strategies[key] = best_rules(base, key)
             rules, strategy = strategies[key]
-        result = solvers.get(known, rules).solve(shoe)
-        return odds_document(result, breakeven_of(result, spec), strategy)
+        return solvers.get(known, rules), strategy
 
-    return run_batch(args.batch, args.output, args.quiet, document)
+    def document(shoe, known) -> dict:
+        solver, plan = solver_of(shoe, known)
+        result = solver.solve(shoe)
+        return odds_document(result, breakeven_of(result, spec), plan)
+
+    def documents(items) -> list[dict]:
+        """``document`` of each ``(shoe, known)``, the shoes of one solver solved together."""
+        jobs = [solver_of(shoe, known) for shoe, known in items]
+        groups: dict = {}
+        for i, (solver, _) in enumerate(jobs):
+            groups.setdefault(id(solver), (solver, []))[1].append(i)
+        results: list = [None] * len(items)
+        for solver, members in groups.values():
+            for i, result in zip(members, solver.solve_many([items[i][0] for i in members])):
+                results[i] = result
+        return [odds_document(r, breakeven_of(r, spec), plan) for r, (_, plan) in zip(results, jobs)]
+
+    return run_batch(args.batch, args.output, args.quiet, document, documents)
 
 
 def breakeven_bets(args) -> tuple[tuple, tuple[str, str | None] | None]:

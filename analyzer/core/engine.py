@@ -35,6 +35,7 @@ integers.  Nothing is ever rounded.
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
 import numpy as np
@@ -185,20 +186,7 @@ class CoupTable:
         every entry is at most ``N (N-1) ... (N-5)`` for the largest shoe, so
         ``int64`` is exact below ``2**63`` and ``float64`` below ``2**53``.
         """
-        if getattr(self, "_halves", None) is None:
-            exps = self.exponents
-
-            def uniq(rows):
-                u, inv = np.unique(rows, axis=0, return_inverse=True)
-                return u, inv.ravel()
-
-            def half(cols):
-                u, idx = uniq(exps[:, cols])
-                a_u, a_i = uniq(u[:, :2])
-                b_u, b_i = uniq(u[:, 2:])
-                return idx, (cols, a_u, a_i, b_u, b_i)
-
-            self._halves = (half([0, 1, 2, 3, 4]), half([5, 6, 7, 8, 9]))
+        self._half_plan()
         vc = np.asarray(value_counts, dtype=np.int64).T        # (10, B)
         f = np.empty((VALUES, POSITIONS + 1, vc.shape[1]), dtype=dtype)
         f[:, 0, :] = 1
@@ -216,6 +204,53 @@ class CoupTable:
                 mono = part[idx]
             else:
                 mono *= part[idx]
+        return mono
+
+    def _half_plan(self):
+        if getattr(self, "_halves", None) is None:
+            exps = self.exponents
+
+            def uniq(rows):
+                u, inv = np.unique(rows, axis=0, return_inverse=True)
+                return u, inv.ravel()
+
+            def half(cols):
+                u, idx = uniq(exps[:, cols])
+                a_u, a_i = uniq(u[:, :2])
+                b_u, b_i = uniq(u[:, 2:])
+                return idx, (cols, a_u, a_i, b_u, b_i)
+
+            self._halves = (half([0, 1, 2, 3, 4]), half([5, 6, 7, 8, 9]))
+            step = POSITIONS + 1
+            # the same plan as flat column indices of F[v, k] (for batch_monomial_rows)
+            self._half_columns = [
+                (idx, a_i, b_i, cols[0] * step + a_u[:, 0], cols[1] * step + a_u[:, 1],
+                 cols[2] * step + b_u[:, 0], cols[3] * step + b_u[:, 1], cols[4] * step + b_u[:, 2])
+                for idx, (cols, a_u, a_i, b_u, b_i) in self._halves]
+        return self._halves
+
+    def batch_monomial_rows(self, value_counts: np.ndarray) -> np.ndarray:
+        """:meth:`batch_monomials` as ``(B, 5005)`` ``int64`` (one row a shoe, the layout
+        of a batched matrix product), under the same bound: exact when every shoe's
+        ``N (N-1) ... (N-5)`` is below ``2**63``."""
+        self._half_plan()
+        vc = np.asarray(value_counts, dtype=np.int64)            # (B, 10)
+        f = np.empty((vc.shape[0], VALUES, POSITIONS + 1), dtype=np.int64)
+        f[:, :, 0] = 1
+        for k in range(1, POSITIONS + 1):
+            f[:, :, k] = f[:, :, k - 1] * np.maximum(vc - (k - 1), 0)
+        f = f.reshape(vc.shape[0], -1)
+        mono = None
+        for idx, a_i, b_i, a0, a1, b0, b1, b2 in self._half_columns:
+            a = f[:, a0] * f[:, a1]
+            b = f[:, b0] * f[:, b1]
+            b *= f[:, b2]
+            part = a[:, a_i]
+            part *= b[:, b_i]
+            if mono is None:
+                mono = part[:, idx]
+            else:
+                mono *= part[:, idx]
         return mono
 
     @property
@@ -242,6 +277,33 @@ def _coup_table(rules: Rules) -> CoupTable:
     return CoupTable(rules)
 
 
+def _derive_rows(coef: np.ndarray, table: CoupTable):
+    """Rows of ``coef`` that are integer combinations of the rows before them and of the
+    row of every sequence (whose ways are ``N (N-1) ... (N-5)``, no count needed).
+
+    Returns ``(basis, derived)``: the rows to count, and ``(row, [(basis row, c), ...],
+    c_all)`` for each other row.  A combination is found in floating point but kept
+    only if it reproduces the row exactly in integers, so a derived count is exact.
+    """
+    events = coef.shape[0]
+    fact = np.array([math.factorial(k) for k in range(POSITIONS + 1)], dtype=np.int64)
+    every = math.factorial(POSITIONS) // fact[table.exponents].prod(axis=1)
+    basis, derived = [], []
+    rows = np.vstack([coef, every])                      # the last row: every sequence
+    exact = rows.astype(np.int64)
+    floats = rows.astype(float)
+    gram = floats @ floats.T                             # proposals by the normal equations
+    for r in range(events):
+        use = basis + [events]
+        q = np.linalg.lstsq(gram[np.ix_(use, use)], gram[use, r], rcond=None)[0]
+        qi = np.rint(q).astype(np.int64)
+        if np.abs(q - qi).max() < 1e-6 and np.abs(qi).max() < 2**20 and (qi @ exact[use] == exact[r]).all():
+            derived.append((r, [(basis[i], int(c)) for i, c in enumerate(qi[:-1]) if c], int(qi[-1])))
+        else:
+            basis.append(r)
+    return basis, derived
+
+
 class Tabulation:
     """A fixed list of events, compiled once, counted exactly on any shoe.
 
@@ -258,9 +320,28 @@ class Tabulation:
         self.coef = coef
         self.events = coef.shape[0]
         self._table = table
-        self._coef_t = coef.T                  # (multisets, events), columns contiguous: batch matmul
         self._gather, self._exps = table.monomial_plan()
         self._sparse = None  # Python-integer form of coef, built when first needed
+        self._rows = None    # (basis coef, basis rows, derived rows): see _derive_rows
+
+    def _counted(self):
+        """The rows the int64 paths count, and how the others follow (built once)."""
+        if self._rows is None:
+            basis, derived = _derive_rows(self.coef, self._table)
+            self._rows = (np.ascontiguousarray(self.coef[basis]), basis, derived)
+        return self._rows
+
+    def _complete(self, counted: list[int], deals: int) -> list[int]:
+        """All rows' ways from the counted rows' (Python integers: no overflow)."""
+        _, basis, derived = self._rows
+        if not derived:
+            return counted
+        out = [0] * self.events
+        for i, w in zip(basis, counted):
+            out[i] = w
+        for r, terms, c_all in derived:
+            out[r] = c_all * deals + sum(c * out[i] for i, c in terms)
+        return out
 
     @classmethod
     def grouped(cls, groups: np.ndarray, size: int, table: CoupTable | None = None) -> Tabulation:
@@ -291,7 +372,8 @@ class Tabulation:
             mono = g[0] * g[1]
             for row in g[2:]:
                 mono *= row
-            return (self.coef @ mono).tolist()
+            coef = self._counted()[0]
+            return self._complete(np.einsum("em,m->e", coef, mono).tolist(), falling(n, POSITIONS))
         return self.ways_exact(value_counts)
 
     def ways_many(self, value_counts, chunk: int = BATCH_CHUNK) -> list[list[int]]:
@@ -299,21 +381,25 @@ class Tabulation:
 
         Shoes under the int64 bound (:data:`INT64_LIMIT`, the same test as :meth:`ways`)
         are counted together, ``chunk`` at a time: one
-        :meth:`CoupTable.batch_monomials` and one integer matrix product per chunk
+        :meth:`CoupTable.batch_monomial_rows` and one integer matrix product per chunk
         (every entry and partial sum at most that shoe's ``N (N-1) ... (N-5)``).  Larger
-        shoes take :meth:`ways_exact` (Python integers), one by one.
+        shoes take :meth:`ways_exact` (Python integers), one by one.  Rows that are
+        integer combinations of others (the tie: every deal less the Player's and
+        Banker's wins) are derived, not counted (:func:`_derive_rows`).
         """
         rows = [tuple(int(x) for x in vc) for vc in value_counts]
         out: list = [None] * len(rows)
         small = [i for i, vc in enumerate(rows) if falling(sum(vc), POSITIONS) <= INT64_LIMIT]
         for i in sorted(set(range(len(rows))) - set(small)):
             out[i] = self.ways_exact(rows[i])
+        coef = self._counted()[0] if small else None
         for start in range(0, len(small), chunk):
             part = small[start:start + chunk]
-            mono = self._table.batch_monomials(np.array([rows[i] for i in part], dtype=np.int64))
-            ways = (np.ascontiguousarray(mono.T) @ self._coef_t).tolist()     # (B, events)
+            mono = self._table.batch_monomial_rows(np.array([rows[i] for i in part], dtype=np.int64))
+            # numpy's integer einsum loops run several times faster than its integer matmul
+            ways = np.einsum("bm,em->be", mono, coef).tolist()                  # (B, counted rows)
             for i, w in zip(part, ways):
-                out[i] = w
+                out[i] = self._complete(w, falling(sum(rows[i]), POSITIONS))
         return out
 
     def ways_exact(self, value_counts) -> list[int]:

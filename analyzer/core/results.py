@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import cached_property
 from fractions import Fraction
 from typing import Any
 
@@ -17,6 +18,16 @@ from .frames import data_frame
 from .shoe import Shoe
 
 OUTCOMES = ("player", "banker", "tie")
+
+
+def built(cls, **fields):
+    """An instance of the frozen dataclass ``cls`` with these fields, equal to
+    ``cls(**fields)`` (the same attributes; none of these classes has a
+    ``__post_init__``), without the per-field frozen ``__setattr__``: what a solve
+    builds for every event of every shoe."""
+    obj = object.__new__(cls)
+    obj.__dict__.update(fields)
+    return obj
 
 
 @dataclass(frozen=True)
@@ -48,9 +59,9 @@ class BetResult:
                     for e in self.events)
         return Fraction(total, self.deals * lcm)
 
-    @property
+    @cached_property
     def ev(self) -> Fraction:
-        """Expected net win per unit staked."""
+        """Expected net win per unit staked (computed once, kept: the result is immutable)."""
         return self._moment(1)
 
     @property
@@ -58,9 +69,9 @@ class BetResult:
         """``-ev``: expected loss per unit staked (ties included in the denominator)."""
         return -self.ev
 
-    @property
+    @cached_property
     def variance(self) -> Fraction:
-        """Variance of the net win of one unit staked."""
+        """Variance of the net win of one unit staked (computed once, kept)."""
         ev = self.ev
         return self._moment(2) - ev * ev
 

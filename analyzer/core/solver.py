@@ -30,7 +30,7 @@ from .classengine import _DEAL_SLOTS, ClassTabulation, first_four_reads, reads_d
 from .features import CARD_FEATURES, POSITION_FEATURES
 from .engine import POSITIONS, Tabulation, coup_table, falling
 from .errors import BetError
-from .results import OUTCOMES, Analysis, BetResult, EventResult
+from .results import OUTCOMES, Analysis, BetResult, EventResult, built
 from .shoe import Shoe
 
 #: Most distinct payout events (of point values) one solver holds.
@@ -266,10 +266,23 @@ class Solver:
         deals = self.known.deals(shoe) if self.known else falling(sum(value_counts), POSITIONS)
         value_ways = ways["value"]
         outcomes = dict(zip(OUTCOMES, (value_ways[r] for r in self._outcome_rows)))
+        layout = getattr(self, "_layout", None)
+        if layout is None:
+            layout = self._layout = [(bet, [(e.event, e.pays) for e in bet.events], sources)
+                                     for bet, sources in zip(self.bets, self._sources)]
+        new = object.__new__
         results = {}
-        for bet, sources in zip(self.bets, self._sources):
-            counts = [ways[level][r] for level, r in sources]
-            events = [EventResult(e.event, e.pays, w, deals) for e, w in zip(bet.events, counts)]
-            events.append(EventResult(bet.otherwise_event, bet.otherwise, deals - sum(counts), deals))
-            results[bet.id] = BetResult(bet, deals, tuple(events))
+        for bet, names, sources in layout:
+            # EventResult(event, pays, ways, deals) without the frozen per-field setattr
+            # (core/results.py: built); a solve makes one for every event of every bet
+            events, rest = [], deals
+            for (name, pays), (level, r) in zip(names, sources):
+                w = ways[level][r]
+                rest -= w
+                ev = new(EventResult)
+                ev.__dict__.update(event=name, pays=pays, ways=w, deals=deals)
+                events.append(ev)
+            events.append(built(EventResult, event=bet.otherwise_event, pays=bet.otherwise,
+                                ways=rest, deals=deals))
+            results[bet.id] = built(BetResult, bet=bet, deals=deals, events=tuple(events))
         return Analysis(shoe, deals, outcomes, results, self.rules, self.known)
