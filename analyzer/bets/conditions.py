@@ -57,7 +57,7 @@ import numpy as np
 from ..core.errors import BetError
 from ..core.features import (CARD_ATTRIBUTES, CARD_FEATURES, CARD_RANGES, FEATURES,  # noqa: F401
                              POSITION_FEATURES, RANGES, SUIT_FEATURES)
-from .groups import CARDS, GroupError, cached, group_function, parse_group, pred_id
+from .groups import CARDS, GroupError, cached, group_function, parse_group, pred_id, requirements as _combine
 
 #: Longest condition text accepted, and deepest nesting of parentheses and ``not``.
 MAX_LENGTH = 20_000
@@ -153,25 +153,6 @@ def _all_of(fns: list, combine) -> Callable[[dict], np.ndarray]:
             out = combine(out, fn(f))
         return out
     return evaluate
-
-
-#: Most alternatives a condition's all(...) tests are kept as (beyond: not used).
-MAX_ALTERNATIVES = 8
-
-
-def _combine(parts: list[tuple], word: str) -> tuple:
-    """The all(...) tests implied by an ``and`` / ``or`` of conditions: for ``and``,
-    every pairing of the parts' alternatives (a part without any is no restriction);
-    for ``or``, the alternatives of all parts, when each part has some."""
-    if word == "or":
-        out = tuple(b for p in parts for b in p) if all(parts) else ()
-    else:
-        out = ((),)
-        for p in parts:
-            if p:
-                out = tuple(a + b for a in out for b in p)
-        out = () if out == ((),) else out
-    return out if len(out) <= MAX_ALTERNATIVES else ()
 
 
 def _constant(value: bool) -> Callable[[dict], np.ndarray]:

@@ -113,3 +113,21 @@ def parse_group(parser) -> tuple[str, ...]:
         raise GroupError("a group cannot list both hand third cards and card5/card6: they can be the same card")
     return tuple(names)
 
+
+#: Most alternatives a condition's all(...) tests are kept as (beyond: not used).
+MAX_ALTERNATIVES = 8
+
+
+def requirements(parts: list[tuple], word: str) -> tuple:
+    """The all(...) tests implied by an ``and`` / ``or`` of conditions: for ``and``,
+    every pairing of the parts' alternatives (a part without any is no restriction);
+    for ``or``, the alternatives of all parts, when each part has some."""
+    if word == "or":
+        out = tuple(b for p in parts for b in p) if all(parts) else ()
+    else:
+        out = ((),)
+        for p in parts:
+            if p:
+                out = tuple(a + b for a in out for b in p)
+        out = () if out == ((),) else out
+    return out if len(out) <= MAX_ALTERNATIVES else ()
