@@ -277,6 +277,10 @@ def _coup_table(rules: Rules) -> CoupTable:
     return CoupTable(rules)
 
 
+#: Largest tabulation whose rows are searched for integer combinations of others.
+MAX_DERIVED_EVENTS = 64
+
+
 def _derive_rows(coef: np.ndarray, table: CoupTable):
     """Rows of ``coef`` that are integer combinations of the rows before them and of the
     row of every sequence (whose ways are ``N (N-1) ... (N-5)``, no count needed).
@@ -286,6 +290,8 @@ def _derive_rows(coef: np.ndarray, table: CoupTable):
     only if it reproduces the row exactly in integers, so a derived count is exact.
     """
     events = coef.shape[0]
+    if events > MAX_DERIVED_EVENTS:          # the search is quadratic: big tables count every row
+        return list(range(events)), []
     fact = np.array([math.factorial(k) for k in range(POSITIONS + 1)], dtype=np.int64)
     every = math.factorial(POSITIONS) // fact[table.exponents].prod(axis=1)
     basis, derived = [], []

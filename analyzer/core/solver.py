@@ -109,10 +109,12 @@ class Solver:
     Banco by default; each :class:`Analysis` carries it as ``rules``.
     ``known``: cards pinned at dealing positions (:class:`analyzer.core.known.Known`).
     ``budget`` and ``progress``: for bets the card engine counts
-    (:class:`analyzer.core.classengine.ClassTabulation`).
+    (:class:`analyzer.core.classengine.ClassTabulation`); ``fallback``: a bet on
+    the first two cards beyond that budget is counted by the pair engine instead
+    (slower to compile; False: refused).
     """
 
-    def __init__(self, bets, rules=None, known=None, budget=None, progress=None):
+    def __init__(self, bets, rules=None, known=None, budget=None, progress=None, fallback=True):
         self.bets = tuple(bets)
         self._card_tabs = {}
         table = coup_table(rules)
@@ -153,7 +155,7 @@ class Solver:
                     tab = self._class_tab(bet, conds, table, budget, progress)
                 except BetError:
                     # beyond the budget: the first-two-card engine may count it without enumerating
-                    if needs_class_engine(conds) or self.known or \
+                    if not fallback or needs_class_engine(conds) or self.known or \
                             evaluations(used, level_for(used), len(conds)) > MAX_EVALUATIONS:
                         raise
             if tab is not None:

@@ -288,7 +288,7 @@ def table_hold(shoe: Shoe, bets: tuple[Bet, ...], result, rounds=ROUNDS, rules=N
              for m, j in enumerate(bets) if m > n}
     # a joint of two bets on different cards can need far more card classes than
     # either: beyond HOLD_BUDGET sequences the band is not computed (said in the sheet)
-    joint = Solver(tuple(pairs.values()), rules=rules, budget=HOLD_BUDGET).solve(shoe)
+    joint = Solver(tuple(pairs.values()), rules=rules, budget=HOLD_BUDGET, fallback=False).solve(shoe)
     evs = {b.id: result.bet(b.id).ev for b in bets}
     variance = sum((result.bet(b.id).variance for b in bets), Fraction(0))
     for (a, b), p in pairs.items():
