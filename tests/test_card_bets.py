@@ -101,3 +101,19 @@ def test_depleted_shoe_changes_the_counts():
     shoe = Shoe.standard(8).remove(" ".join(["Kh", "Qs", "Jd", "Kc"] * 4))
     p = _solve("grand_monkey", shoe).events[0].probability
     assert isinstance(p, Fraction) and p < _solve("grand_monkey", Shoe.standard(8)).events[0].probability
+
+
+def test_effects_of_removal_average_over_the_suits():
+    """Removing "a King" from a suited shoe is the average over which King leaves:
+    a colour bet gains from a black King leaving and loses from a red one, and the
+    effects weighted by the shoe's counts balance exactly."""
+    from analyzer.reports.eor import effects_of_removal, removals
+    shoe = Shoe.standard(8)
+    mix = removals(shoe, "K", 2)
+    assert sum(w for w, _ in mix) == 1 and len(mix) == 10       # the suit splits of two cards
+    e = effects_of_removal(shoe, ["all_red", "lucky_nines"])
+    base = _solve("all_red", shoe).ev
+    by_suit = [_solve("all_red", shoe.remove("K" + s)).ev - base for s in "shdc"]
+    assert by_suit[0] > 0 > by_suit[1]                            # a black King leaving helps All Red
+    assert e.bets["all_red"].effect("K") == sum(by_suit, Fraction(0)) / 4
+    assert e.bets["all_red"].weighted_sum == 0 == e.bets["lucky_nines"].weighted_sum

@@ -20,6 +20,7 @@ True
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 from fractions import Fraction
@@ -120,8 +121,9 @@ def removal(shoe: Shoe, rank: str, cards: int) -> Shoe:
     """``shoe`` without ``cards`` cards of ``rank``.
 
     From a suited shoe the cards are taken with their suits (one from each suit
-    in turn, s h d c, skipping suits with none left) so the result stays suited;
-    on a full standard shoe the choice of suits makes no difference by symmetry.
+    in turn, s h d c, skipping suits with none left) so the result stays suited.
+    One such shoe stands for the rank only for bets that read no suit; the
+    effects of removal average over every way the cards can leave (:func:`removals`).
     """
     if not shoe.suited:
         return shoe.remove([rank] * cards)
@@ -139,9 +141,36 @@ def removal(shoe: Shoe, rank: str, cards: int) -> Shoe:
     return shoe.remove(names)
 
 
+def removals(shoe: Shoe, rank: str, cards: int) -> list[tuple[Fraction, Shoe]]:
+    """The shoes left when ``cards`` cards of ``rank`` are taken at random, each with
+    its exact probability.
+
+    A rank-only shoe gives one shoe.  From a suited shoe, each way the taken cards
+    can fall among the suits (``k_s`` of suit ``s``) has probability
+    ``prod_s C(n_s, k_s) / C(n, cards)``: a bet on colours or one suit (All Red,
+    Lucky Nines' nine of diamonds) sees the average over which cards left, so the
+    effects balance exactly; a bet that reads no suit gets the same EV from each.
+    """
+    if not shoe.suited:
+        return [(Fraction(1), shoe.remove([rank] * cards))]
+    have = [shoe.card_counts[rank + s] for s in SUITS]
+    total = math.comb(sum(have), cards)
+    if total == 0:
+        raise ShoeError(f"cannot remove {cards} cards of rank {rank}: the shoe holds fewer")
+    out = []
+    for split in itertools.product(*(range(min(n, cards) + 1) for n in have)):
+        if sum(split) != cards:
+            continue
+        ways = math.prod(math.comb(n, k) for n, k in zip(have, split))
+        names = [rank + s for s, k in zip(SUITS, split) for _ in range(k)]
+        out.append((Fraction(ways, total), shoe.remove(names)))
+    return out
+
+
 def effects_of_removal(shoe: Shoe, bets: list[str] | tuple[Bet, ...], cards: int = 1,
                        solver: Solver | None = None) -> Effects:
-    """Exact effects of removing ``cards`` cards of each rank, for each bet."""
+    """Exact effects of removing ``cards`` cards of each rank (taken at random among
+    that rank's cards: :func:`removals`), for each bet."""
     if isinstance(cards, bool) or not isinstance(cards, int) or cards < 1:
         raise ShoeError(f"number of cards to remove must be a whole number >= 1, got {cards!r}")
     most = max(shoe.rank_counts.values())
@@ -156,12 +185,13 @@ def effects_of_removal(shoe: Shoe, bets: list[str] | tuple[Bet, ...], cards: int
     rank_counts = shoe.rank_counts
     for r in RANKS:
         try:
-            smaller = removal(shoe, r, cards)
-            result = solver.solve(smaller)
+            mix = removals(shoe, r, cards)
+            results = [(w, solver.solve(smaller)) for w, smaller in mix]
         except ShoeError:
-            result = None
+            results = None
         for b in bet_objs:
-            per_rank[b.id][r] = None if result is None else result.bet(b.id).ev - base_ev[b.id]
+            per_rank[b.id][r] = None if results is None else \
+                sum((w * res.bet(b.id).ev for w, res in results), Fraction(0)) - base_ev[b.id]
     rules = base.rules if base.rules is not None and not base.rules.is_default else None
     return Effects(shoe, cards, {b.id: BetEffects(b, base_ev[b.id], per_rank[b.id], rank_counts)
                                  for b in bet_objs}, rules)
