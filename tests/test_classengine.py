@@ -71,6 +71,8 @@ CASES = {
         lambda c: c["player_cards"][0][1] == c["player_cards"][1][1] and c["winner"] == "player",
     "straight(all)": lambda c: straight(dealt(c)),
     "flush(first4) or straight(first4)": lambda c: len({x[1] for x in dealt(c)[:4]}) == 1 or straight(dealt(c)[:4]),
+    "flush([card5, card6]) or flush([player_card3])":             # no card or one card: not a flush
+        lambda c: len(dealt(c)) == 6 and dealt(c)[4][1] == dealt(c)[5][1],
     "card5_rank == 8 or card6_suit == spades":
         lambda c: (len(dealt(c)) >= 5 and rank(dealt(c)[4]) == 8) or (len(dealt(c)) == 6 and dealt(c)[5][1] == "s"),
     "banker_card3_dealt and banker_card3_colour == player_card1_colour":

@@ -67,9 +67,9 @@ def group_function(name: str, group: tuple[str, ...], pred: np.ndarray | None, t
         return lambda f: np.maximum.reduce(rank_counts(f))
     if name in ("pairs", "kinds"):
         return lambda f: sum((c == times).astype(np.int8) for c in rank_counts(f))
-    if name == "flush":
-        return lambda f: np.logical_or.reduce([np.logical_and.reduce([(_SUIT53[f[k]] == s) | (f[k] < 0)
-                                                                      for k in keys]) for s in range(4)])
+    if name == "flush":                   # two or more dealt cards, all of one suit
+        return lambda f: (sum((f[k] >= 0).astype(np.int8) for k in keys) >= 2) & np.logical_or.reduce(
+            [np.logical_and.reduce([(_SUIT53[f[k]] == s) | (f[k] < 0) for k in keys]) for s in range(4)])
 
     def straight(f):
         counts = rank_counts(f)

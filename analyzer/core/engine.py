@@ -278,7 +278,7 @@ def _coup_table(rules: Rules) -> CoupTable:
 
 
 #: Largest tabulation whose rows are searched for integer combinations of others.
-MAX_DERIVED_EVENTS = 64
+MAX_DERIVED_EVENTS = 256
 
 
 def _derive_rows(coef: np.ndarray, table: CoupTable):
