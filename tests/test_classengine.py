@@ -196,11 +196,14 @@ def test_big_shoes_use_python_integers():
     tab, _ = _tab("cards == 6 and banker_card3_face")
     small = tab.ways(Shoe.standard(8))
     big = tab.ways(Shoe.standard(2000))
+    big_removed = tab.ways(Shoe.standard(2000).remove("Kh Qd 7s"))
     assert all(isinstance(x, int) for x in big) and big[0] > small[0] > 0
     assert big[0] < math.perm(2000 * 52, 6)
-    # the Python-integer path gives the int64 path's counts where both apply
+    # the Python-integer path gives the int64 path's counts where both apply, and the
+    # modular int64 path's (core/modular.py) beyond the bound
     tab._force_python = True
     assert tab.ways(Shoe.standard(8)) == small
+    assert tab.ways(Shoe.standard(2000).remove("Kh Qd 7s")) == big_removed
 
 
 @pytest.mark.parametrize("text, message", [
@@ -265,3 +268,20 @@ def test_known_cards_sum_back_to_the_unconditional_count():
         if shoe.rank_counts[r]:
             total += Solver([bet], known=parse_known({"6": r})).solve(shoe).bet("m").events[0].ways
     assert total == whole
+
+
+def test_modular_sums_are_exact():
+    """core/modular.py: random products summed modulo primes give Python's exact sums,
+    and tables beyond its limits are refused (the caller uses Python integers)."""
+    from analyzer.core.modular import exact_dot, usable
+    rng = np.random.default_rng(3)
+    coef = rng.integers(0, 720, size=(3, 500))
+    idx = rng.integers(0, 12, size=(500, 6))
+    off = rng.integers(0, 6, size=(500, 6))
+    n = [int(x) for x in rng.integers(10**5, 5 * 10**5, size=12)]
+    exact = [sum(int(coef[e, m]) * math.prod(n[idx[m, j]] - int(off[m, j]) for j in range(6)) for m in range(500))
+             for e in range(3)]
+    assert exact_dot(coef, idx, off, n, bound=max(exact)) == exact
+    assert not usable(np.array([[2**12]]))
+    with pytest.raises(ValueError):
+        exact_dot(np.array([[2**12]]), idx[:1], off[:1], n, bound=10**40)

@@ -41,6 +41,7 @@ import numpy as np
 from .engine import INT64_LIMIT, POSITIONS, CoupTable, falling
 from .errors import BetError
 from .features import CARD_FEATURES, FIRST_FOUR, POSITION_FEATURES, card_table
+from .modular import exact_dot, usable
 
 #: Most class sequences one tabulation enumerates (about 30 bytes each, in
 #: chunks of :data:`CHUNK`): beyond it a bet is refused before the work.
@@ -506,6 +507,8 @@ class ClassTabulation:
         counts = self.class_counts(shoe, what)
         total = shoe.cards
         big = falling(total, POSITIONS) > INT64_LIMIT or getattr(self, "_force_python", False)
+        if big and usable(self.coef) and not getattr(self, "_force_python", False):   # see core/modular.py
+            return exact_dot(self.coef, self._idx, self._off, counts + [*shoe.value_counts, total], falling(total, 6))
         dtype = object if big else np.int64
         n_ext = np.array(counts + list(shoe.value_counts) + [total], dtype=dtype)
         off = self._off.astype(object) if big else self._off
@@ -513,7 +516,5 @@ class ClassTabulation:
         mono = fac[:, 0].copy()
         for col in range(1, POSITIONS):
             mono = mono * fac[:, col]
-        mono = np.maximum(mono, 0) if not big else np.array([max(x, 0) for x in mono], dtype=object)
-        if big:
-            return [int(x) for x in self.coef.astype(object).dot(mono)]
-        return [int(x) for x in self.coef @ mono]
+        # every factor run reaches 0 before it could go negative: mono >= 0
+        return [int(x) for x in (self.coef.astype(object) if big else self.coef).dot(mono)]
