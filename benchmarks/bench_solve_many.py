@@ -1,13 +1,17 @@
-"""How fast is ``Solver.solve_many`` against one ``solve`` per shoe?
+"""How fast is ``Solver.solve_many`` against one ``solve`` per shoe, and against an older checkout?
 
-For three bet sets (the main bets; the main bets with the pair bets and the Dragon
-Bonus, the set of the fastest open-source solvers; the whole built-in catalog,
-``--bets all``) it times, per shoe, ``[solve(s) for s in shoes]`` and
-``solve_many(shoes)`` on ``--shoes`` distinct new 8-deck shoes (0 to 40 cards
-removed with their suits, generated first), the median of ``--repeat`` runs, and
-checks that both give equal results.  ``--compare PATH`` times the single solves
-of another checkout (e.g. ``git worktree add /tmp/oldspeed HEAD``) in a
-subprocess in the same run, for a ratio on the same loaded machine.
+For four bet sets (the main bets; the main bets with the pair bets and the Dragon
+Bonus, the set of the fastest open-source solvers; the 41 bets of ``bets.toml``; the
+whole built-in catalog, ``--bets all``) it times, per shoe, ``[solve(s) for s in
+shoes]`` and ``solve_many(shoes)`` on ``--shoes`` distinct new 8-deck shoes (0 to 40
+cards removed with their suits, generated first), the median of ``--repeat`` runs, and
+checks that both give equal results.  Then the main bets on bigger shoes
+(``--decks``, default 8, 28, 40, 100, 1000 and 10000 decks: beyond about 28 decks the
+deals pass ``2**63``), each as a ratio to the 8-deck time.
+
+``--compare PATH`` runs the same timings with another checkout (e.g. ``git worktree
+add /tmp/oldspeed HEAD``) in alternating subprocesses of the same run, and prints each
+of its figures beside this checkout's, with the ratio old / new.
 
 Run from the repository root:
     python benchmarks/bench_solve_many.py [--shoes 256] [--repeat 5] [--rounds 3] [--clock wall|cpu] [--compare PATH]
@@ -37,29 +41,44 @@ SETS = {"main": MAIN, "fast": FAST, "bets.toml": "bets.toml", "all": None}
 
 #: run inside one interpreter (this checkout, or the one of --compare): prints JSON
 WORKER = r"""
-import json, random, statistics, sys, time, tomllib
+import gc, json, random, statistics, sys, time, tomllib
 from pathlib import Path
 import analyzer
 from analyzer import Shoe, Solver, catalog
 shoes_n, repeat, seed, batch = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4] == "1"
 sets = json.loads(sys.argv[5])
 clock = time.process_time if sys.argv[6] == "cpu" else time.perf_counter
-cards = [r + s for r in "A23456789TJQK" for s in "shdc" for _ in range(8)]
+decks_list = json.loads(sys.argv[7])
+batch = batch and hasattr(Solver, "solve_many")
+
+
+def shoes_of(decks, n, rng):
+    cards = [r + s for r in "A23456789TJQK" for s in "shdc" for _ in range(decks)]
+    return [Shoe.standard(decks).remove(rng.sample(cards, rng.randint(0, 40))) for _ in range(n)]
+
+
 rng = random.Random(seed)
-runs = [[Shoe.standard(8).remove(rng.sample(cards, rng.randint(0, 40))) for _ in range(shoes_n)]
-        for _ in range(repeat)]
+runs = [shoes_of(8, shoes_n, rng) for _ in range(repeat)]
 cat = catalog()
 out = {}
-for name, ids in sets.items():
+jobs = []        # the shoe sizes first: after the whole catalog is loaded a process is slower
+for decks in decks_list:
+    rng = random.Random(seed + decks)
+    jobs.append((f"main {decks}d", ["player", "banker", "tie"],
+                 [shoes_of(decks, max(32, shoes_n // 4), rng) for _ in range(repeat)]))
+jobs += [(name, ids, runs) for name, ids in sets.items()]
+for name, ids, shoe_runs in jobs:
     if ids == "bets.toml":
         with open(Path(analyzer.__file__).parent / "bets" / "data" / "bets.toml", "rb") as f:
             ids = [b["id"] for b in tomllib.load(f)["bet"]]
     solver = Solver(tuple(cat.bets.values()) if ids is None else cat.select(ids))
-    solver.solve(Shoe.standard(8))              # compiled and warmed outside the timings
+    solver.solve(shoe_runs[0][0])               # compiled and warmed outside the timings
     if batch:
-        solver.solve_many([Shoe.standard(8), Shoe.standard(6)])
+        solver.solve_many(shoe_runs[0][:2])
+    gc.collect()
+    gc.freeze()                                 # what earlier sets left is not collected in the timings
     single, many = [], []
-    for shoes in runs:
+    for shoes in shoe_runs:
         t = clock()
         one = [solver.solve(s) for s in shoes]
         single.append((clock() - t) / len(shoes))
@@ -76,7 +95,7 @@ print(json.dumps(out))
 def run(path: Path, args, batch: bool) -> dict:
     env = dict(os.environ, PYTHONPATH=str(path))
     p = subprocess.run([sys.executable, "-c", WORKER, str(args.shoes), str(args.repeat), str(args.seed),
-                        "1" if batch else "0", json.dumps(SETS), args.clock],
+                        "1" if batch else "0", json.dumps(SETS), args.clock, json.dumps(args.decks)],
                        capture_output=True, text=True, env=env, cwd=path, check=True)
     return json.loads(p.stdout)
 
@@ -93,6 +112,8 @@ def main() -> None:
     ap.add_argument("--compare", metavar="PATH", help="another checkout: its single solves, same shoes")
     ap.add_argument("--rounds", type=int, default=3,
                     help="processes of each checkout, alternated (each runs --repeat runs)")
+    ap.add_argument("--decks", type=lambda t: [int(x) for x in t.split(",")], default=[8, 28, 40, 100, 1000, 10000],
+                    help="shoe sizes for the main bets (comma-separated decks)")
     ap.add_argument("--clock", choices=["wall", "cpu"], default="wall",
                     help="wall time (perf_counter) or this process's CPU time (process_time: "
                          "steadier on a machine shared with other work)")
@@ -104,25 +125,44 @@ def main() -> None:
           f"{args.repeat} runs; {args.clock} clock; per shoe")
     mine, old = {}, {}
     for _ in range(args.rounds):                 # alternated: both see the same load
-        for name, r in run(REPO, args, True).items():
-            m = mine.setdefault(name, {"bets": r["bets"], "single": [], "many": []})
-            m["single"] += r["single"]
-            m["many"] += r["many"]
-        if args.compare:
-            for name, r in run(Path(args.compare).resolve(), args, False).items():
-                o = old.setdefault(name, {"bets": r["bets"], "single": []})
-                o["single"] += r["single"]
-    head = f"{'bet set':<10} {'bets':>4} {'solve (single)':>14} {'solve_many':>14} {'single/many':>11}"
+        for path, into in [(REPO, mine)] + ([(Path(args.compare).resolve(), old)] if args.compare else []):
+            for name, r in run(path, args, True).items():
+                m = into.setdefault(name, {"bets": r["bets"], "single": [], "many": []})
+                m["single"] += r["single"]
+                m["many"] += r["many"]
+
+    def med(xs):
+        return statistics.median(xs) if xs else None
+
+    def cell(x):
+        return f"{us(x):>12}" if x is not None else f"{'-':>12}"
+
+    head = f"{'bet set':<12} {'bets':>4} {'single':>12} {'solve_many':>12} {'single/many':>11}"
     if old:
-        head += f" {'old bets':>8} {'old single':>12} {'old/many':>9}"
+        head += f" {'old single':>12} {'old many':>12} {'old/new many':>12}"
     print(head)
     for name, r in mine.items():
-        single, many = statistics.median(r["single"]), statistics.median(r["many"])
-        line = f"{name:<10} {r['bets']:>4} {us(single):>14} {us(many):>14} {single / many:10.1f}x"
+        single, many = med(r["single"]), med(r["many"])
+        line = f"{name:<12} {r['bets']:>4} {cell(single)} {cell(many)} {single / many:10.1f}x"
         if old:
-            o = statistics.median(old[name]["single"])
-            line += f" {old[name]['bets']:>8} {us(o):>12} {o / many:8.1f}x"
+            o = old[name]
+            o_single, o_many = med(o["single"]), med(o["many"])
+            line += f" {cell(o_single)} {cell(o_many)} {(o_many or o_single) / many:11.1f}x"
         print(line)
+    base = mine.get("main 8d")
+    if base:
+        print("\nmain bets by shoe size, against 8 decks (same path, same run):")
+        for name, r in mine.items():
+            if name.startswith("main ") and name.endswith("d"):
+                line = (f"{name:<12} single {med(r['single']) / med(base['single']):5.1f}x, "
+                        f"solve_many {med(r['many']) / med(base['many']):5.1f}x")
+                if old and name in old and "main 8d" in old:
+                    o, ob = old[name], old["main 8d"]
+                    line += f"   (old: single {med(o['single']) / med(ob['single']):5.1f}x"
+                    if o["many"]:
+                        line += f", solve_many {med(o['many']) / med(ob['many']):5.1f}x"
+                    line += ")"
+                print(line)
 
 
 if __name__ == "__main__":

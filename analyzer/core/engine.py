@@ -29,8 +29,13 @@ integer matrix-vector product.
 
 Exactness: with numpy ``int64`` every monomial and every partial sum is at most
 ``N (N-1) ... (N-5)`` (each counts ordered selections of distinct cards), so
-int64 is used only when that bound is below ``2**63``; larger shoes use Python
-integers.  Nothing is ever rounded.
+int64 is used only when that bound is below ``2**63``.  Batches of shoes under
+``2**53`` are counted in float64 matrix products whose every intermediate is an
+integer below ``2**53`` (:mod:`analyzer.core.blocks`); shoes beyond ``2**63`` are
+counted modulo ``2**64`` (wrapping ``uint64``) and modulo a few primes, and the
+Chinese remainder theorem gives the integers back.  :meth:`Tabulation.ways_exact`
+(Python integers only) is the reference every path is tested against.  Nothing is
+ever rounded.
 """
 
 from __future__ import annotations
@@ -229,29 +234,40 @@ class CoupTable:
                 for idx, (cols, a_u, a_i, b_u, b_i) in self._halves]
         return self._halves
 
-    def batch_monomial_rows(self, value_counts: np.ndarray) -> np.ndarray:
+    def batch_monomial_rows(self, value_counts: np.ndarray, dtype=np.int64) -> np.ndarray:
         """:meth:`batch_monomials` as ``(B, 5005)`` ``int64`` (one row a shoe, the layout
         of a batched matrix product), under the same bound: exact when every shoe's
-        ``N (N-1) ... (N-5)`` is below ``2**63``."""
+        ``N (N-1) ... (N-5)`` is below ``2**63``.  ``dtype=np.uint64``: any shoe, every
+        entry exact modulo ``2**64`` (unsigned arithmetic wraps by definition)."""
         self._half_plan()
         vc = np.asarray(value_counts, dtype=np.int64)            # (B, 10)
-        f = np.empty((vc.shape[0], VALUES, POSITIONS + 1), dtype=np.int64)
+        f = np.empty((vc.shape[0], VALUES, POSITIONS + 1), dtype=dtype)
         f[:, :, 0] = 1
         for k in range(1, POSITIONS + 1):
-            f[:, :, k] = f[:, :, k - 1] * np.maximum(vc - (k - 1), 0)
-        f = f.reshape(vc.shape[0], -1)
+            f[:, :, k] = f[:, :, k - 1] * np.maximum(vc - (k - 1), 0).astype(dtype)
+        return self.monomial_rows_from(f.reshape(vc.shape[0], -1))
+
+    def monomial_rows_from(self, f: np.ndarray, reduce=None) -> np.ndarray:
+        """``(B, 5005)`` monomials from the flattened falling-factorial tables ``f``
+        (``(B, 70)``, column ``v * 7 + k``).  ``reduce`` (e.g. ``x % p``) is applied after
+        every product of two factors (for residues below ``2**20``: below ``2**40``)."""
+        self._half_plan()
         mono = None
         for idx, a_i, b_i, a0, a1, b0, b1, b2 in self._half_columns:
             a = f[:, a0] * f[:, a1]
             b = f[:, b0] * f[:, b1]
+            if reduce is not None:
+                a, b = reduce(a), reduce(b)
             b *= f[:, b2]
             part = a[:, a_i]
-            part *= b[:, b_i]
+            part *= b[:, b_i] if reduce is None else reduce(b)[:, b_i]
+            if reduce is not None:
+                part = reduce(part)
             if mono is None:
                 mono = part[:, idx]
             else:
                 mono *= part[:, idx]
-        return mono
+        return mono if reduce is None else reduce(mono)
 
     @property
     def size(self) -> int:
@@ -329,6 +345,7 @@ class Tabulation:
         self._gather, self._exps = table.monomial_plan()
         self._sparse = None  # Python-integer form of coef, built when first needed
         self._rows = None    # (basis coef, basis rows, derived rows): see _derive_rows
+        self._blocks = None  # the counted rows as float64 blocks (core/blocks.py)
 
     def _counted(self):
         """The rows the int64 paths count, and how the others follow (built once)."""
@@ -336,6 +353,13 @@ class Tabulation:
             basis, derived = _derive_rows(self.coef, self._table)
             self._rows = (np.ascontiguousarray(self.coef[basis]), basis, derived)
         return self._rows
+
+    def _block_plan(self):
+        """The counted rows as :class:`analyzer.core.blocks.BlockPlan` (built once)."""
+        if self._blocks is None:
+            from .blocks import BlockPlan
+            self._blocks = BlockPlan(self._counted()[0], self._table.exponents)
+        return self._blocks
 
     def _complete(self, counted: list[int], deals: int) -> list[int]:
         """All rows' ways from the counted rows' (Python integers: no overflow)."""
@@ -380,33 +404,82 @@ class Tabulation:
                 mono *= row
             coef = self._counted()[0]
             return self._complete(np.einsum("em,m->e", coef, mono).tolist(), falling(n, POSITIONS))
-        return self.ways_exact(value_counts)
+        deals = falling(n, POSITIONS)
+        # one shoe beyond the int64 bound: the same gathers modulo 2**64 (wrapping uint64)
+        # and modulo primes below 2**31 (each product of two residues below 2**62, reduced;
+        # sums of 5005 coefficients below 2**10 times a residue below 2**54), then the
+        # Chinese remainder theorem (core/blocks.py)
+        from .blocks import crt, moduli_for
+        primes = moduli_for(deals, wrapped=True, bits=31)
+        table = self._falling_table(value_counts)
+        coef = self._counted()[0]
+        g = np.array([x % 2**64 for x in table], dtype=np.uint64).take(self._gather)
+        mono = g[0] * g[1]
+        for row in g[2:]:
+            mono *= row
+        residues = [np.einsum("em,m->e", coef.astype(np.uint64), mono).tolist()]
+        for p in primes:
+            g = np.array([x % p for x in table], dtype=np.int64).take(self._gather)
+            mono = g[0] * g[1]
+            for row in g[2:]:
+                mono -= mono // p * p                   # x % p (numpy divides by a scalar fast)
+                mono *= row
+            mono -= mono // p * p
+            residues.append((np.einsum("em,m->e", coef, mono) % p).tolist())
+        return self._complete(crt(residues, [2**64] + primes), deals)
 
     def ways_many(self, value_counts, chunk: int = BATCH_CHUNK) -> list[list[int]]:
         """:meth:`ways` of many shoes (a sequence of value-count rows), equal list for list.
 
-        Shoes under the int64 bound (:data:`INT64_LIMIT`, the same test as :meth:`ways`)
-        are counted together, ``chunk`` at a time: one
+        Shoes are counted together, ``chunk`` at a time.  Under ``2**53`` deals (458
+        cards; every shoe of 8 decks or fewer): float64 block products, exact by their
+        bounds (:meth:`analyzer.core.blocks.BlockPlan.exact_float_ways`).  Under the int64
+        bound (:data:`INT64_LIMIT`, the same test as :meth:`ways`): one
         :meth:`CoupTable.batch_monomial_rows` and one integer matrix product per chunk
-        (every entry and partial sum at most that shoe's ``N (N-1) ... (N-5)``).  Larger
-        shoes take :meth:`ways_exact` (Python integers), one by one.  Rows that are
-        integer combinations of others (the tie: every deal less the Player's and
-        Banker's wins) are derived, not counted (:func:`_derive_rows`).
+        (every entry and partial sum at most that shoe's ``N (N-1) ... (N-5)``).  Beyond:
+        :meth:`_big_ways`.  Rows that are integer combinations of others (the tie: every
+        deal less the Player's and Banker's wins) are derived, not counted
+        (:func:`_derive_rows`).
         """
         rows = [tuple(int(x) for x in vc) for vc in value_counts]
         out: list = [None] * len(rows)
-        small = [i for i, vc in enumerate(rows) if falling(sum(vc), POSITIONS) <= INT64_LIMIT]
-        for i in sorted(set(range(len(rows))) - set(small)):
-            out[i] = self.ways_exact(rows[i])
-        coef = self._counted()[0] if small else None
+        if not rows:
+            return out
+        deals = [falling(sum(vc), POSITIONS) for vc in rows]
+        plan = self._block_plan()
+        exact_float = [i for i, vc in enumerate(rows) if plan.float_exact(sum(vc))]
+        small = [i for i, d in enumerate(deals) if d <= INT64_LIMIT and not plan.float_exact(sum(rows[i]))]
+        big = [i for i, d in enumerate(deals) if d > INT64_LIMIT]
+        coef = self._counted()[0]
+        for start in range(0, len(exact_float), chunk):
+            part = exact_float[start:start + chunk]
+            ways = plan.exact_float_ways(np.array([rows[i] for i in part], dtype=np.int64)).tolist()
+            for i, w in zip(part, ways):
+                out[i] = self._complete(w, deals[i])
         for start in range(0, len(small), chunk):
             part = small[start:start + chunk]
             mono = self._table.batch_monomial_rows(np.array([rows[i] for i in part], dtype=np.int64))
             # numpy's integer einsum loops run several times faster than its integer matmul
             ways = np.einsum("bm,em->be", mono, coef).tolist()                  # (B, counted rows)
             for i, w in zip(part, ways):
-                out[i] = self._complete(w, falling(sum(rows[i]), POSITIONS))
+                out[i] = self._complete(w, deals[i])
+        for start in range(0, len(big), chunk):
+            part = big[start:start + chunk]
+            for i, w in zip(part, self._big_ways([rows[i] for i in part])):
+                out[i] = w
         return out
+
+    def _big_ways(self, rows) -> list[list[int]]:
+        """:meth:`ways` of shoes beyond the int64 bound: the integer path in wrapping
+        ``uint64`` gives every count modulo ``2**64``, a few primes below ``2**20``
+        (:meth:`analyzer.core.blocks.BlockPlan.modular_ways`) the rest, and the Chinese
+        remainder theorem the exact integers."""
+        coef = self._counted()[0].astype(np.uint64)
+        mono = self._table.batch_monomial_rows(np.array(rows, dtype=np.int64), np.uint64)
+        wrapped = np.einsum("bm,em->be", mono, coef)
+        deals = [falling(sum(vc), POSITIONS) for vc in rows]
+        ways = self._block_plan().modular_ways(rows, max(deals), wrapped)
+        return [self._complete(w, d) for w, d in zip(ways, deals)]
 
     def ways_exact(self, value_counts) -> list[int]:
         """Same as :meth:`ways`, with Python integers only (any shoe size)."""

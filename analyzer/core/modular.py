@@ -18,23 +18,17 @@ True
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
+
+from .blocks import primes_below
 
 MAX_COEF = 2**12
 CHUNK = 2**18
 
 
-@lru_cache(maxsize=1)
 def _primes() -> tuple[int, ...]:
     """Sixteen primes just below ``2**31`` (enough for any bound below 2**490)."""
-    from sympy import prevprime
-    out, p = [], 2**31
-    while len(out) < 16:
-        p = prevprime(p)
-        out.append(p)
-    return tuple(out)
+    return primes_below(31, 16)
 
 
 def usable(coef: np.ndarray) -> bool:
