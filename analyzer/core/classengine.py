@@ -23,11 +23,11 @@ one product per multiset and one integer matrix-vector product.
 
 Which sequences.  A bet that reads only cards among the first four, and no
 total or outcome, is counted over those positions alone (``K**r`` sequences
-for ``K`` classes and ``r`` positions).  Otherwise the engine expands every
-dealt sequence of point values (4, 5 or 6 cards, from the drawing rules) into
-its sequences of classes; their number is estimated first and a bet beyond
-the budget is refused with the estimate.  Exactness: numpy ``int64`` under the
-value engine's bound (``N (N-1) ... (N-5) < 2**63``), Python integers above it.
+for ``K`` classes and ``r`` positions; as multisets when it reads them so, and
+per rank multiset when only ranks and one-suitedness matter: :mod:`.rankflush`).
+Otherwise every dealt sequence of point values expands into its sequences of
+classes, estimated first: beyond the budget a bet is refused with the estimate.
+Exact: ``int64`` under ``2**63``, beyond it residues (:mod:`.modular`).
 """
 
 from __future__ import annotations
@@ -42,6 +42,8 @@ from .engine import INT64_LIMIT, POSITIONS, CoupTable, falling
 from .errors import BetError
 from .features import CARD_FEATURES, FIRST_FOUR, POSITION_FEATURES, card_table
 from .modular import exact_dot, usable
+from .rankflush import RankFlushPlan
+from .reads import FIRST_FOUR_VALUES, first_four_reads, reads_drawing  # noqa: F401 (the engine's API)
 
 #: Most class sequences one tabulation enumerates (about 30 bytes each, in
 #: chunks of :data:`CHUNK`): beyond it a bet is refused before the work.
@@ -71,38 +73,6 @@ def classes_for(card_keys, with_value: bool) -> np.ndarray:
         return np.zeros(52, dtype=np.int64)
     _, inverse = np.unique(np.stack(cols, axis=1), axis=0, return_inverse=True)
     return inverse.ravel().astype(np.int64)
-
-
-#: Point-value features of the first four cards (the drawing does not change them):
-#: name -> the positions it reads.
-FIRST_FOUR_VALUES = {
-    "player_value1": ("player_card1",), "player_value2": ("player_card2",),
-    "banker_value1": ("banker_card1",), "banker_value2": ("banker_card2",),
-    "player_two_total": ("player_card1", "player_card2"), "banker_two_total": ("banker_card1", "banker_card2"),
-    "player_natural": ("player_card1", "player_card2"), "banker_natural": ("banker_card1", "banker_card2"),
-    "natural": ("player_card1", "player_card2", "banker_card1", "banker_card2"),
-}
-
-
-def first_four_reads(features) -> tuple[set, set]:
-    """The card keys and positions the point-value features of the first four cards
-    read, for a bet counted without the drawing."""
-    names = [n for n in features if n in FIRST_FOUR_VALUES]
-    return ({("attr", "value")} if names else set()), {p for n in names for p in FIRST_FOUR_VALUES[n]}
-
-
-def reads_drawing(features, positions) -> bool:
-    """True when a condition's count depends on the drawing rules: it reads a
-    total, the outcome, a third card or whether a card was dealt."""
-    for name in features:
-        if name in CARD_FEATURES or name in FIRST_FOUR_VALUES:
-            continue
-        if name in POSITION_FEATURES:
-            pos, attr = POSITION_FEATURES[name]
-            if pos in FIRST_FOUR and attr != "dealt":
-                continue
-        return True
-    return any(p not in FIRST_FOUR for p in positions)
 
 
 class _Features(dict):
@@ -279,6 +249,9 @@ class ClassTabulation:
         self.coef = np.ascontiguousarray(coef.T)                   # (events, multisets)
         self._plan(uniq)
         self.multisets = len(uniq)
+        # a poker-like bet on the first cards as a multiset: per rank multiset (core/rankflush.py)
+        self._rank_flush = RankFlushPlan.detect(self.coef, self._idx[:, :self.fine_width], self._rep[:-1]) if (
+            k == 52 and not drawing and not pins and all(p["symmetric"] for p in plans)) else None
 
     @property
     def nbytes(self) -> int:
@@ -506,6 +479,9 @@ class ClassTabulation:
         """Exact ordered six-card deals of each event on ``shoe``."""
         counts = self.class_counts(shoe, what)
         total = shoe.cards
+        if self._rank_flush is not None and not getattr(self, "_force_python", False):
+            r = self._rank_flush.r      # one card a class: the shoe's cards in card order
+            return self._rank_flush.ways([counts[c] for c in self.classes], total, falling(total - r, POSITIONS - r))
         big = falling(total, POSITIONS) > INT64_LIMIT or getattr(self, "_force_python", False)
         if big and usable(self.coef) and not getattr(self, "_force_python", False):   # see core/modular.py
             return exact_dot(self.coef, self._idx, self._off, counts + [*shoe.value_counts, total], falling(total, 6))

@@ -1,0 +1,38 @@
+"""What a bet's conditions read of the coup, for the card engine: which point-value
+features of the first four cards it reads, and whether its count depends on the
+drawing rules (:mod:`analyzer.core.classengine`)."""
+
+from __future__ import annotations
+
+from .features import CARD_FEATURES, FIRST_FOUR, POSITION_FEATURES
+
+#: Point-value features of the first four cards (the drawing does not change them):
+#: name -> the positions it reads.
+FIRST_FOUR_VALUES = {
+    "player_value1": ("player_card1",), "player_value2": ("player_card2",),
+    "banker_value1": ("banker_card1",), "banker_value2": ("banker_card2",),
+    "player_two_total": ("player_card1", "player_card2"), "banker_two_total": ("banker_card1", "banker_card2"),
+    "player_natural": ("player_card1", "player_card2"), "banker_natural": ("banker_card1", "banker_card2"),
+    "natural": ("player_card1", "player_card2", "banker_card1", "banker_card2"),
+}
+
+
+def first_four_reads(features) -> tuple[set, set]:
+    """The card keys and positions the point-value features of the first four cards
+    read, for a bet counted without the drawing."""
+    names = [n for n in features if n in FIRST_FOUR_VALUES]
+    return ({("attr", "value")} if names else set()), {p for n in names for p in FIRST_FOUR_VALUES[n]}
+
+
+def reads_drawing(features, positions) -> bool:
+    """True when a condition's count depends on the drawing rules: it reads a
+    total, the outcome, a third card or whether a card was dealt."""
+    for name in features:
+        if name in CARD_FEATURES or name in FIRST_FOUR_VALUES:
+            continue
+        if name in POSITION_FEATURES:
+            pos, attr = POSITION_FEATURES[name]
+            if pos in FIRST_FOUR and attr != "dealt":
+                continue
+        return True
+    return any(p not in FIRST_FOUR for p in positions)
