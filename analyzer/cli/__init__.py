@@ -51,6 +51,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"baccarat: error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
+        if argv is None and threading.current_thread() is threading.main_thread():
+            # the command line's process: a second Ctrl-C or SIGTERM while it exits would end
+            # it by SIGINT rather than with status 130 (a caller of main() keeps its handlers)
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
         print("baccarat: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
