@@ -56,6 +56,28 @@ class _Shared:
         return self._counter
 
 
+def _start_local(workers: int):
+    """A LocalCluster of ``workers`` processes on 127.0.0.1.
+
+    Workers started while SIGINT is ignored keep ignoring it (Python leaves an ignored SIGINT
+    alone at start-up), so Ctrl-C reaches only this process, which stops them (as ``baccarat
+    study`` does).  A Ctrl-C during the start itself, a second or two, is ignored with them."""
+    import logging
+    import signal
+    import threading
+
+    from distributed import LocalCluster
+
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+    try:
+        return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+                            dashboard_address=None, silence_logs=logging.ERROR)
+    finally:
+        if main:
+            signal.signal(signal.SIGINT, previous)
+
+
 def _group_sums(shared: _Shared, state, blocks):
     """Worker side: the sums of each block of a group (``state`` holds the group's coups only)."""
     from .reference import _accumulate
@@ -86,11 +108,10 @@ class DaskRunner:
 
     def __enter__(self) -> DaskRunner:
         try:
-            from distributed import Client, LocalCluster
+            from distributed import Client
         except ImportError:
             raise ClusterError("the cluster engine needs Dask distributed: "
                                "python -m pip install 'baccarat-analyzer[cluster]'") from None
-        import logging
         try:
             if self.scheduler:
                 try:
@@ -99,16 +120,7 @@ class DaskRunner:
                     raise ClusterError(f"cannot connect to the Dask scheduler at {self.scheduler!r}: "
                                        f"{e}") from None
             else:
-                # Workers started while SIGINT is ignored keep ignoring it, so Ctrl-C reaches only
-                # this process, which stops them (as baccarat study does).
-                import signal
-                previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-                try:
-                    self.local = LocalCluster(n_workers=self.tasks, threads_per_worker=1, processes=True,
-                                              host="127.0.0.1", dashboard_address=None,
-                                              silence_logs=logging.ERROR)
-                finally:
-                    signal.signal(signal.SIGINT, previous)
+                self.local = _start_local(self.tasks)
                 self.client = Client(self.local)
         except BaseException:
             self.close()
@@ -154,9 +166,9 @@ class DaskRunner:
         futures = [self.client.submit(_group_sums, shared, d, blocks, pure=False)
                    for d, (_, blocks) in zip(data, pieces)]
         try:
-            results = self.client.gather(futures)
+            results = [f.result() for f in futures]
         except BaseException:
-            self.client.cancel(futures)
+            self.client.cancel(futures + data)
             raise
         self.used += len(futures)
         return [part for parts in results for part in parts]
