@@ -146,6 +146,16 @@ def test_missing_cluster_extra_is_one_line(log, capsys, monkeypatch):
                    "python -m pip install 'baccarat-analyzer[cluster]'\n")
 
 
+def test_a_task_failing_on_a_worker_is_one_line(log, cluster, capsys, monkeypatch):
+    def broken(*args):
+        raise ModuleNotFoundError("No module named 'analyzer.simcheck.gone'")
+    monkeypatch.setattr(dist, "_group_sums", broken)            # pickled by value: runs on the worker
+    code, out, err = run(["check", str(log), "-q", "--scheduler", cluster.scheduler_address], capsys)
+    assert code == 2 and out == ""
+    assert err.startswith("baccarat: error: the shoe-aware sums failed on the Dask scheduler") and \
+        "ModuleNotFoundError" in err and "same version" in err and err.count("\n") == 1, err
+
+
 def _children(pid: int) -> list[str]:
     """The child processes of ``pid``, whichever of its threads started them."""
     kids = []

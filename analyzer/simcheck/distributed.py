@@ -120,8 +120,12 @@ class DaskRunner:
                     raise ClusterError(f"cannot connect to the Dask scheduler at {self.scheduler!r}: "
                                        f"{e}") from None
             else:
-                self.local = _start_local(self.tasks)
-                self.client = Client(self.local)
+                try:
+                    self.local = _start_local(self.tasks)
+                    self.client = Client(self.local)
+                except (OSError, RuntimeError, TimeoutError) as e:
+                    raise ClusterError(f"cannot start a Dask LocalCluster of {self.tasks} workers: {e}") \
+                        from None
         except BaseException:
             self.close()
             raise
@@ -167,6 +171,11 @@ class DaskRunner:
                    for d, (_, blocks) in zip(data, pieces)]
         try:
             results = [f.result() for f in futures]
+        except Exception as e:
+            self.client.cancel(futures + data)
+            raise ClusterError(f"the shoe-aware sums failed on the {self.where}: {type(e).__name__}: {e} "
+                               f"(is the same version of baccarat-analyzer installed on every worker?)") \
+                from None
         except BaseException:
             self.client.cancel(futures + data)
             raise
