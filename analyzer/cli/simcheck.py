@@ -86,7 +86,15 @@ def register(sub) -> None:
                    help="also test the order of the dealt cards against a uniform shuffle (catches a shoe "
                         "shuffled too little)")
     c.add_argument("--jobs", metavar="N", default="1",
-                   help="share the shoe-aware solves among N processes (default 1; same result)")
+                   help="share the shoe-aware solves among N processes (default 1; same result), or "
+                        "workers of --cluster local, or tasks per chunk of coups with --scheduler")
+    x = c.add_mutually_exclusive_group()
+    x.add_argument("--cluster", metavar="local",
+                   help="compute the shoe-aware sums on a Dask LocalCluster of --jobs worker processes "
+                        "on 127.0.0.1 (needs the 'cluster' extra; same result)")
+    x.add_argument("--scheduler", metavar="ADDRESS",
+                   help="compute the shoe-aware sums on an existing Dask cluster, e.g. "
+                        "tcp://scheduler.example:8786")
     g = c.add_argument_group("shoe procedure (declaring any of these adds the coups-per-shoe test)")
     g.add_argument("--cut-card", metavar="K", default=None,
                    help="the simulator's cut card, K cards from the end (as 'simulate --cut-card'; default 14 "
@@ -220,9 +228,16 @@ def cmd_check(args) -> int:
     power = _fraction(args.power, "--power", Fraction(0), Fraction(1), "between 0 and 1")
     detect = _fraction(args.detect, "--detect", Fraction(0), Fraction(100), "between 0 and 100 "
                        "percentage points") / 100
-    jobs = local_jobs(args.jobs)
+    jobs = whole_number("--jobs", args.jobs, 1, 10_000) if args.scheduler else local_jobs(args.jobs)
+    if args.cluster is not None and args.cluster != "local":
+        raise UsageError(f"--cluster must be 'local' (for a running cluster use --scheduler ADDRESS), "
+                         f"got {args.cluster!r}")
     if args.reference is not None and args.reference not in REFERENCES:
         raise UsageError(f"unknown --reference {args.reference!r} (choose from {', '.join(REFERENCES)})")
+    dask = "--cluster" if args.cluster else "--scheduler" if args.scheduler else None
+    if dask and args.reference == "off-the-top":
+        raise UsageError(f"{dask} computes the shoe-aware sums of a hand log; --reference off-the-top "
+                         f"has none (drop {dask})")
     shoe = shoe_from_args(args)
     procedure = _procedure(args, shoe)
     cat = catalog_from_args(args)
@@ -233,6 +248,9 @@ def cmd_check(args) -> int:
         src = LogSource(args.input, progress=bar.update)
         kind = sniff_kind(args.input, src.head)
         if kind == "tallies":
+            if dask:
+                raise UsageError(f"{args.input}: tallies are checked off the top, with no shoe-aware sums "
+                                 f"for {dask} to compute (drop {dask})")
             if ruled:
                 raise UsageError(f"{args.input}: --rules and --player-option apply to hand logs (tallies are "
                                  f"checked under Punto Banco)")
@@ -252,6 +270,9 @@ def cmd_check(args) -> int:
                 if args.reference == "shoe-aware":
                     raise UsageError(f"{args.input}: an outcome-only log has no cards, so only "
                                      f"--reference off-the-top applies")
+                if dask:
+                    raise UsageError(f"{args.input}: an outcome-only log is checked off the top, with no "
+                                     f"shoe-aware sums for {dask} to compute (drop {dask})")
                 if ruled:
                     raise UsageError(f"{args.input}: --rules and --player-option apply to hand logs with "
                                      f"cards (an outcome-only log is checked under Punto Banco)")
@@ -260,12 +281,24 @@ def cmd_check(args) -> int:
                 bets = bets_from_args(args, cat)
                 shoe = shoe_for(stream, shoe)
                 rules = _play_rules(args, shoe) if ruled else None
-                report = check.check_stream(stream, shoe, args.reference or "shoe-aware",
-                                            tuple(b.id for b in bets), cat, alpha, power, detect, jobs=jobs,
-                                            order=args.card_order, rules=rules, procedure=procedure)
+                with _runner(args, jobs) as runner:
+                    report = check.check_stream(stream, shoe, args.reference or "shoe-aware",
+                                                tuple(b.id for b in bets), cat, alpha, power, detect,
+                                                jobs=runner or jobs, order=args.card_order, rules=rules,
+                                                procedure=procedure)
     out = {"md": check.report_markdown, "json": check.report_json, "csv": check.report_csv}[fmt](report)
     write_output(out, args.output)
     return 1 if report.failed else 0
+
+
+def _runner(args, jobs):
+    """A Dask runner of the shoe-aware sums (``--cluster`` / ``--scheduler``), opened for the whole
+    check, or a context of ``None`` (forked processes or this one)."""
+    import contextlib
+    if not (args.cluster or args.scheduler):
+        return contextlib.nullcontext()
+    from ..simcheck.distributed import DaskRunner
+    return DaskRunner(args.cluster, args.scheduler, jobs)
 
 
 def cmd_simulate(args) -> int:

@@ -193,7 +193,9 @@ def check_log(log: HandLog, shoe: Shoe, reference: str = "shoe-aware", bets: tup
 
     ``progress(coups)``, when given, is called as the shoe-aware solves go.
 
-    ``jobs`` > 1 shares the shoe-aware solves among that many forked processes.  ``order`` adds the
+    ``jobs`` > 1 shares the shoe-aware solves among that many forked processes; ``jobs`` may also be
+    an open :class:`~.distributed.DaskRunner`, which computes them on Dask workers (the report then
+    names it in :attr:`~.stats.Report.engine`); every figure is the same, bit for bit.  ``order`` adds the
     card-order chi-square of :mod:`.order` (is the shoe shuffled?).  ``rules``: the drawing
     rules (:class:`analyzer.core.rules.Rules`, default Punto Banco) the log is replayed against
     and the reference is dealt under; a rule set that leaves the Player a choice needs it fixed
@@ -289,6 +291,8 @@ def check_stream(stream, shoe: Shoe, reference: str = "shoe-aware", bets: tuple[
                                                           f"some event: not tested"))
     if reference == "shoe-aware" and depletion:
         report.depletion = depletion_test(ref)
+    if getattr(jobs, "used", 0):
+        report.engine = jobs.where
     if procedure is not None:
         from collections import Counter as Tally
         from .shoecount import shoe_count_test

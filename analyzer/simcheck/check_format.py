@@ -41,6 +41,8 @@ def report_markdown(r: Report) -> str:
     what = f"{r.coups:,} coups" + (f" in {r.shoes:,} shoes" if r.shoes is not None else "")
     out.append(f"- Input: {r.input_kind}, {what}, read completely; declared shoe {r.shoe.describe()}.")
     out.append(f"- Reference: {_reference_text(r)}.")
+    if getattr(r, "engine", None):
+        out.append(f"- Shoe-aware sums computed on: {r.engine}.")
     if getattr(r, "procedure", None):
         out.append(f"- Declared shoe procedure: {r.procedure}.")
     out.append(f"- Level: alpha = {float(r.alpha):g}, family-wise over {r.m} statistical test"
@@ -142,6 +144,7 @@ def report_dict(r: Report) -> dict:
         "source": r.source, "input": r.input_kind, "shoe": r.shoe.spec(), "reference": r.reference,
         "coups": r.coups, "shoes": r.shoes, "excluded_coups": r.excluded,
         **({"procedure": r.procedure} if getattr(r, "procedure", None) else {}),
+        **({"engine": r.engine} if getattr(r, "engine", None) else {}),
         "alpha": exact(r.alpha), "tests_in_family": r.m, "verdict": r.verdict,
         "cells": {key: [{"cell": s.label, "observed": s.observed, "expected": exact(s.expected),
                          "expected_float": to_float(s.expected), "variance": exact(s.variance),

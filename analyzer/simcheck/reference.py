@@ -45,6 +45,7 @@ from ..core.shoe import Shoe
 from .families import Counter, Family, counter_for
 
 BATCH = 128                          # coups per matrix product in the shoe-aware loop
+BLOCK = 16 * BATCH                   # coups whose float sums are taken together (see ShoeAwareSums.add)
 
 
 class _GroupSums:
@@ -238,14 +239,19 @@ class ShoeAwareSums:
         state = _LoopState(self.counter, remaining[order], N[order], self.bet_fams, self.scales, wbits, ubits,
                            max_n, self.outcome if obs is not None else None, self.p0 if obs is not None else None,
                            obs[order] if obs is not None else None)
-        ranges = _split(n, jobs)
-        if len(ranges) > 1:
-            parts = _run_forked(state, ranges)     # the children do not report progress
-            if progress:
-                progress(n)
+        # Fixed blocks, merged in order whoever computes them: the float sums (covariance,
+        # depletion) come out the same bits on one job, forked jobs or a cluster (jobs.run).
+        blocks = _blocks(n)
+        groups = _groups(blocks, getattr(jobs, "tasks", jobs))
+        if hasattr(jobs, "run"):
+            parts = jobs.run(state, groups)        # e.g. simcheck.distributed.DaskRunner
+        elif len(groups) > 1 and _can_fork():
+            parts = _run_forked(state, groups)     # the children do not report progress
         else:
             state.progress = progress
-            parts = [_accumulate(state, 0, n)]
+            parts = (_accumulate(state, lo, hi) for lo, hi in blocks)
+        if progress and state.progress is None:
+            progress(n)
         for sums, usums, pp, dep in parts:
             keys = sums.keys()
             s1, s2 = sums.totals(keys)
@@ -328,23 +334,31 @@ class _LoopState:
     progress: object = None     # called with the number of coups done, batch by batch
 
 
-def _split(n: int, jobs: int) -> list[tuple[int, int]]:
-    """Contiguous ranges of whole batches, one per job (one range when forking is not worth it)."""
+def _blocks(n: int) -> list[tuple[int, int]]:
+    """The coups ``0:n`` of a chunk in blocks of :data:`BLOCK` (whole batches), whatever the jobs."""
+    return [(lo, min(lo + BLOCK, n)) for lo in range(0, n, BLOCK)]
+
+
+def _groups(blocks: list, jobs: int) -> list[list[tuple[int, int]]]:
+    """Contiguous groups of blocks, one per job (one group when sharing is not worth it)."""
+    n = blocks[-1][1] if blocks else 0
+    if jobs <= 1 or n < 64 * BATCH:
+        return [blocks]
+    jobs = min(jobs, len(blocks))
+    cuts = [round(i * len(blocks) / jobs) for i in range(jobs + 1)]
+    return [blocks[cuts[i]:cuts[i + 1]] for i in range(jobs) if cuts[i] < cuts[i + 1]]
+
+
+def _can_fork() -> bool:
     import multiprocessing as mp
-    if jobs <= 1 or n < 64 * BATCH or "fork" not in mp.get_all_start_methods():
-        return [(0, n)]
-    batches = -(-n // BATCH)
-    jobs = min(jobs, batches)
-    cuts = [round(i * batches / jobs) * BATCH for i in range(jobs + 1)]
-    cuts[-1] = n
-    return [(cuts[i], cuts[i + 1]) for i in range(jobs) if cuts[i] < cuts[i + 1]]
+    return "fork" in mp.get_all_start_methods()
 
 
 _FORKED: _LoopState | None = None
 
 
-def _forked_part(bounds):
-    return _accumulate(_FORKED, *bounds)
+def _forked_part(group):
+    return [_accumulate(_FORKED, lo, hi) for lo, hi in group]
 
 
 def _ignore_interrupt() -> None:
@@ -353,13 +367,14 @@ def _ignore_interrupt() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # and ends the workers with SIGTERM
 
 
-def _run_forked(state: _LoopState, ranges):
+def _run_forked(state: _LoopState, groups):
+    """The sums of each block, in block order, from one forked process per group."""
     global _FORKED
     import multiprocessing as mp
     _FORKED = state
     try:
-        with mp.get_context("fork").Pool(len(ranges), initializer=_ignore_interrupt) as pool:
-            return pool.map(_forked_part, ranges)
+        with mp.get_context("fork").Pool(len(groups), initializer=_ignore_interrupt) as pool:
+            return [part for parts in pool.map(_forked_part, groups) for part in parts]
     finally:
         _FORKED = None
 

@@ -154,6 +154,7 @@ class Report:
     power_rows: list[PowerRow]
     depletion: list[tuple[str, float, object]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    engine: str | None = None   # where the shoe-aware sums were computed, when not in this process
 
     @property
     def failed(self) -> bool:

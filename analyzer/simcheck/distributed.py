@@ -1,0 +1,192 @@
+"""The shoe-aware sums of ``baccarat check`` on Dask workers (``--cluster local`` / ``--scheduler``).
+
+:class:`ShoeAwareSums.add <.reference.ShoeAwareSums.add>` cuts the coups of each chunk into
+fixed blocks and merges the sums of every block in block order, so where the blocks are computed
+does not change a bit of the report.  A :class:`DaskRunner` is opened once for the whole check
+(a ``LocalCluster`` started, or a running scheduler connected to), passed down in place of
+``jobs``, and per chunk sends each group of blocks (its coups only) to a worker.  What every chunk
+shares, the cells' families, is scattered once; each worker compiles the exact counter from them
+on first use.  Dask is imported here only, with the same error as ``baccarat study`` when the
+``cluster`` extra is missing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from ..core.errors import BaccaratError
+
+#: how long to try to reach a ``--scheduler`` (as ``baccarat study``)
+CONNECT_TIMEOUT = "20s"
+
+
+class ClusterError(BaccaratError):
+    """The cluster cannot be used (missing extra, unreachable scheduler, a task failing on it)."""
+
+
+def _strip(fam, code: bool = True):
+    """A family the workers can unpickle: its bet (parsed conditions hold lambdas) left out, and
+    without ``code`` its cells of the 10**6 value sequences too (the loop reads only its rows)."""
+    if code:
+        return dataclasses.replace(fam, bet=None)
+    import numpy as np
+    return dataclasses.replace(fam, bet=None, code=np.zeros(0, dtype=fam.code.dtype))
+
+
+class _Shared:
+    """What every task of a check needs (scattered once): the families, and the counter compiled
+    from them on the worker at first use (never sent)."""
+
+    def __init__(self, families):
+        self.families = tuple(_strip(f) for f in families)
+        self._counter = None
+
+    def __getstate__(self):
+        return {"families": self.families}
+
+    def __setstate__(self, state):
+        self.families = state["families"]
+        self._counter = None
+
+    @property
+    def counter(self):
+        if self._counter is None:
+            from .families import Counter
+            self._counter = Counter(list(self.families))
+        return self._counter
+
+
+def _start_local(workers: int):
+    """A LocalCluster of ``workers`` processes on 127.0.0.1.
+
+    Workers started while SIGINT is ignored keep ignoring it (Python leaves an ignored SIGINT
+    alone at start-up), so Ctrl-C reaches only this process, which stops them (as ``baccarat
+    study`` does).  A Ctrl-C during the start itself, a second or two, is ignored with them."""
+    import logging
+    import signal
+    import threading
+
+    from distributed import LocalCluster
+
+    import dask
+
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+    try:
+        # Dask starts its workers with MALLOC_TRIM_THRESHOLD_=65536, which turns off glibc's
+        # adaptive mmap threshold: every temporary array of the loop is then mapped and unmapped
+        # again, and the sums run about twice as slow.  Not set, the workers keep glibc's default.
+        with dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}):
+            return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                dashboard_address=None, silence_logs=logging.ERROR)
+    finally:
+        if main:
+            signal.signal(signal.SIGINT, previous)
+
+
+def _group_sums(shared: _Shared, state, blocks):
+    """Worker side: the sums of each block of a group (``state`` holds the group's coups only)."""
+    from .reference import _accumulate
+    st = dataclasses.replace(state, counter=shared.counter)
+    return [_accumulate(st, lo, hi) for lo, hi in blocks]
+
+
+class DaskRunner:
+    """Runs the groups of blocks of :meth:`ShoeAwareSums.add` on a Dask cluster.
+
+    ``tasks``: groups per chunk (the workers of a local cluster, or ``--jobs`` with a scheduler).
+    ``where`` names the cluster for the report; ``used`` counts the tasks run.  Use as a context
+    manager: the client (and a local cluster) are closed on the way out, Ctrl-C included."""
+
+    def __init__(self, cluster: str | None = None, scheduler: str | None = None, jobs: int = 1):
+        if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+            raise ClusterError(f"jobs must be a whole number >= 1, got {jobs!r}")
+        if cluster not in (None, "local"):
+            raise ClusterError(f"unknown cluster {cluster!r} (use 'local', or --scheduler ADDRESS)")
+        if bool(cluster) == bool(scheduler):
+            raise ClusterError("give either a local cluster or a scheduler address (one of them)")
+        self.cluster_name, self.scheduler, self.tasks = cluster, scheduler, jobs
+        self.client = self.local = None
+        self.used = 0
+        self._shared = None             # (families, future of their _Shared)
+        self.where = (f"Dask scheduler {scheduler}" if scheduler
+                      else f"Dask LocalCluster ({jobs} worker{'s' if jobs != 1 else ''} on 127.0.0.1)")
+
+    def __enter__(self) -> DaskRunner:
+        try:
+            from distributed import Client
+        except ImportError:
+            raise ClusterError("the cluster engine needs Dask distributed: "
+                               "python -m pip install 'baccarat-analyzer[cluster]'") from None
+        try:
+            if self.scheduler:
+                try:
+                    self.client = Client(self.scheduler, timeout=CONNECT_TIMEOUT)
+                except (OSError, TimeoutError, ValueError, TypeError) as e:
+                    raise ClusterError(f"cannot connect to the Dask scheduler at {self.scheduler!r}: "
+                                       f"{e}") from None
+            else:
+                try:
+                    self.local = _start_local(self.tasks)
+                    self.client = Client(self.local)
+                except (OSError, RuntimeError, TimeoutError) as e:
+                    raise ClusterError(f"cannot start a Dask LocalCluster of {self.tasks} workers: {e}") \
+                        from None
+        except BaseException:
+            self.close()
+            raise
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        client, local = self.client, self.local
+        self.client = self.local = None
+        self._shared = None
+        try:
+            if client is not None:
+                client.close()
+        finally:
+            if local is not None:
+                local.close()
+
+    def _shared_future(self, state):
+        fams = state.counter.families
+        if self._shared is None or self._shared[0] is not fams:
+            fut = self.client.scatter(_Shared(fams), broadcast=True, hash=False)
+            self._shared = (fams, fut)
+        return self._shared[1]
+
+    def run(self, state, groups) -> list:
+        """The sums of every block, in block order (what :func:`.reference._accumulate` returns)."""
+        if self.client is None:
+            raise RuntimeError("DaskRunner.run outside its 'with' block")
+        shared = self._shared_future(state)
+        pieces = []
+        for group in groups:
+            lo, hi = group[0][0], group[-1][1]
+            piece = dataclasses.replace(
+                state, counter=None, progress=None, remaining=state.remaining[lo:hi], N=state.N[lo:hi],
+                obs=state.obs[lo:hi] if state.obs is not None else None,
+                bet_fams=[_strip(f, code=False) for f in state.bet_fams],
+                outcome=_strip(state.outcome, code=False) if state.outcome is not None else None)
+            pieces.append((piece, [(a - lo, b - lo) for a, b in group]))
+        data = self.client.scatter([p for p, _ in pieces], hash=False)
+        futures = [self.client.submit(_group_sums, shared, d, blocks, pure=False)
+                   for d, (_, blocks) in zip(data, pieces)]
+        try:
+            results = [f.result() for f in futures]
+        except Exception as e:
+            self.client.cancel(futures + data)
+            raise ClusterError(f"the shoe-aware sums failed on the {self.where}: {type(e).__name__}: {e} "
+                               f"(is the same version of baccarat-analyzer installed on every worker?)") \
+                from None
+        except BaseException:
+            self.client.cancel(futures + data)
+            raise
+        self.used += len(futures)
+        return [part for parts in results for part in parts]
+
+
+__all__ = ["CONNECT_TIMEOUT", "ClusterError", "DaskRunner"]
