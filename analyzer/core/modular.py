@@ -20,15 +20,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .blocks import primes_below
+from .blocks import crt, moduli_for
 
 MAX_COEF = 2**12
 CHUNK = 2**18
-
-
-def _primes() -> tuple[int, ...]:
-    """Sixteen primes just below ``2**31`` (enough for any bound below 2**490)."""
-    return primes_below(31, 16)
 
 
 def usable(coef: np.ndarray) -> bool:
@@ -44,14 +39,7 @@ def exact_dot(coef: np.ndarray, idx: np.ndarray, off: np.ndarray, n: list[int], 
     """
     if not usable(coef) or (off.size and (int(off.min()) < 0 or int(off.max()) >= 2**31)):
         raise ValueError("coefficients beyond the modular path's limits")
-    primes, product = [], 1
-    for p in _primes():
-        if product > bound:
-            break
-        primes.append(p)
-        product *= p
-    if product <= bound:
-        raise ValueError("bound beyond the primes kept")
+    primes = moduli_for(bound, wrapped=False, bits=31)
     residues = []
     for p in primes:
         n_mod = np.array([x % p for x in n], dtype=np.int64)
@@ -63,12 +51,4 @@ def exact_dot(coef: np.ndarray, idx: np.ndarray, off: np.ndarray, n: list[int], 
         for start in range(0, mono.shape[0], CHUNK):
             acc = (acc + coef[:, start:start + CHUNK] @ mono[start:start + CHUNK]) % p
         residues.append([int(x) for x in acc])
-    out = []
-    for e in range(coef.shape[0]):
-        x, m = 0, 1
-        for p, r in zip(primes, (res[e] for res in residues)):
-            # x = r (mod p), keeping x = previous residues (mod m)
-            t = ((r - x) * pow(m, -1, p)) % p
-            x, m = x + m * t, m * p
-        out.append(x)
-    return out
+    return crt(residues, primes)
