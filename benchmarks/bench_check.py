@@ -69,30 +69,37 @@ rep = replay(read_hand_log("s.csv", text), shoe)
 fams = build_families(_select_bets(("player", "banker", "tie"), None))
 obs = {"outcome": fams[0].code[rep.sequence]}
 shoe_aware(shoe, fams, rep.remaining[:2000], obs)
-t = time.perf_counter()
+t, c = time.perf_counter(), time.process_time()
 shoe_aware(shoe, fams, rep.remaining, obs)
-print(rep.remaining.shape[0], rep.remaining.shape[0] / (time.perf_counter() - t))
+n = rep.remaining.shape[0]
+print(n, n / (time.perf_counter() - t), n / (time.process_time() - c))
 """
 
 
 def compare(other: Path, shoes: int, seed: int, runs: int) -> None:
     import statistics
-    speeds: dict[str, list[float]] = {"this": [], str(other): []}
+    names = ("this", str(other))
+    wall: dict[str, list[float]] = {n: [] for n in names}
+    cpu: dict[str, list[float]] = {n: [] for n in names}
     coups = 0
+    load0 = os.getloadavg()[0]
     for _ in range(runs):
-        for name, repo in (("this", REPO), (str(other), other)):
+        for name, repo in zip(names, (REPO, other)):
             e = dict(os.environ)
             e["PYTHONPATH"] = str(repo)
             out = subprocess.run([sys.executable, "-c", ACCUMULATE, str(shoes), str(seed)], env=e, cwd=repo,
                                  capture_output=True, text=True, check=True).stdout.split()
             coups = int(out[0])
-            speeds[name].append(float(out[1]))
+            wall[name].append(float(out[1]))
+            cpu[name].append(float(out[2]))
     print(f"shoe-aware accumulation, {coups:,} coups ({shoes:,} shoes of 8 decks), one job, {runs} alternating "
-          f"runs; load average {os.getloadavg()[0]:.2f} at the end")
-    for name, v in speeds.items():
-        print(f"  {name}: median {statistics.median(v):,.0f} coups/s (runs: {', '.join(f'{x:,.0f}' for x in v)})")
-    a, b = (statistics.median(v) for v in speeds.values())
-    print(f"  ratio this / {other}: {a / b:.2f}")
+          f"runs; nproc {os.cpu_count()}, load average {load0:.2f} before, {os.getloadavg()[0]:.2f} after")
+    for label, speeds in (("wall clock", wall), ("CPU time of the process", cpu)):
+        print(f" {label}:")
+        for name, v in speeds.items():
+            print(f"  {name}: median {statistics.median(v):,.0f} coups/s (runs: {', '.join(f'{x:,.0f}' for x in v)})")
+        a, b = (statistics.median(v) for v in speeds.values())
+        print(f"  ratio this / {other}: {a / b:.2f}")
 
 
 def main() -> None:

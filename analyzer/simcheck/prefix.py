@@ -174,7 +174,15 @@ class PrefixWays:
                 self.e0[s, o:o + nt + len(shared)] = L - s
         self._size = max(len(b[3]) for b in self.blocks)
         self._buf = (np.empty((self._size, SUB)), np.empty((self._size, SUB)))
+        self._Z, self._Z6, self._acc = self._work(SUB)
         self._cells = tot.cells if tot is not None else 0
+
+    def _work(self, B):
+        """Work arrays for ``B`` coups, reused batch after batch (fresh pages cost more than the
+        arithmetic).  ``Z[s]`` (s < 6) takes the products of the y of ``s`` values: every entry is
+        overwritten each batch but the rows of the ``L < s``, which stay zero; ``Z6`` those of 6 values."""
+        rows6 = next(b[7] for b in self.blocks if b[0] == POSITIONS)
+        return np.zeros((POSITIONS, 10, self.R, B)), np.zeros((10, rows6, B)), np.zeros((10, self.R, B))
 
     def ways(self, vc: np.ndarray) -> np.ndarray:
         """``(B, E)`` int64 exact ways for the value counts ``vc`` (``(B, 10)``)."""
@@ -201,14 +209,17 @@ class PrefixWays:
             halves.append(h)
         y1, y2 = halves
         mb, tb = self._buf if B == SUB else (np.empty((self._size, B)), np.empty((self._size, B)))
-        Z = np.zeros((POSITIONS, 10, self.R, B))             # Z[s]: the products of s < 6 values
-        acc = np.zeros((10, self.R, B))
+        if B == SUB:
+            Z, Z6, acc = self._Z, self._Z6, self._acc
+        else:
+            Z, Z6, acc = self._work(B)
         for s, g0, g1, i1, i2, coef, width, rows in self.blocks:
             n = len(i1)
             m = np.take(y1, i1, axis=0, mode="clip", out=mb[:n])
             m *= np.take(y2, i2, axis=0, mode="clip", out=tb[:n])
-            np.matmul(coef, m.reshape(g1 - g0, width, B), out=(Z[s] if s < POSITIONS else acc)[g0:g1, :rows])
-        acc += np.einsum("sgrb,srb->grb", Z, f[0][self.e0])
+            np.matmul(coef, m.reshape(g1 - g0, width, B), out=(Z[s, g0:g1, :rows] if s < POSITIONS else Z6[g0:g1]))
+        np.einsum("sgrb,srb->grb", Z, f[0][self.e0], out=acc)
+        acc[:, :Z6.shape[1]] += Z6
         W = np.zeros((self.E, B))
         for L, (o, nt, shared, tgt, per_l) in self.lay.items():
             a = acc[:, o:o + nt + len(shared)]
