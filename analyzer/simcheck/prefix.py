@@ -48,12 +48,10 @@ SUB = 128               # coups per pass
 
 def _function_of(x: np.ndarray, y: np.ndarray, cells_x: int, cells_y: int):
     """The 0/1 ``(cells_y, cells_x)`` matrix of ``y`` as a function of ``x``, or None."""
-    pairs = np.unique(x.astype(np.int64) * 4096 + y)
-    if len(np.unique(pairs // 4096)) != len(pairs):
+    seen = np.bincount(x.astype(np.int64) * cells_y + y, minlength=cells_x * cells_y).reshape(cells_x, cells_y) > 0
+    if (seen.sum(axis=1) > 1).any():
         return None
-    m = np.zeros((cells_y, cells_x))
-    m[pairs % 4096, pairs // 4096] = 1.0
-    return m
+    return seen.T.astype(np.float64)
 
 
 def _parts(exps: np.ndarray):
@@ -103,6 +101,7 @@ class PrefixWays:
             prefix[L] = (first, ycode)
             keys.append(ycode)
         yu = np.unique(np.concatenate(keys))
+        prefix = {L: (first, np.searchsorted(yu, ycode)) for L, (first, ycode) in prefix.items()}
         yexp = (yu[:, None] // pow7[None, :]) % 7
         ys = yexp.sum(axis=1)
         yg = (yexp @ np.arange(10)) % 10
@@ -126,9 +125,10 @@ class PrefixWays:
             res = (cells // 10 + cells % 10) % 10
             nt = int(np.bincount(res, minlength=10).max())
             tgt = np.full((10, nt), tot.cells if tot is not None else 0, dtype=np.int64)   # padding: a spare row
+            slot_of[L] = np.zeros(tot.cells if tot is not None else 0, dtype=np.int64)
             for g in range(10):
                 tgt[g, :(res == g).sum()] = cells[res == g]
-                slot_of.update({(L, int(x)): j for j, x in enumerate(cells[res == g].tolist())})
+                slot_of[L][cells[res == g]] = np.arange((res == g).sum())
             self.lay[L] = (off, nt, np.array(shared, dtype=np.int64), tgt.ravel(), per_l)
             off += nt + len(shared)
         self.R = off
@@ -150,13 +150,11 @@ class PrefixWays:
             coef = np.zeros((10, rows, width))
             for L in use:
                 o, nt, shared, _, _ = self.lay[L]
-                first, ycode = prefix[L]
-                yi = np.searchsorted(yu, ycode)
+                first, yi = prefix[L]
                 keep = ys[yi] == s
                 first, yi = first[keep], yi[keep]
                 if tot is not None:
-                    slot = np.array([slot_of[(L, int(x))] for x in tot.code[first].tolist()], dtype=np.int64)
-                    np.add.at(coef, (yg[yi], o + slot, col[yi]), 1.0)
+                    np.add.at(coef, (yg[yi], o + slot_of[L][tot.code[first]], col[yi]), 1.0)
                 for j, r in enumerate(shared.tolist()):
                     fam = next(f for f in others if f.rows.start <= r < f.rows.stop)
                     hit = fam.code[first].astype(np.int64) == r - fam.rows.start
