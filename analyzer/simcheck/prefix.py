@@ -172,15 +172,11 @@ class PrefixWays:
                 self.e0[s, o:o + nt + len(shared)] = L - s
         self._size = max(len(b[3]) for b in self.blocks)
         self._buf = (np.empty((self._size, SUB)), np.empty((self._size, SUB)))
-        self._Z, self._Z6, self._acc = self._work(SUB)
+        self.blocks.sort(key=lambda b: -b[0])
+        self._rows6 = self.blocks[0][7] if self.blocks[0][0] == POSITIONS else 0
+        self._acc = np.empty((10, self.R, SUB))
+        self._out = np.empty((max(b[2] - b[1] for b in self.blocks), self.R, SUB))
         self._cells = tot.cells if tot is not None else 0
-
-    def _work(self, B):
-        """Work arrays for ``B`` coups, reused batch after batch (fresh pages cost more than the
-        arithmetic).  ``Z[s]`` (s < 6) takes the products of the y of ``s`` values: every entry is
-        overwritten each batch but the rows of the ``L < s``, which stay zero; ``Z6`` those of 6 values."""
-        rows6 = next(b[7] for b in self.blocks if b[0] == POSITIONS)
-        return np.zeros((POSITIONS, 10, self.R, B)), np.zeros((10, rows6, B)), np.zeros((10, self.R, B))
 
     def ways(self, vc: np.ndarray) -> np.ndarray:
         """``(B, E)`` int64 exact ways for the value counts ``vc`` (``(B, 10)``)."""
@@ -207,17 +203,21 @@ class PrefixWays:
             halves.append(h)
         y1, y2 = halves
         mb, tb = self._buf if B == SUB else (np.empty((self._size, B)), np.empty((self._size, B)))
-        if B == SUB:
-            Z, Z6, acc = self._Z, self._Z6, self._acc
-        else:
-            Z, Z6, acc = self._work(B)
-        for s, g0, g1, i1, i2, coef, width, rows in self.blocks:
+        acc = self._acc if B == SUB else np.empty((10, self.R, B))
+        out = self._out if B == SUB else np.empty(self._out.shape[:-1] + (B,))
+        F = f[0][self.e0]                                     # (n_0)_{L-s} of each row, s < 6
+        acc[:, self._rows6:] = 0
+        for s, g0, g1, i1, i2, coef, width, rows in self.blocks:   # s = 6 first: it fills acc[:, :rows6]
             n = len(i1)
             m = np.take(y1, i1, axis=0, mode="clip", out=mb[:n])
             m *= np.take(y2, i2, axis=0, mode="clip", out=tb[:n])
-            np.matmul(coef, m.reshape(g1 - g0, width, B), out=(Z[s, g0:g1, :rows] if s < POSITIONS else Z6[g0:g1]))
-        np.einsum("sgrb,srb->grb", Z, f[0][self.e0], out=acc)
-        acc[:, :Z6.shape[1]] += Z6
+            if s == POSITIONS:
+                np.matmul(coef, m.reshape(g1 - g0, width, B), out=acc[g0:g1, :rows])
+            else:
+                o = out[:g1 - g0, :rows]
+                np.matmul(coef, m.reshape(g1 - g0, width, B), out=o)
+                o *= F[s, :rows]
+                acc[g0:g1, :rows] += o
         W = np.zeros((self.E, B))
         for L, (o, nt, shared, tgt, per_l) in self.lay.items():
             a = acc[:, o:o + nt + len(shared)]
