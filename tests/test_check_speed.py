@@ -146,3 +146,43 @@ def test_check_reports_are_identical_on_the_plain_product():
         assert c._prefix                  # the check above counted with this counter's prefix basis
         old = _with_plain(c, lambda: check_log(log, EIGHT, bets=bets, rules=rules))
         assert report_json(new) == report_json(old) and report_markdown(new) == report_markdown(old)
+
+
+def _chunks(log, size):
+    from analyzer.simcheck.logs import HandLog
+    for lo in range(0, log.coups, size):
+        hi = min(lo + size, log.coups)
+        yield HandLog(log.path, log.format, log.rows[lo:hi], log.shoe[lo:hi], log.shoe_ids, log.player[lo:hi],
+                      log.banker[lo:hi], log.player_len[lo:hi], log.banker_len[lo:hi], log.outcome[lo:hi],
+                      seen={k - lo: v for k, v in log.seen.items() if lo <= k < hi},
+                      extra={k - lo: v for k, v in log.extra.items() if lo <= k < hi})
+
+
+def test_card_accounting_on_arrays_equals_the_card_loop():
+    """The replay's count of cards against the declared shoe (verify._account_fast): no violation and the
+    same cards left, carried chunk to chunk, as the card-by-card loop; None (the loop lists them) whenever
+    some card is foreign to the shoe or dealt too often: suited and rank-only shoes, burn cards shown,
+    hands of more than three cards, too small a declared shoe, an extra card."""
+    from copy import deepcopy
+    from analyzer.simcheck.simulate import Faults
+    from analyzer.simcheck.verify import _account, _account_fast
+    cases = [(EIGHT, simulate_to_text(EIGHT, 20, 1, burn=True)[0]),
+             (Shoe.standard(1), simulate_to_text(Shoe.standard(1), 30, 2)[0]),
+             (EIGHT, simulate_to_text(EIGHT, 5, 3, faults=Faults(extra_card="As"))[0]),
+             (EIGHT, "shoe,player,banker\n1,As 2s 3s 4s,Kd Qd\n1,9c 9d,8h 8s 2c\n")]
+    fallbacks = 0
+    for declared, text in cases:
+        log = read_hand_log("sim.csv", text)
+        for shoe in (declared, Shoe(list(declared.rank_tuple)), Shoe.standard(max(1, declared.decks - 7))):
+            for size in (log.coups, 97):
+                fast_carry, slow_carry = {}, {}
+                for chunk in _chunks(log, size):
+                    slow = _account(chunk, shoe, 0, slow_carry)
+                    fast = _account_fast(chunk, shoe, fast_carry)
+                    if fast is None:
+                        assert slow
+                        fallbacks += 1
+                        fast_carry = deepcopy(slow_carry)      # the loop updates its carry in place
+                    else:
+                        assert fast == slow == [] and fast_carry == slow_carry
+    assert fallbacks
