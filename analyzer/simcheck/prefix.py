@@ -209,8 +209,8 @@ class PrefixWays:
         acc[:, self._rows6:] = 0
         for s, g0, g1, i1, i2, coef, width, rows in self.blocks:   # s = 6 first: it fills acc[:, :rows6]
             n = len(i1)
-            m = np.take(y1, i1, axis=0, mode="clip", out=mb[:n])
-            m *= np.take(y2, i2, axis=0, mode="clip", out=tb[:n])
+            m = y1.take(i1, axis=0, out=mb[:n], mode="clip")
+            m *= y2.take(i2, axis=0, out=tb[:n], mode="clip")
             if s == POSITIONS:
                 np.matmul(coef, m.reshape(g1 - g0, width, B), out=acc[g0:g1, :rows])
             else:

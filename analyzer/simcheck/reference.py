@@ -153,11 +153,12 @@ class _BatchSums:
             self._flush()
 
     def _flush(self) -> None:
-        for key in np.flatnonzero(self.batches).tolist():
+        keys = np.flatnonzero(self.batches)
+        for key in keys.tolist():
             got = self.acc[key, 0].astype(object) + (self.acc[key, 1].astype(object) << 32)
             self.big[key] = got if key not in self.big else self.big[key] + got
-        self.acc[:] = 0
-        self.batches[:] = 0
+        self.acc[keys] = 0
+        self.batches[keys] = 0
 
     def keys(self) -> list[int]:
         return sorted(set(np.flatnonzero(self.batches).tolist()) | set(self.big))
