@@ -357,12 +357,9 @@ def _remaining(log: HandLog, shoe: Shoe, P, B, plen, blen, carry: dict) -> np.nd
     """Unseen cards of each value before each coup (after that coup's ``seen`` cards); ``carry``
     holds, from one chunk to the next, the shoe index of the last coup and its cards left after it."""
     n = log.coups
-    dealt = np.zeros((n + 1, 10), dtype=np.int32)
-    rows = np.arange(n)
-    for j in range(3):
-        for vals, lens in ((P, plen), (B, blen)):
-            has = lens > j
-            np.add.at(dealt, (rows[has] + 1, vals[has, j]), 1)
+    rows = np.arange(n, dtype=np.int64)
+    flat = [(rows[lens > j] + 1) * 10 + vals[lens > j, j] for j in range(3) for vals, lens in ((P, plen), (B, blen))]
+    dealt = np.bincount(np.concatenate(flat), minlength=(n + 1) * 10).reshape(n + 1, 10).astype(np.int32)
     for k, (pe, be) in log.extra.items():
         for c in pe + be:
             dealt[k + 1, CARD_POINT[c]] += 1
