@@ -21,6 +21,13 @@ alternate between this checkout and DIR (e.g. a ``git worktree`` of an earlier c
 ``--runs`` times each, and prints the median coups/s of each and their ratio:
 
     python benchmarks/bench_check.py --compare /tmp/oldcheck [--shoes 1000] [--runs 5]
+
+Each run reports the wall clock and the CPU time of the process (the machine may be shared:
+other work slows the wall clock far more than the CPU time).  With ``--whole``, the runs are
+whole ``check`` processes on one simulated log (start-up, reading, replay, statistics
+included), ``--jobs`` each:
+
+    python benchmarks/bench_check.py --compare /tmp/oldcheck --whole [--shoes 3000] [--runs 5] [--jobs 1]
 """
 
 from __future__ import annotations
@@ -69,30 +76,75 @@ rep = replay(read_hand_log("s.csv", text), shoe)
 fams = build_families(_select_bets(("player", "banker", "tie"), None))
 obs = {"outcome": fams[0].code[rep.sequence]}
 shoe_aware(shoe, fams, rep.remaining[:2000], obs)
-t = time.perf_counter()
+t, c = time.perf_counter(), time.process_time()
 shoe_aware(shoe, fams, rep.remaining, obs)
-print(rep.remaining.shape[0], rep.remaining.shape[0] / (time.perf_counter() - t))
+n = rep.remaining.shape[0]
+print(n, n / (time.perf_counter() - t), n / (time.process_time() - c))
 """
 
 
 def compare(other: Path, shoes: int, seed: int, runs: int) -> None:
     import statistics
-    speeds: dict[str, list[float]] = {"this": [], str(other): []}
+    names = ("this", str(other))
+    wall: dict[str, list[float]] = {n: [] for n in names}
+    cpu: dict[str, list[float]] = {n: [] for n in names}
     coups = 0
+    load0 = os.getloadavg()[0]
     for _ in range(runs):
-        for name, repo in (("this", REPO), (str(other), other)):
+        for name, repo in zip(names, (REPO, other)):
             e = dict(os.environ)
             e["PYTHONPATH"] = str(repo)
             out = subprocess.run([sys.executable, "-c", ACCUMULATE, str(shoes), str(seed)], env=e, cwd=repo,
                                  capture_output=True, text=True, check=True).stdout.split()
             coups = int(out[0])
-            speeds[name].append(float(out[1]))
+            wall[name].append(float(out[1]))
+            cpu[name].append(float(out[2]))
     print(f"shoe-aware accumulation, {coups:,} coups ({shoes:,} shoes of 8 decks), one job, {runs} alternating "
-          f"runs; load average {os.getloadavg()[0]:.2f} at the end")
-    for name, v in speeds.items():
-        print(f"  {name}: median {statistics.median(v):,.0f} coups/s (runs: {', '.join(f'{x:,.0f}' for x in v)})")
-    a, b = (statistics.median(v) for v in speeds.values())
-    print(f"  ratio this / {other}: {a / b:.2f}")
+          f"runs; nproc {os.cpu_count()}, load average {load0:.2f} before, {os.getloadavg()[0]:.2f} after")
+    for label, speeds in (("wall clock", wall), ("CPU time of the process", cpu)):
+        print(f" {label}:")
+        for name, v in speeds.items():
+            print(f"  {name}: median {statistics.median(v):,.0f} coups/s (runs: {', '.join(f'{x:,.0f}' for x in v)})")
+        a, b = (statistics.median(v) for v in speeds.values())
+        print(f"  ratio this / {other}: {a / b:.2f}")
+
+
+def compare_whole(other: Path, shoes: int, seed: int, runs: int, jobs: int) -> None:
+    import resource
+    import statistics
+    names = ("this", str(other))
+    wall: dict[str, list[float]] = {n: [] for n in names}
+    cpu: dict[str, list[float]] = {n: [] for n in names}
+    with tempfile.TemporaryDirectory() as tmp:
+        log = Path(tmp) / "hands.csv"
+        _, _, out = run(["simulate", "--decks", "8", "--shoes", str(shoes), "--seed", str(seed), "--log", str(log)],
+                        Path(tmp))
+        coups = int(out.split()[1].replace(",", ""))
+        load0 = os.getloadavg()[0]
+        reports = {}
+        for _ in range(runs):
+            for name, repo in zip(names, (REPO, other)):
+                e = dict(os.environ)
+                e["PYTHONPATH"] = str(repo)
+                report = Path(tmp) / f"report{len(reports) % 2}.md"
+                r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+                t = time.perf_counter()
+                subprocess.run([sys.executable, "-m", "analyzer", "check", str(log), "--jobs", str(jobs),
+                                "--output", str(report)], env=e, cwd=repo, check=True, capture_output=True)
+                elapsed = time.perf_counter() - t
+                r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+                wall[name].append(coups / elapsed)
+                cpu[name].append(coups / (r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime))
+                reports[name] = report.read_text()
+    same = "the same report" if reports[names[0]] == reports[names[1]] else "DIFFERENT reports"
+    print(f"whole `check` processes, {coups:,} coups ({shoes:,} shoes of 8 decks), --jobs {jobs}, {runs} alternating "
+          f"runs; nproc {os.cpu_count()}, load average {load0:.2f} before, {os.getloadavg()[0]:.2f} after; {same}")
+    for label, speeds in (("wall clock", wall), ("CPU time of the process (all its workers)", cpu)):
+        print(f" {label}:")
+        for name, v in speeds.items():
+            print(f"  {name}: median {statistics.median(v):,.0f} coups/s (runs: {', '.join(f'{x:,.0f}' for x in v)})")
+        a, b = (statistics.median(v) for v in speeds.values())
+        print(f"  ratio this / {other}: {a / b:.2f}")
 
 
 def main() -> None:
@@ -102,7 +154,12 @@ def main() -> None:
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--compare", type=Path, default=None, metavar="DIR")
     ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--whole", action="store_true", help="with --compare: whole check processes")
+    ap.add_argument("--jobs", type=int, default=1, help="with --compare --whole: check --jobs")
     a = ap.parse_args()
+    if a.compare is not None and a.whole:
+        compare_whole(a.compare.resolve(), a.shoes or 3000, a.seed, a.runs, a.jobs)
+        return
     if a.compare is not None:
         compare(a.compare.resolve(), a.shoes or 1000, a.seed, a.runs)
         return

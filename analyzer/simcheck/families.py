@@ -161,7 +161,7 @@ class Counter:
         self._exact_cache: dict = {}
         self._exps = table.exponents
         self._table = table
-        self._prefix = None                 # built on first use (see :class:`_PrefixWays`)
+        self._prefix = None                 # built on first use (see :class:`.prefix.PrefixWays`)
         self.prefix = True                  # False: the plain (cells x 5005) product
 
     def ways(self, value_counts: np.ndarray) -> np.ndarray:
@@ -179,7 +179,8 @@ class Counter:
             return self.ways_exact(vc)
         if dtype is np.float64 and self.prefix and vc.shape[0]:
             if self._prefix is None:
-                self._prefix = _PrefixWays.build(self.families, self._table)
+                from .prefix import PrefixWays
+                self._prefix = PrefixWays.build(self.families, self._table)
             if self._prefix is not False:
                 return self._prefix.ways(vc)
         mono = self._table.batch_monomials(vc, dtype)
@@ -207,129 +208,3 @@ class Counter:
                 self._exact_cache[key] = self._coef_obj @ mono
             out[b] = self._exact_cache[key]
         return out
-
-
-def _halves(exps: np.ndarray):
-    """Monomial plan for exponent rows ``exps`` (any number of blocks stacked).
-
-    Each monomial is (values 0-4 part) x (values 5-9 part); each part is
-    (first two values) x (last three).  Returns, per half, the columns, the
-    distinct pairs and triples, the pair and triple of each distinct half, and
-    the half of each row."""
-    plan = []
-    for cols in ([0, 1, 2, 3, 4], [5, 6, 7, 8, 9]):
-        u, inv = np.unique(exps[:, cols], axis=0, return_inverse=True)
-        pu, pi = np.unique(u[:, :2], axis=0, return_inverse=True)
-        tu, ti = np.unique(u[:, 2:], axis=0, return_inverse=True)
-        plan.append((cols, pu, pi.ravel(), tu, ti.ravel(), inv.ravel()))
-    return plan
-
-
-class _PrefixWays:
-    """The same exact ways as :class:`Counter`, from the cards a coup actually deals.
-
-    A coup dealing ``L`` cards (4, 5 or 6) is in the same cell whatever the
-    undealt positions hold, so its ways are (ways of its ``L``-value prefix) x
-    ``(N-L)(N-L-1)...``: one product per ``L`` over the ``L``-value multisets.
-    The final totals satisfy ``P + B = sum of the dealt values (mod 10)``, so
-    in that basis a totals cell meets only the multisets of its residue: ten
-    small products instead of one dense one.  Families whose cell is a function
-    of the totals cell (outcome, the main bets) are sums of totals ways.  Used
-    while every value is below ``2**53`` (the float path of :meth:`Counter.ways`):
-    all entries, products and partial sums are nonnegative integers bounded by
-    the ways of a cell, so double precision is exact."""
-
-    @classmethod
-    def build(cls, families, table):
-        try:
-            return cls(families, table)
-        except ValueError:
-            return False
-
-    def __init__(self, families, table):
-        seq = np.indices((10,) * POSITIONS, dtype=np.int8).reshape(POSITIONS, -1)
-        cards = table.cards_dealt
-        pow7 = np.int64(7) ** np.arange(10, dtype=np.int64)
-        self.E = E = sum(f.cells for f in families)
-        tot = next((f for f in families if f.key == "totals"), None)
-        self.derived = []
-        live = np.ones(E, dtype=bool)
-        for fam in families if tot is not None else ():
-            pairs = np.unique(tot.code.astype(np.int64) * 4096 + fam.code) if fam is not tot else []
-            if len(pairs) and len(np.unique(pairs // 4096)) == len(pairs):
-                m = np.zeros((fam.cells, tot.cells))
-                m[pairs % 4096, pairs // 4096] = 1.0
-                self.derived.append((fam.rows, m))
-                live[fam.rows] = False
-        self.tot_rows = tot.rows if tot is not None else None
-        live_rows = np.flatnonzero(live)
-        self.blocks, stacked = [], []
-        for L in (4, 5, 6):
-            sel = np.flatnonzero(cards == L)
-            step = 10 ** (POSITIONS - L)
-            for fam in families:
-                if not np.array_equal(fam.code[sel], fam.code[(sel // step) * step]):
-                    raise ValueError(f"{fam.key}: the cell reads undealt positions")
-            first = sel[sel % step == 0]
-            digits = seq[:L, first].astype(np.int64)
-            ucode, inv = np.unique(pow7[digits].sum(axis=0), return_inverse=True)
-            exps = (ucode[:, None] // pow7[None, :]) % 7
-            res = exps @ np.arange(10) % 10
-            order = np.argsort(res, kind="stable")
-            rank = np.empty_like(order)
-            rank[order] = np.arange(len(order))
-            exps, res, M = exps[order], res[order], len(ucode)
-            coef = np.zeros((E, M), dtype=np.int64)
-            for fam in families:
-                cnt = np.bincount(fam.code[first].astype(np.int64) * M + rank[inv.ravel()],
-                                  minlength=fam.cells * M)
-                coef[fam.rows] = cnt.reshape(fam.cells, M)
-            parts = []
-            for g in np.unique(res).tolist():
-                cs = np.flatnonzero(res == g)
-                sl = slice(int(cs[0]), int(cs[-1]) + 1)
-                rows = live_rows[coef[live_rows, sl].any(axis=1)]
-                if len(rows):
-                    parts.append((rows, sl, np.ascontiguousarray(coef[rows, sl], dtype=np.float64)))
-            self.blocks.append((L, len(stacked) and sum(len(e) for e in stacked), parts))
-            stacked.append(exps)
-        # one plan for the three blocks (their halves overlap): block columns index its rows
-        self.plan = _halves(np.concatenate(stacked))
-        self.blocks = [(L, [(rows, self.plan[0][5][off + sl.start:off + sl.stop],
-                             self.plan[1][5][off + sl.start:off + sl.stop], c) for rows, sl, c in parts])
-                       for L, off, parts in self.blocks]
-
-
-    def ways(self, vc: np.ndarray) -> np.ndarray:
-        B = vc.shape[0]
-        N = vc.sum(axis=1).astype(np.float64)
-        v = vc.T
-        f = np.empty((10, POSITIONS + 1, B))
-        f[:, 0, :] = 1
-        for k in range(1, POSITIONS + 1):
-            f[:, k, :] = f[:, k - 1, :] * np.maximum(v - (k - 1), 0)
-        W = np.zeros((self.E, B))
-        halves = []
-        for cols, pu, pi, tu, ti, _ in self.plan:
-            pair = f[cols[0], pu[:, 0]] * f[cols[1], pu[:, 1]]
-            triple = f[cols[2], tu[:, 0]] * f[cols[3], tu[:, 1]]
-            triple *= f[cols[4], tu[:, 2]]
-            half = pair[pi]
-            half *= triple[ti]
-            halves.append(half)
-        a, b = halves
-        for L, parts in self.blocks:
-            acc = W if L == POSITIONS else np.zeros((self.E, B))
-            for rows, ai, bi, c in parts:
-                # one residue's monomials at a time: a few hundred rows stay in cache
-                m = a[ai]
-                m *= b[bi]
-                acc[rows] += c @ m
-            if L < POSITIONS:
-                rest = np.maximum(N - L, 0)
-                for j in range(1, POSITIONS - L):
-                    rest *= np.maximum(N - L - j, 0)
-                W += acc * rest
-        for rows, m in self.derived:
-            W[rows] = m @ W[self.tot_rows]
-        return W.T.astype(np.int64)

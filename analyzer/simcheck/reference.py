@@ -97,43 +97,80 @@ class _GroupSums:
 
 
 class _BatchSums:
-    """Exact per-key sums of ``w`` and ``w**2`` for integer columns below ``2**53`` (the float path),
-    batch by batch: a batch of at most 128 rows sums ``w`` in int64 and ``w**2`` as three int64 sums
-    of 26/27-bit halves, which are then added to Python integers per key (one or two keys a batch,
-    as the coups come sorted by unseen cards).  Same results as :class:`_GroupSums`, fewer passes."""
+    """Exact per-key sums of ``x`` (optional) and ``x**2`` for nonnegative int64 columns below
+    ``2**value_bits`` (at most 63), added a batch of at most 128 rows sorted by key at a time (the
+    float path: the coups come sorted by unseen cards, one or two keys a batch).
 
-    SHIFT = 26
+    ``x`` is split into limbs of 27 bits: a limb product is below ``2**54`` and its sum over a batch
+    below ``2**61``, as is the batch sum of ``x`` when ``x < 2**53`` (the linear sum is only kept
+    then).  Each batch sum is added to the key's int64 accumulators as its low 32 bits and the rest
+    (below ``2**32`` and ``2**29`` a batch), so ``2**31`` batches of one key cannot overflow; the
+    accumulators are moved to Python integers every ``2**30`` batches of a key.  No Python integer
+    is touched per batch.  Same results as :class:`_GroupSums`."""
 
-    def __init__(self, columns: int):
-        self.columns = columns
-        self.acc: dict[int, list] = {}
+    LB = 27
+    FLUSH = 1 << 30
+
+    def __init__(self, columns: int, max_key: int, value_bits: int, linear: bool = True):
+        if value_bits > 63 or (linear and value_bits > 53):
+            raise ValueError("values too large for the batch sums")
+        self.columns, self.linear = columns, linear
+        self.nl = max(1, -(-value_bits // self.LB))
+        self.pairs = [(a, b) for a in range(self.nl) for b in range(a, self.nl)]
+        self.terms = len(self.pairs) + linear
+        self.acc = np.zeros((max_key + 1, 2, self.terms, columns), dtype=np.int64)
+        self.batches = np.zeros(max_key + 1, dtype=np.int64)
+        self.big: dict[int, np.ndarray] = {}      # key -> flushed sums (object array)
+        self._t = self._limbs = None
 
     def add(self, keys: np.ndarray, x: np.ndarray) -> None:
         if keys.size == 0:
             return
-        cuts = np.flatnonzero(keys[1:] != keys[:-1]) + 1
-        mask = (1 << self.SHIFT) - 1
-        for lo, hi in zip(np.r_[0, cuts].tolist(), np.r_[cuts, keys.size].tolist()):
-            w = x[lo:hi]
-            h, l = w >> self.SHIFT, w & mask
-            sums = (w.sum(axis=0), (h * h).sum(axis=0), (h * l).sum(axis=0), (l * l).sum(axis=0))
-            key = int(keys[lo])
-            got = self.acc.get(key)
-            parts = [a.astype(object) for a in sums]
-            if got is None:
-                self.acc[key] = parts
-            else:
-                for i in range(4):
-                    got[i] = got[i] + parts[i]
+        if keys.size > 128:
+            for i in range(0, keys.size, 128):
+                self.add(keys[i:i + 128], x[i:i + 128])
+            return
+        B = x.shape[0]
+        if self._t is None or self._t.shape[0] < B:      # work arrays, reused (fresh pages are slow)
+            self._t = np.empty((128, self.terms, self.columns), dtype=np.int64)
+            self._limbs = np.empty((self.nl, 128, self.columns), dtype=np.int64)
+        t, limbs = self._t[:B], self._limbs[:, :B]
+        for i in range(self.nl):
+            np.right_shift(x, self.LB * i, out=limbs[i])
+            np.bitwise_and(limbs[i], (1 << self.LB) - 1, out=limbs[i])
+        if self.linear:
+            t[:, 0] = x
+        for j, (a, b) in enumerate(self.pairs):
+            np.multiply(limbs[a], limbs[b], out=t[:, j + self.linear])
+        if keys[0] == keys[-1]:
+            uk, S = keys[:1], t.sum(axis=0)[None]
+        else:
+            starts = np.concatenate(([0], np.flatnonzero(keys[1:] != keys[:-1]) + 1))
+            uk, S = keys[starts], np.add.reduceat(t, starts, axis=0)
+        self.acc[uk, 0] += S & 0xFFFFFFFF
+        self.acc[uk, 1] += S >> 32
+        self.batches[uk] += 1
+        if self.batches[uk].max() >= self.FLUSH:
+            self._flush()
+
+    def _flush(self) -> None:
+        keys = np.flatnonzero(self.batches)
+        for key in keys.tolist():
+            got = self.acc[key, 0].astype(object) + (self.acc[key, 1].astype(object) << 32)
+            self.big[key] = got if key not in self.big else self.big[key] + got
+        self.acc[keys] = 0
+        self.batches[keys] = 0
 
     def keys(self) -> list[int]:
-        return sorted(self.acc)
+        return sorted(set(np.flatnonzero(self.batches).tolist()) | set(self.big))
 
     def totals(self, keys: list[int]) -> tuple[np.ndarray, np.ndarray]:
-        S = self.SHIFT
-        s1 = np.array([self.acc[k][0] for k in keys], dtype=object).reshape(len(keys), self.columns)
-        s2 = np.array([(self.acc[k][1] << (2 * S)) + (self.acc[k][2] << (S + 1)) + self.acc[k][3] for k in keys],
-                      dtype=object).reshape(len(keys), self.columns)
+        """Exact ``(sum x, sum x**2)`` per key and column (``sum x`` is None without ``linear``)."""
+        self._flush()
+        tot = np.array([self.big[k] for k in keys], dtype=object).reshape(len(keys), self.terms, self.columns)
+        s1 = tot[:, 0, :] if self.linear else None
+        s2 = sum(tot[:, j + self.linear, :] * ((1 if a == b else 2) << (self.LB * (a + b)))
+                 for j, (a, b) in enumerate(self.pairs))
         return s1, s2
 
 
@@ -383,10 +420,19 @@ def _accumulate(st: _LoopState, lo: int, hi: int):
     """Exact and float sums over coups ``lo:hi`` (sorted by unseen cards)."""
     E = st.counter.E
     n = st.remaining.shape[0]
-    # cells: sum w, sum w**2 per key
-    sums = _BatchSums(E) if st.wbits <= 53 and BATCH <= 128 else _GroupSums(E, st.max_n, st.wbits, n)
-    usums = _GroupSums(len(st.bet_fams), st.max_n, st.ubits, n)  # bets: sum u**2 per key, u = L D EV
+    # cells: sum w, sum w**2 per key; bets: sum u**2 per key, u = L D EV
+    sums = _BatchSums(E, st.max_n, st.wbits) if st.wbits <= 53 else _GroupSums(E, st.max_n, st.wbits, n)
     u_exact = st.ubits > 62
+    usums = _BatchSums(len(st.bet_fams), st.max_n, st.ubits, linear=False) if not u_exact and st.wbits <= 53 \
+        else _GroupSums(len(st.bet_fams), st.max_n, st.ubits, n)
+    if st.bet_fams:
+        # U = |W[:, bet rows] @ A|: partial sums are at most max|a| D < 2**ubits (int64 unless u_exact)
+        bet_rows = np.concatenate([np.arange(f.rows.start, f.rows.stop) for f in st.bet_fams])
+        A = np.zeros((len(bet_rows), len(st.bet_fams)), dtype=np.int64)
+        i = 0
+        for j, (f, sc) in enumerate(zip(st.bet_fams, st.scales)):
+            A[i:i + f.cells, j] = sc[1]
+            i += f.cells
     pp = np.zeros((E, E))
     dep = np.zeros((2, st.outcome.cells)) if st.p0 is not None else None
     # Thousands of mid-sized products: BLAS threads spinning against other busy processes
@@ -400,7 +446,9 @@ def _accumulate(st: _LoopState, lo: int, hi: int):
                 _add_object(sums, keys, W)
             else:
                 sums.add(keys, W)
-            if st.bet_fams:
+            if st.bet_fams and not u_exact and W.dtype != object:
+                usums.add(keys, np.abs(W[:, bet_rows] @ A))
+            elif st.bet_fams:
                 kind = object if (u_exact or W.dtype == object) else np.int64
                 Wb = W.astype(object) if kind is object and W.dtype != object else W
                 U = np.stack([np.abs(Wb[:, f.rows] @ np.array(sc[1], dtype=kind))

@@ -227,7 +227,8 @@ def replay(log: HandLog, shoe: Shoe, limit: int | None = None, rules: Rules | No
                       f"{first_row}); ids must change at each new shoe and not repeat"))
 
     carry = {} if carry is None else carry
-    found.extend(_account(log, shoe, len(found), carry))
+    fast = _account_fast(log, shoe, carry)
+    found.extend(fast if fast is not None else _account(log, shoe, len(found), carry))
     found.sort(key=lambda t: (t[0], t[1]))
     violations = []
     for k, _, rule, msg in found:
@@ -240,6 +241,53 @@ def replay(log: HandLog, shoe: Shoe, limit: int | None = None, rules: Rules | No
     rep.counts = {"violations": len(found), "rows": n, "shoes": log.shoes,
                   "violating_rows": len({t[0] for t in found})}
     return rep
+
+
+def _account_fast(log: HandLog, shoe: Shoe, carry: dict) -> list | None:
+    """:func:`_account` on whole arrays when no card of the chunk is foreign to the declared shoe nor
+    dealt more often than it holds (the counts only grow, so checking each shoe's totals suffices):
+    no violation, and the same ``carry``.  None, carry untouched, when some card may violate (then
+    :func:`_account` lists the violations in order)."""
+    n = log.coups
+    if n == 0:
+        return None
+    rank_cap = np.array(shoe.rank_tuple, dtype=np.int64)
+    card_cap = np.array(shoe.card_tuple, dtype=np.int64) if shoe.suited else None
+    ks, cs = [], []
+    for arr, lens in ((log.player, log.player_len), (log.banker, log.banker_len)):
+        for j in range(3):
+            has = np.flatnonzero(lens > j)
+            ks.append(has)
+            cs.append(arr[has, j].astype(np.int64))
+    for k, codes in list(log.seen.items()) + [(k, pe + be) for k, (pe, be) in log.extra.items()]:
+        ks.append(np.full(len(codes), k, dtype=np.int64))
+        cs.append(np.array(codes, dtype=np.int64))
+    k, c = np.concatenate(ks), np.concatenate(cs)
+    rank, suit = c // 5, c % 5
+    suited = suit != NO_SUIT
+    if (c < 0).any() or (rank_cap[rank] <= 0).any() or (
+            card_cap is not None and (card_cap[(4 * rank + suit)[suited]] <= 0).any()):
+        return None
+    current, ranks, cards = carry.get("account", (-1, None, None))
+    first = log.shoe[0]
+    seg = (log.shoe - first).astype(np.int64)
+    S = int(seg[-1]) + 1
+    out = []
+    for width, key, cap, carried, use in ((13, rank, rank_cap, ranks, slice(None)),
+                                          (52, 4 * rank + suit, card_cap, cards, suited)):
+        if cap is None:
+            out.append(None)
+            continue
+        left = np.broadcast_to(cap, (S, width)).copy()
+        if first == current and carried is not None:
+            left[0] = carried
+        dealt = np.bincount(seg[k[use]] * width + key[use], minlength=S * width).reshape(S, width)
+        left -= dealt
+        if ((left < 0) & (dealt > 0)).any():       # (a count carried below zero is no new violation)
+            return None
+        out.append(left[-1].tolist())
+    carry["account"] = (int(log.shoe[-1]), out[0], out[1])
+    return []
 
 
 def _account(log: HandLog, shoe: Shoe, order0: int, carry: dict) -> list[tuple[int, int, str, str]]:
@@ -309,12 +357,9 @@ def _remaining(log: HandLog, shoe: Shoe, P, B, plen, blen, carry: dict) -> np.nd
     """Unseen cards of each value before each coup (after that coup's ``seen`` cards); ``carry``
     holds, from one chunk to the next, the shoe index of the last coup and its cards left after it."""
     n = log.coups
-    dealt = np.zeros((n + 1, 10), dtype=np.int32)
-    rows = np.arange(n)
-    for j in range(3):
-        for vals, lens in ((P, plen), (B, blen)):
-            has = lens > j
-            np.add.at(dealt, (rows[has] + 1, vals[has, j]), 1)
+    rows = np.arange(n, dtype=np.int64)
+    flat = [(rows[lens > j] + 1) * 10 + vals[lens > j, j] for j in range(3) for vals, lens in ((P, plen), (B, blen))]
+    dealt = np.bincount(np.concatenate(flat), minlength=(n + 1) * 10).reshape(n + 1, 10).astype(np.int32)
     for k, (pe, be) in log.extra.items():
         for c in pe + be:
             dealt[k + 1, CARD_POINT[c]] += 1
