@@ -24,10 +24,12 @@ every intermediate value is an integer below ``2**53``:
 So :func:`exact_float_ways` is used only when the shoe's deals, and that first
 bound, are at most ``2**53`` (up to 458 cards: every shoe of 8 decks or fewer).
 
-Beyond ``2**63`` (about 28 decks), :func:`modular_ways` runs the same products
-modulo primes below ``2**20``: residues below ``2**20``, coefficients below
-``2**10``, at most 210 terms a sum, so every value stays below ``2**53`` again;
-the Chinese remainder theorem gives the exact integers back.
+Beyond ``2**63`` (about 28 decks), :meth:`BlockPlan.modular_ways` runs the same
+products modulo primes below ``2**16``: a residue is below ``2**16``, a product of two
+below ``2**32``, of three below ``2**48``, and a block's sum of a coefficient (at most
+720) times a low and a high monomial's residues, over at most 1,225 multisets, below
+``2**52``; so every value stays below ``2**53`` with a reduction only after a side's
+monomials and after each block.  The Chinese remainder theorem gives the exact integers back.
 """
 
 from __future__ import annotations
@@ -43,8 +45,8 @@ POSITIONS = 6
 FLOAT_EXACT = 2**53
 #: Largest coefficient of any event for one multiset: its six values in any order.
 MAX_COEF = 720
-#: Primes for :func:`modular_ways` (each below 2**20, so residue products stay below 2**40).
-PRIME_BITS = 20
+#: Primes for :meth:`BlockPlan.modular_ways` (each below 2**16: see the module docstring).
+PRIME_BITS = 16
 
 
 @lru_cache(maxsize=4)
@@ -92,10 +94,10 @@ class _Side:
         self.triple_cols = [(first_value + 2 + v) * step + triples[:, v] for v in range(3)]
 
     def monomials(self, f: np.ndarray, reduce) -> np.ndarray:
-        """``(B, rows)`` monomials from ``f`` (``(B, 70)``); ``reduce`` after each product."""
-        a = reduce(f[:, self.pair_cols[0]] * f[:, self.pair_cols[1]])
-        b = reduce(f[:, self.triple_cols[0]] * f[:, self.triple_cols[1]])
-        b = reduce(b * f[:, self.triple_cols[2]])
+        """``(B, rows)`` monomials from ``f`` (``(B, 70)``).  With residues below ``2**16``,
+        ``reduce`` after the triple (below ``2**48``) and after the pair times it."""
+        a = f[:, self.pair_cols[0]] * f[:, self.pair_cols[1]]
+        b = reduce(f[:, self.triple_cols[0]] * f[:, self.triple_cols[1]] * f[:, self.triple_cols[2]])
         return reduce(a[:, self.pair_of] * b[:, self.triple_of])
 
 
@@ -150,9 +152,9 @@ class BlockPlan:
         sides = {"low": self.low.monomials(f, reduce), "high": self.high.monomials(f, reduce)}
         out = np.zeros((b_count, self.events))
         for (s1, i1), (s2, i2), layout, n_second in self.blocks:
-            t = reduce(sides[s1][:, i1] @ layout).reshape(b_count, self.events, n_second)
-            out += np.einsum("bej,bj->be", t, sides[s2][:, i2])
-        return reduce(out)
+            t = (sides[s1][:, i1] @ layout).reshape(b_count, self.events, n_second)
+            out = reduce(out + np.einsum("bej,bj->be", t, sides[s2][:, i2]))
+        return out
 
     def exact_float_ways(self, value_counts: np.ndarray) -> np.ndarray:
         """``(B, events)`` int64 ways of shoes with these ``(B, 10)`` value counts; every
@@ -170,7 +172,7 @@ class BlockPlan:
 
     def modular_ways(self, value_counts, bound: int, wrapped: np.ndarray | None = None) -> list[list[int]]:
         """Exact ways (Python integers, each at most ``bound``) of shoes with these value
-        counts, any size: the sums modulo primes below ``2**20`` and the Chinese remainder
+        counts, any size: the sums modulo primes below ``2**16`` and the Chinese remainder
         theorem.  ``wrapped``: the same ways modulo ``2**64`` (``(B, events)`` uint64, e.g.
         the integer path computed in wrapping unsigned arithmetic), which saves the primes
         that ``2**64`` replaces."""

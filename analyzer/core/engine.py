@@ -245,29 +245,19 @@ class CoupTable:
         f[:, :, 0] = 1
         for k in range(1, POSITIONS + 1):
             f[:, :, k] = f[:, :, k - 1] * np.maximum(vc - (k - 1), 0).astype(dtype)
-        return self.monomial_rows_from(f.reshape(vc.shape[0], -1))
-
-    def monomial_rows_from(self, f: np.ndarray, reduce=None) -> np.ndarray:
-        """``(B, 5005)`` monomials from the flattened falling-factorial tables ``f``
-        (``(B, 70)``, column ``v * 7 + k``).  ``reduce`` (e.g. ``x % p``) is applied after
-        every product of two factors (for residues below ``2**20``: below ``2**40``)."""
-        self._half_plan()
+        f = f.reshape(vc.shape[0], -1)
         mono = None
         for idx, a_i, b_i, a0, a1, b0, b1, b2 in self._half_columns:
             a = f[:, a0] * f[:, a1]
             b = f[:, b0] * f[:, b1]
-            if reduce is not None:
-                a, b = reduce(a), reduce(b)
             b *= f[:, b2]
             part = a[:, a_i]
-            part *= b[:, b_i] if reduce is None else reduce(b)[:, b_i]
-            if reduce is not None:
-                part = reduce(part)
+            part *= b[:, b_i]
             if mono is None:
                 mono = part[:, idx]
             else:
                 mono *= part[:, idx]
-        return mono if reduce is None else reduce(mono)
+        return mono
 
     @property
     def size(self) -> int:
@@ -471,7 +461,7 @@ class Tabulation:
 
     def _big_ways(self, rows) -> list[list[int]]:
         """:meth:`ways` of shoes beyond the int64 bound: the integer path in wrapping
-        ``uint64`` gives every count modulo ``2**64``, a few primes below ``2**20``
+        ``uint64`` gives every count modulo ``2**64``, a few primes below ``2**16``
         (:meth:`analyzer.core.blocks.BlockPlan.modular_ways`) the rest, and the Chinese
         remainder theorem the exact integers."""
         coef = self._counted()[0].astype(np.uint64)
