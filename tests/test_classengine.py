@@ -285,3 +285,18 @@ def test_modular_sums_are_exact():
     assert not usable(np.array([[2**12]]))
     with pytest.raises(ValueError):
         exact_dot(np.array([[2**12]]), idx[:1], off[:1], n, bound=10**40)
+
+
+@pytest.mark.parametrize("bet_id", ["monkey6", "all_red", "contrast_bonus", "lucky_nines", "lucky_match",
+                                    "grand_monkey"])
+def test_catalog_card_bets_fast_path_equals_python_integers(bet_id):
+    """The int64 path (factor-major gathers) gives the Python-integer path's counts."""
+    from analyzer.bets import catalog
+    tab = Solver(catalog().select([bet_id]))._class_tabs[0]
+    shoe = Shoe.standard(8).remove("Ah 7s 7d Kc 2h 9d 9d Qs 6c")
+    fast = tab.ways(shoe)
+    tab._force_python = True
+    try:
+        assert tab.ways(shoe) == fast
+    finally:
+        del tab._force_python
