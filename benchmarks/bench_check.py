@@ -84,7 +84,6 @@ print(n, n / (time.perf_counter() - t), n / (time.process_time() - c))
 
 
 def compare(other: Path, shoes: int, seed: int, runs: int) -> None:
-    import statistics
     names = ("this", str(other))
     wall: dict[str, list[float]] = {n: [] for n in names}
     cpu: dict[str, list[float]] = {n: [] for n in names}
@@ -101,7 +100,13 @@ def compare(other: Path, shoes: int, seed: int, runs: int) -> None:
             cpu[name].append(float(out[2]))
     print(f"shoe-aware accumulation, {coups:,} coups ({shoes:,} shoes of 8 decks), one job, {runs} alternating "
           f"runs; nproc {os.cpu_count()}, load average {load0:.2f} before, {os.getloadavg()[0]:.2f} after")
-    for label, speeds in (("wall clock", wall), ("CPU time of the process", cpu)):
+    _print_speeds((("wall clock", wall), ("CPU time of the process", cpu)), other)
+
+
+def _print_speeds(measures, other) -> None:
+    """Each measure's median coups/s of this checkout and ``other``, their runs and ratio."""
+    import statistics
+    for label, speeds in measures:
         print(f" {label}:")
         for name, v in speeds.items():
             print(f"  {name}: median {statistics.median(v):,.0f} coups/s (runs: {', '.join(f'{x:,.0f}' for x in v)})")
@@ -111,7 +116,6 @@ def compare(other: Path, shoes: int, seed: int, runs: int) -> None:
 
 def compare_whole(other: Path, shoes: int, seed: int, runs: int, jobs: int) -> None:
     import resource
-    import statistics
     names = ("this", str(other))
     wall: dict[str, list[float]] = {n: [] for n in names}
     cpu: dict[str, list[float]] = {n: [] for n in names}
@@ -139,12 +143,7 @@ def compare_whole(other: Path, shoes: int, seed: int, runs: int, jobs: int) -> N
     same = "the same report" if reports[names[0]] == reports[names[1]] else "DIFFERENT reports"
     print(f"whole `check` processes, {coups:,} coups ({shoes:,} shoes of 8 decks), --jobs {jobs}, {runs} alternating "
           f"runs; nproc {os.cpu_count()}, load average {load0:.2f} before, {os.getloadavg()[0]:.2f} after; {same}")
-    for label, speeds in (("wall clock", wall), ("CPU time of the process (all its workers)", cpu)):
-        print(f" {label}:")
-        for name, v in speeds.items():
-            print(f"  {name}: median {statistics.median(v):,.0f} coups/s (runs: {', '.join(f'{x:,.0f}' for x in v)})")
-        a, b = (statistics.median(v) for v in speeds.values())
-        print(f"  ratio this / {other}: {a / b:.2f}")
+    _print_speeds((("wall clock", wall), ("CPU time of the process (all its workers)", cpu)), other)
 
 
 def main() -> None:
