@@ -16,13 +16,15 @@ every intermediate value is an integer below ``2**53``:
 
 * a partial monomial (ordered selections of distinct cards) is at most
   ``N (N-1) ... (N-5)``, the deals of the shoe;
-* the first contraction is at most :data:`STAGE1_BOUND` times ``N (N-1) (N-2)``
-  (three cards at most on the contracted side);
+* the first contraction is at most the largest sum of a block's coefficients over
+  the contracted side (:attr:`BlockPlan.stage1`) times ``N (N-1) (N-2)`` (three
+  cards at most on that side);
 * every term of the second contraction, and every partial sum, is part of the
   event's ways (non-negative terms), so at most the deals.
 
-So :func:`exact_float_ways` is used only when the shoe's deals, and that first
-bound, are at most ``2**53`` (up to 458 cards: every shoe of 8 decks or fewer).
+So :meth:`BlockPlan.exact_float_ways` takes only shoes whose deals, and that first
+bound, are at most ``2**53`` (:meth:`BlockPlan.float_exact`: up to 458 cards, every
+shoe of 8 decks or fewer).
 
 Beyond ``2**63`` (about 28 decks), :meth:`BlockPlan.modular_ways` runs the same
 products modulo primes below ``2**16``: a residue is below ``2**16``, a product of two
@@ -189,11 +191,9 @@ class BlockPlan:
         f[:, :, 0] = 1
         for k in range(1, POSITIONS + 1):
             f[:, :, k] = f[:, :, k - 1] * (np.maximum(vc - (k - 1), 0) % mod) % mod
-        mod3 = mod[:, :, None]
-
         def reduce(x):
-            # exact: x is an integer below 2**53; int64 % is many times faster than fmod
-            return (x.astype(np.int64) % (mod if x.ndim == 2 else mod3)).astype(np.float64)
+            # x: (rows, columns) integers below 2**53; int64 % is many times faster than fmod
+            return (x.astype(np.int64) % mod).astype(np.float64)
 
         with one_blas_thread():
             res = self._sum(f.reshape(n_p * n_b, -1).astype(np.float64), reduce).astype(np.int64)

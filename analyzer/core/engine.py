@@ -396,9 +396,9 @@ class Tabulation:
             return self._complete(np.einsum("em,m->e", coef, mono).tolist(), falling(n, POSITIONS))
         deals = falling(n, POSITIONS)
         # one shoe beyond the int64 bound: the same gathers modulo 2**64 (wrapping uint64)
-        # and modulo primes below 2**31 (each product of two residues below 2**62, reduced;
-        # sums of 5005 coefficients below 2**10 times a residue below 2**54), then the
-        # Chinese remainder theorem (core/blocks.py)
+        # and modulo primes below 2**31 (a product of two residues is below 2**62 and is
+        # reduced at once; a sum of 5005 coefficients, at most 720, times a residue is below
+        # 2**54), then the Chinese remainder theorem (core/blocks.py)
         from .blocks import crt, moduli_for
         primes = moduli_for(deals, wrapped=True, bits=31)
         table = self._falling_table(value_counts)
