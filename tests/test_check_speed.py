@@ -186,3 +186,31 @@ def test_card_accounting_on_arrays_equals_the_card_loop():
                     else:
                         assert fast == slow == [] and fast_carry == slow_carry
     assert fallbacks
+
+
+def test_sums_span_only_the_keys_of_their_coups(monkeypatch):
+    """A 10,000-deck shoe's coups have 520,000-odd unseen cards: the exact accumulators cover the keys
+    of the coups summed, not every number up to the shoe (6.6 GiB of virtual memory before), and the
+    sums are those of per-coup exact Fractions."""
+    from fractions import Fraction
+
+    from analyzer.core.engine import POSITIONS, falling
+    from analyzer.simcheck import reference
+    shoe = Shoe.standard(10_000)
+    fams = build_families(_select_bets(("player", "banker", "tie"), None), ("outcome",))
+    spans = []
+    real = reference._GroupSums.__init__
+
+    def recording(self, columns, max_key, *rest):
+        spans.append(max_key)
+        real(self, columns, max_key, *rest)
+
+    monkeypatch.setattr(reference._GroupSums, "__init__", recording)
+    vc = np.array(shoe.value_counts, dtype=np.int64)
+    remaining = np.stack([vc - np.eye(10, dtype=np.int64)[i % 10] * (i // 10) for i in range(12)])
+    ref = shoe_aware(shoe, fams, remaining)
+    assert spans and max(spans) < 10
+    counter = counter_for(fams)
+    expected = sum((Fraction(int(w), falling(int(r.sum()), POSITIONS))
+                    for r in remaining for w in [counter.ways_exact(r.tolist())[0][0]]), Fraction(0))
+    assert ref.families["outcome"].expected[0] == expected

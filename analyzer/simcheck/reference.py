@@ -62,6 +62,7 @@ class _GroupSums:
         self.lin = np.zeros((max_key + 1, self.nl, columns), dtype=np.int64)
         self.sq = np.zeros((max_key + 1, len(self.pairs), columns), dtype=np.int64)
         self.count = np.zeros(max_key + 1, dtype=np.int64)
+        self.base = 0             # keys are added less ``base`` (see _accumulate), reported with it
 
     def add(self, keys: np.ndarray, x: np.ndarray) -> None:
         order = np.argsort(keys, kind="stable")
@@ -84,12 +85,13 @@ class _GroupSums:
         self.count += other.count
 
     def keys(self) -> list[int]:
-        return [int(i) for i in np.flatnonzero(self.count)]
+        return [int(i) + self.base for i in np.flatnonzero(self.count)]
 
     def totals(self, keys: list[int]) -> tuple[np.ndarray, np.ndarray]:
         """Exact ``(sum x, sum x**2)`` per key and column: two ``(len(keys), columns)`` object arrays."""
-        lin = self.lin[keys].astype(object)
-        sq = self.sq[keys].astype(object)
+        local = [k - self.base for k in keys]
+        lin = self.lin[local].astype(object)
+        sq = self.sq[local].astype(object)
         s1 = sum(lin[:, i, :] * (1 << (self.lb * i)) for i in range(self.nl))
         s2 = sum(sq[:, j, :] * ((1 if a == b else 2) << (self.lb * (a + b)))
                  for j, (a, b) in enumerate(self.pairs))
@@ -122,6 +124,7 @@ class _BatchSums:
         self.batches = np.zeros(max_key + 1, dtype=np.int64)
         self.big: dict[int, np.ndarray] = {}      # key -> flushed sums (object array)
         self._t = self._limbs = None
+        self.base = 0             # keys are added less ``base`` (see _accumulate), reported with it
 
     def add(self, keys: np.ndarray, x: np.ndarray) -> None:
         if keys.size == 0:
@@ -162,12 +165,13 @@ class _BatchSums:
         self.batches[keys] = 0
 
     def keys(self) -> list[int]:
-        return sorted(set(np.flatnonzero(self.batches).tolist()) | set(self.big))
+        return [k + self.base for k in sorted(set(np.flatnonzero(self.batches).tolist()) | set(self.big))]
 
     def totals(self, keys: list[int]) -> tuple[np.ndarray, np.ndarray]:
         """Exact ``(sum x, sum x**2)`` per key and column (``sum x`` is None without ``linear``)."""
         self._flush()
-        tot = np.array([self.big[k] for k in keys], dtype=object).reshape(len(keys), self.terms, self.columns)
+        tot = np.array([self.big[k - self.base] for k in keys], dtype=object).reshape(len(keys), self.terms,
+                                                                                      self.columns)
         s1 = tot[:, 0, :] if self.linear else None
         s2 = sum(tot[:, j + self.linear, :] * ((1 if a == b else 2) << (self.LB * (a + b)))
                  for j, (a, b) in enumerate(self.pairs))
@@ -420,11 +424,16 @@ def _accumulate(st: _LoopState, lo: int, hi: int):
     """Exact and float sums over coups ``lo:hi`` (sorted by unseen cards)."""
     E = st.counter.E
     n = st.remaining.shape[0]
+    # keys (unseen cards) of these coups, sorted: the accumulators span base..base+span only (a
+    # 10,000-deck shoe would otherwise ask for arrays of 520,001 keys)
+    base = int(st.N[lo]) if hi > lo else 0
+    span = int(st.N[hi - 1]) - base if hi > lo else 0
     # cells: sum w, sum w**2 per key; bets: sum u**2 per key, u = L D EV
-    sums = _BatchSums(E, st.max_n, st.wbits) if st.wbits <= 53 else _GroupSums(E, st.max_n, st.wbits, n)
+    sums = _BatchSums(E, span, st.wbits) if st.wbits <= 53 else _GroupSums(E, span, st.wbits, n)
     u_exact = st.ubits > 62
-    usums = _BatchSums(len(st.bet_fams), st.max_n, st.ubits, linear=False) if not u_exact and st.wbits <= 53 \
-        else _GroupSums(len(st.bet_fams), st.max_n, st.ubits, n)
+    usums = _BatchSums(len(st.bet_fams), span, st.ubits, linear=False) if not u_exact and st.wbits <= 53 \
+        else _GroupSums(len(st.bet_fams), span, st.ubits, n)
+    sums.base = usums.base = base
     if st.bet_fams:
         # U = |W[:, bet rows] @ A|: partial sums are at most max|a| D < 2**ubits (int64 unless u_exact)
         bet_rows = np.concatenate([np.arange(f.rows.start, f.rows.stop) for f in st.bet_fams])
@@ -441,22 +450,23 @@ def _accumulate(st: _LoopState, lo: int, hi: int):
         for start in range(lo, hi, BATCH):
             stop = min(start + BATCH, hi)
             keys = st.N[start:stop]
+            local = keys - base
             W = st.counter.ways(st.remaining[start:stop])
             if W.dtype == object:
-                _add_object(sums, keys, W)
+                _add_object(sums, local, W)
             else:
-                sums.add(keys, W)
+                sums.add(local, W)
             if st.bet_fams and not u_exact and W.dtype != object:
-                usums.add(keys, np.abs(W[:, bet_rows] @ A))
+                usums.add(local, np.abs(W[:, bet_rows] @ A))
             elif st.bet_fams:
                 kind = object if (u_exact or W.dtype == object) else np.int64
                 Wb = W.astype(object) if kind is object and W.dtype != object else W
                 U = np.stack([np.abs(Wb[:, f.rows] @ np.array(sc[1], dtype=kind))
                               for f, sc in zip(st.bet_fams, st.scales)], axis=1)
                 if kind is object:
-                    _add_object(usums, keys, U)
+                    _add_object(usums, local, U)
                 else:
-                    usums.add(keys, U)
+                    usums.add(local, U)
             if W.dtype == object:
                 D = np.array([float(falling(int(k), POSITIONS)) for k in keys])
             else:
