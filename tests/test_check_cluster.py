@@ -87,6 +87,26 @@ def test_a_running_scheduler_gives_the_same_report(log, cluster, capsys):
     assert without_engine(got, f"Dask scheduler {address}") == reports(log, [], capsys)
 
 
+def test_jobs_fork_one_pool_per_check(log, monkeypatch):
+    """``jobs`` > 1: the processes are forked once for a log read in many chunks, not per chunk,
+    and the report is the one-job report."""
+    import multiprocessing.pool
+    from analyzer.simcheck.check import report_json
+    monkeypatch.setattr(stream_mod, "CHUNK", 8200)    # two chunks big enough to share (8,192), then 10 coups
+    shoe = Shoe.standard(8)
+    pools = []
+    real = multiprocessing.pool.Pool.__init__
+
+    def counting(self, *a, **k):
+        pools.append(1)
+        real(self, *a, **k)
+
+    monkeypatch.setattr(multiprocessing.pool.Pool, "__init__", counting)
+    forked = check_stream(open_log(log), shoe, jobs=2)
+    assert len(pools) == 1
+    assert report_json(forked) == report_json(check_stream(open_log(log), shoe))
+
+
 def test_one_client_per_check_and_the_families_scattered_once(log, cluster, monkeypatch):
     """A log read in many chunks: each chunk's groups go to the workers, the shared part once."""
     monkeypatch.setattr(stream_mod, "CHUNK", 9000)

@@ -292,15 +292,10 @@ def cmd_check(args) -> int:
 
 
 def _runner(args, jobs):
-    """The runner of the shoe-aware sums, opened for the whole check: Dask (``--cluster`` /
-    ``--scheduler``), processes forked once (``--jobs N`` where fork exists), or a context of
-    ``None`` (this process)."""
+    """A Dask runner of the shoe-aware sums (``--cluster`` / ``--scheduler``), opened for the whole
+    check, or a context of ``None`` (``check_stream`` forks ``--jobs`` processes itself)."""
     import contextlib
-    import multiprocessing as mp
     if not (args.cluster or args.scheduler):
-        if jobs > 1 and "fork" in mp.get_all_start_methods():
-            from ..simcheck.distributed import ForkRunner
-            return ForkRunner(jobs)
         return contextlib.nullcontext()
     from ..simcheck.distributed import DaskRunner
     return DaskRunner(args.cluster, args.scheduler, jobs)

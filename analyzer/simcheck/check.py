@@ -193,8 +193,8 @@ def check_log(log: HandLog, shoe: Shoe, reference: str = "shoe-aware", bets: tup
 
     ``progress(coups)``, when given, is called as the shoe-aware solves go.
 
-    ``jobs`` > 1 shares the shoe-aware solves among that many forked processes; ``jobs`` may also be
-    an open :class:`~.distributed.DaskRunner`, which computes them on Dask workers (the report then
+    ``jobs`` > 1 shares the shoe-aware solves among that many processes forked once
+    (:class:`~.distributed.ForkRunner`); ``jobs`` may also be an open :class:`~.distributed.DaskRunner`, which computes them on Dask workers (the report then
     names it in :attr:`~.stats.Report.engine`); every figure is the same, bit for bit.  ``order`` adds the
     card-order chi-square of :mod:`.order` (is the shoe shuffled?).  ``rules``: the drawing
     rules (:class:`analyzer.core.rules.Rules`, default Punto Banco) the log is replayed against
@@ -215,9 +215,15 @@ def check_stream(stream, shoe: Shoe, reference: str = "shoe-aware", bets: tuple[
 
     ``procedure`` (:class:`analyzer.core.procedure.Procedure`), when given, adds the test of the
     number of coups per shoe (:mod:`.shoecount`)."""
+    from .distributed import ForkRunner, can_fork
     from .order import CardOrder
     from .reference import ShoeAwareSums
     from .verify import replay
+
+    if isinstance(jobs, int) and jobs > 1 and can_fork():
+        with ForkRunner(jobs) as runner:         # processes forked once for every chunk
+            return check_stream(stream, shoe, reference, bets, catalog_obj, alpha, power, detect, depletion,
+                                runner, progress, order, rules, procedure)
 
     if rules is not None and rules.player_option:
         raise CheckError(f"rule set {rules.name!r} lets the Player choose: the check needs the choice the "

@@ -1,4 +1,5 @@
-"""The shoe-aware sums of ``baccarat check`` on Dask workers (``--cluster local`` / ``--scheduler``).
+"""Where the shoe-aware sums of ``baccarat check`` run: on Dask workers (``--cluster local`` /
+``--scheduler``, :class:`DaskRunner`) or on processes forked once (``--jobs N``, :class:`ForkRunner`).
 
 :class:`ShoeAwareSums.add <.reference.ShoeAwareSums.add>` cuts the coups of each chunk into
 fixed blocks and merges the sums of every block in block order, so where the blocks are computed
@@ -84,11 +85,30 @@ def _start_local(workers: int):
             signal.signal(signal.SIGINT, previous)
 
 
-def _group_sums(shared: _Shared, state, blocks):
-    """Worker side: the sums of each block of a group (``state`` holds the group's coups only)."""
-    from .reference import _accumulate
-    st = dataclasses.replace(state, counter=shared.counter)
-    return [_accumulate(st, lo, hi) for lo, hi in blocks]
+def _pieces(state, groups) -> list:
+    """What a worker gets for each group of blocks: the state with the group's coups only (no
+    counter: the worker has its own; families without their bets, which do not pickle) and the
+    blocks' bounds within it."""
+    pieces = []
+    for group in groups:
+        lo, hi = group[0][0], group[-1][1]
+        piece = dataclasses.replace(
+            state, counter=None, progress=None, remaining=state.remaining[lo:hi], N=state.N[lo:hi],
+            obs=state.obs[lo:hi] if state.obs is not None else None,
+            bet_fams=[_strip(f, code=False) for f in state.bet_fams],
+            outcome=_strip(state.outcome, code=False) if state.outcome is not None else None)
+        pieces.append((piece, [(a - lo, b - lo) for a, b in group]))
+    return pieces
+
+
+def _block_sums(accumulate, counter, state, blocks) -> list:
+    """Worker side: ``accumulate`` (:func:`.reference._accumulate`) over each block of a piece."""
+    st = dataclasses.replace(state, counter=counter)
+    return [accumulate(st, lo, hi) for lo, hi in blocks]
+
+
+def _group_sums(shared: _Shared, state, blocks, accumulate):
+    return _block_sums(accumulate, shared.counter, state, blocks)
 
 
 class DaskRunner:
@@ -158,22 +178,14 @@ class DaskRunner:
             self._shared = (fams, fut)
         return self._shared[1]
 
-    def run(self, state, groups) -> list:
-        """The sums of every block, in block order (what :func:`.reference._accumulate` returns)."""
+    def run(self, state, groups, accumulate) -> list:
+        """The sums of every block, in block order (``accumulate`` is :func:`.reference._accumulate`)."""
         if self.client is None:
             raise RuntimeError("DaskRunner.run outside its 'with' block")
         shared = self._shared_future(state)
-        pieces = []
-        for group in groups:
-            lo, hi = group[0][0], group[-1][1]
-            piece = dataclasses.replace(
-                state, counter=None, progress=None, remaining=state.remaining[lo:hi], N=state.N[lo:hi],
-                obs=state.obs[lo:hi] if state.obs is not None else None,
-                bet_fams=[_strip(f, code=False) for f in state.bet_fams],
-                outcome=_strip(state.outcome, code=False) if state.outcome is not None else None)
-            pieces.append((piece, [(a - lo, b - lo) for a, b in group]))
+        pieces = _pieces(state, groups)
         data = self.client.scatter([p for p, _ in pieces], hash=False)
-        futures = [self.client.submit(_group_sums, shared, d, blocks, pure=False)
+        futures = [self.client.submit(_group_sums, shared, d, blocks, accumulate, pure=False)
                    for d, (_, blocks) in zip(data, pieces)]
         try:
             results = [f.result() for f in futures]
@@ -192,22 +204,25 @@ class DaskRunner:
 _FORK_COUNTER = None          # the counter the forked processes of a ForkRunner inherit
 
 
+def _ignore_interrupt() -> None:
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C is the parent's: it stops the pool
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # and ends the workers with SIGTERM
+
+
 def _fork_group(arg):
-    """Forked-process side: the sums of each block of a group (``state`` holds its coups only)."""
-    from .reference import _accumulate
-    state, blocks = arg
-    st = dataclasses.replace(state, counter=_FORK_COUNTER)
-    return [_accumulate(st, lo, hi) for lo, hi in blocks]
+    accumulate, state, blocks = arg
+    return _block_sums(accumulate, _FORK_COUNTER, state, blocks)
 
 
 class ForkRunner:
-    """``--jobs N`` on one machine: the groups of blocks of :meth:`ShoeAwareSums.add` on ``N``
+    """``jobs`` > 1 on one machine: the groups of blocks of :meth:`ShoeAwareSums.add` on ``jobs``
     processes forked once for the whole check (a pool per chunk made ``--jobs 2`` slower than one
-    job: every chunk paid the fork and the fresh processes' first allocations).  The counter is
-    inherited at the fork; each chunk's coups are sent to the processes.  A context manager."""
+    job).  The counter is inherited at the fork; each chunk's coups are sent to the processes.  A
+    context manager; ``where``/``used`` as :class:`DaskRunner`'s, so the report names no engine."""
 
     where = None
-    used = 0                      # the report names no engine: same output as one job
+    used = 0
 
     def __init__(self, jobs: int):
         self.tasks = jobs
@@ -225,29 +240,23 @@ class ForkRunner:
             pool.terminate()
             pool.join()
 
-    def run(self, state, groups) -> list:
-        """The sums of every block, in block order (what :func:`.reference._accumulate` returns)."""
-        from .reference import _accumulate
+    def run(self, state, groups, accumulate) -> list:
+        """The sums of every block, in block order (``accumulate`` is :func:`.reference._accumulate`)."""
         if len(groups) == 1:                 # too few coups to share
-            return [_accumulate(state, lo, hi) for lo, hi in groups[0]]
+            return _block_sums(accumulate, state.counter, state, groups[0])
         if self.pool is None or self._counter is not state.counter:
             global _FORK_COUNTER
             import multiprocessing as mp
-
-            from .reference import _ignore_interrupt
             self.close()
             _FORK_COUNTER = self._counter = state.counter
             self.pool = mp.get_context("fork").Pool(self.tasks, initializer=_ignore_interrupt)
-        pieces = []
-        for group in groups:
-            lo, hi = group[0][0], group[-1][1]
-            piece = dataclasses.replace(
-                state, counter=None, progress=None, remaining=state.remaining[lo:hi], N=state.N[lo:hi],
-                obs=state.obs[lo:hi] if state.obs is not None else None,
-                bet_fams=[_strip(f, code=False) for f in state.bet_fams],
-                outcome=_strip(state.outcome, code=False) if state.outcome is not None else None)
-            pieces.append((piece, [(a - lo, b - lo) for a, b in group]))
+        pieces = [(accumulate, piece, blocks) for piece, blocks in _pieces(state, groups)]
         return [part for parts in self.pool.map(_fork_group, pieces) for part in parts]
 
 
-__all__ = ["CONNECT_TIMEOUT", "ClusterError", "DaskRunner", "ForkRunner"]
+def can_fork() -> bool:
+    import multiprocessing as mp
+    return "fork" in mp.get_all_start_methods()
+
+
+__all__ = ["CONNECT_TIMEOUT", "ClusterError", "DaskRunner", "ForkRunner", "can_fork"]

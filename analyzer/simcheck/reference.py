@@ -42,6 +42,7 @@ from threadpoolctl import threadpool_limits
 
 from ..core.engine import POSITIONS, falling
 from ..core.shoe import Shoe
+from .distributed import ForkRunner, can_fork
 from .families import Counter, Family, counter_for
 
 BATCH = 128                          # coups per matrix product in the shoe-aware loop
@@ -284,10 +285,11 @@ class ShoeAwareSums:
         # depletion) come out the same bits on one job, forked jobs or a cluster (jobs.run).
         blocks = _blocks(n)
         groups = _groups(blocks, getattr(jobs, "tasks", jobs))
-        if hasattr(jobs, "run"):
-            parts = jobs.run(state, groups)        # e.g. simcheck.distributed.DaskRunner
-        elif len(groups) > 1 and _can_fork():
-            parts = _run_forked(state, groups)     # the children do not report progress
+        if hasattr(jobs, "run"):                   # a ForkRunner or DaskRunner open for the whole check
+            parts = jobs.run(state, groups, _accumulate)
+        elif len(groups) > 1 and can_fork():
+            with ForkRunner(len(groups)) as runner:  # for this call only; children report no progress
+                parts = runner.run(state, groups, _accumulate)
         else:
             state.progress = progress
             parts = (_accumulate(state, lo, hi) for lo, hi in blocks)
@@ -388,36 +390,6 @@ def _groups(blocks: list, jobs: int) -> list[list[tuple[int, int]]]:
     jobs = min(jobs, len(blocks))
     cuts = [round(i * len(blocks) / jobs) for i in range(jobs + 1)]
     return [blocks[cuts[i]:cuts[i + 1]] for i in range(jobs) if cuts[i] < cuts[i + 1]]
-
-
-def _can_fork() -> bool:
-    import multiprocessing as mp
-    return "fork" in mp.get_all_start_methods()
-
-
-_FORKED: _LoopState | None = None
-
-
-def _forked_part(group):
-    return [_accumulate(_FORKED, lo, hi) for lo, hi in group]
-
-
-def _ignore_interrupt() -> None:
-    import signal
-    signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C is the parent's: it stops the pool
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # and ends the workers with SIGTERM
-
-
-def _run_forked(state: _LoopState, groups):
-    """The sums of each block, in block order, from one forked process per group."""
-    global _FORKED
-    import multiprocessing as mp
-    _FORKED = state
-    try:
-        with mp.get_context("fork").Pool(len(groups), initializer=_ignore_interrupt) as pool:
-            return [part for parts in pool.map(_forked_part, groups) for part in parts]
-    finally:
-        _FORKED = None
 
 
 def _accumulate(st: _LoopState, lo: int, hi: int):
