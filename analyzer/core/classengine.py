@@ -485,21 +485,14 @@ class ClassTabulation:
         big = falling(total, POSITIONS) > INT64_LIMIT or getattr(self, "_force_python", False)
         if big and usable(self.coef) and not getattr(self, "_force_python", False):   # see core/modular.py
             return exact_dot(self.coef, self._idx, self._off, counts + [*shoe.value_counts, total], falling(total, 6))
-        dtype = object if big else np.int64
-        n_ext = np.array(counts + list(shoe.value_counts) + [total], dtype=dtype)
-        if not big:
+        n_ext = np.array(counts + list(shoe.value_counts) + [total], dtype=object if big else np.int64)
+        if getattr(self, "_plan_t", None) is None:
             # factor-major contiguous copies of the plan: each factor one gather of a row (twice
             # as fast as gathering the (multisets, 6) table and reading its columns)
-            if getattr(self, "_plan_t", None) is None:
-                self._plan_t = (np.ascontiguousarray(self._idx.T), np.ascontiguousarray(self._off.T))
-            fac = n_ext.take(self._plan_t[0])
-            fac -= self._plan_t[1]
-            mono = fac[0] * fac[1]
-            for col in range(2, POSITIONS):
-                mono *= fac[col]
-            return [int(x) for x in self.coef.dot(mono)]   # factor runs reach 0 first: mono >= 0
-        fac = n_ext[self._idx] - self._off.astype(object)
-        mono = fac[:, 0].copy()
-        for col in range(1, POSITIONS):
-            mono = mono * fac[:, col]
-        return [int(x) for x in self.coef.astype(object).dot(mono)]
+            self._plan_t = (np.ascontiguousarray(self._idx.T), np.ascontiguousarray(self._off.T))
+        fac = n_ext.take(self._plan_t[0]) - self._plan_t[1]
+        mono = fac[0] * fac[1]
+        for col in range(2, POSITIONS):
+            mono *= fac[col]
+        # every factor run reaches 0 before it could go negative: mono >= 0
+        return [int(x) for x in (self.coef.astype(object) if big else self.coef).dot(mono)]
