@@ -21,7 +21,7 @@ and ``tie`` (values of ``winner``), ranks ``A T J Q K`` (A=1 .. K=13; 2..9 are
 written as numbers) and suits ``spades hearts diamonds clubs``.  A bare feature
 must be a yes/no feature.  Rank and suit features exist for the first two cards
 of each hand (:data:`CARD_FEATURES`); point values for every card.
-The text is tokenised and parsed here: it is never handed to ``eval``.
+The text is tokenised (:mod:`.tokens`) and parsed here: it is never handed to ``eval``.
 
 Arithmetic is exact: a sum is its features (small integers, computed in
 ``int64``) plus one constant kept as a Python ``int``; a comparison with a
@@ -48,7 +48,6 @@ analyzer.core.errors.BetError: condition 'winner = banker': unexpected '=' at co
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -58,6 +57,7 @@ from ..core.errors import BetError
 from ..core.features import (CARD_ATTRIBUTES, CARD_FEATURES, CARD_RANGES, FEATURES,  # noqa: F401
                              POSITION_FEATURES, RANGES, SUIT_FEATURES)
 from .groups import CARDS, GroupError, cached, group_function, parse_group, pred_id, requirements as _combine
+from .tokens import tokens as _tokens
 
 #: Longest condition text accepted, and deepest nesting of parentheses and ``not``.
 MAX_LENGTH = 20_000
@@ -84,30 +84,6 @@ _COMPARE = {"==": np.equal, "!=": np.not_equal, "<": np.less, "<=": np.less_equa
             ">": np.greater, ">=": np.greater_equal}
 _PY_COMPARE = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
                "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
-_TOKEN = re.compile(r"\s*(?:([0-9]+)|([A-Za-z_][A-Za-z_0-9]*)|(\.\.|==|!=|<=|>=|[<>()\[\],+\-])|(\S))",
-                    re.ASCII)
-
-
-def _tokens(text: str) -> list[tuple[str, str, int]]:
-    out = []
-    pos = 0
-    text = text.rstrip()
-    while pos < len(text):
-        m = _TOKEN.match(text, pos)
-        if m is None:  # only trailing blanks are left
-            break
-        num, name, op, bad = m.groups()
-        col = m.start(m.lastindex) + 1
-        if bad is not None:
-            hint = " (did you mean '=='?)" if bad == "=" else ""
-            raise _Fail(f"unexpected {bad!r} at column {col}{hint}")
-        kind = "num" if num else "name" if name else "op"
-        out.append((kind, num or name or op, col))
-        pos = m.end()
-    out.append(("end", "", len(text) + 1))
-    return out
-
-
 _Fail = GroupError
 
 

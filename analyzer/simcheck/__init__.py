@@ -3,8 +3,9 @@
 Owns: :mod:`.logs` (hand logs), :mod:`.shapes` (the shapes simulators write), :mod:`.stream`
 (long logs read chunk by chunk) and :mod:`.tallies` (tally files), :mod:`.verify`
 (replay of every coup against the rules and the shoe), :mod:`.families` (the
-categories a check counts), :mod:`.reference` (their exact expected counts and
-variances, off the top or shoe-aware), :mod:`.stats` (tests, Holm's correction,
+categories a check counts, with :mod:`.prefix`: the ways of the cards a coup deals),
+:mod:`.reference` (their exact expected counts and variances, off the top or shoe-aware;
+:mod:`.distributed` runs the sums on forked processes or Dask workers), :mod:`.stats` (tests, Holm's correction,
 power), :mod:`.check` (the check itself), :mod:`.check_format` (its reports) and
 :mod:`.simulate` (the reference simulator, with faults to break it on purpose);
 :mod:`.shoecount` tests the coups per shoe against the declared procedure.
