@@ -1,6 +1,7 @@
 """Checking simulators: log readers, replay, the exact reference, statistics.
 
-Owns: :mod:`.logs` (hand logs), :mod:`.shapes` (the shapes simulators write), :mod:`.stream`
+Owns: :mod:`.logs` (hand logs), :mod:`.shapes` (the shapes simulators write, their columns
+in :mod:`.columns`), :mod:`.stream`
 (long logs read chunk by chunk) and :mod:`.tallies` (tally files), :mod:`.verify`
 (replay of every coup against the rules and the shoe), :mod:`.families` (the
 categories a check counts, with :mod:`.prefix`: the ways of the cards a coup deals),

@@ -221,8 +221,8 @@ def open_log(path, columns: str | None = None, skip_invalid: bool = False, progr
 
 
 def _shape_stream(path, src, columns, skip_invalid, progress, value_level) -> LogStream:
-    from .shapes import _is_json, _json_records, _json_what, _records_csv, _Skip, hand_chunks, json_lines, \
-        parse_columns
+    from .columns import parse_columns
+    from .shapes import _is_json, _json_records, _json_what, _records_csv, _Skip, hand_chunks, json_lines
 
     cols = parse_columns(columns)
     skip = _Skip(skip_invalid)
