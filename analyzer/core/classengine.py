@@ -41,6 +41,7 @@ import numpy as np
 from .engine import INT64_LIMIT, POSITIONS, CoupTable, falling
 from .errors import BetError
 from .features import CARD_FEATURES, FIRST_FOUR, POSITION_FEATURES, card_table
+from .classbatch import batch_ways
 from .modular import exact_dot, usable
 from .rankflush import RankFlushPlan
 from .reads import FIRST_FOUR_VALUES, first_four_reads, reads_drawing  # noqa: F401 (the engine's API)
@@ -474,6 +475,12 @@ class ClassTabulation:
         for r, n in enumerate(shoe.rank_tuple):
             out[int(self.classes[4 * r])] += n
         return out
+
+    def ways_many(self, shoes, what: str = "bet", chunk: int = 32) -> list[list[int]]:
+        """:meth:`ways` of many shoes, equal list for list: suited shoes within the float64
+        bound together, ``chunk`` at a time (:func:`analyzer.core.classbatch.batch_ways`),
+        the others one at a time."""
+        return batch_ways(self, shoes, what, chunk)
 
     def ways(self, shoe, what: str = "bet") -> list[int]:
         """Exact ordered six-card deals of each event on ``shoe``."""

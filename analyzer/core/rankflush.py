@@ -25,6 +25,8 @@ from collections import Counter
 
 import numpy as np
 
+from .blocks import FLOAT_EXACT, one_blas_thread
+
 SUITS = 4
 RANKS = 13
 
@@ -140,3 +142,36 @@ class RankFlushPlan:
         for e, x in zip(self._present, sums):
             out[e] = int(x) * rest
         return out
+
+    def float_exact(self, cards: int) -> bool:
+        """True when :meth:`ways_many` is exact for a shoe of ``cards`` cards: every
+        product and sum before ``rest`` counts ordered ``r``-card selections, at most
+        ``N (N-1) ... (N-r+1)``, which must be at most ``2**53``."""
+        return math.perm(cards, self.r) <= FLOAT_EXACT
+
+    def ways_many(self, card_counts: np.ndarray, rests) -> list[list[int]]:
+        """:meth:`ways` of many shoes: ``card_counts`` ``(B, 52)``, ``rests`` each shoe's
+        ways of the positions not read; in float64, every shoe within :meth:`float_exact`
+        (checked), the events' sums one matrix product."""
+        counts = np.asarray(card_counts, dtype=np.int64)
+        b_count = counts.shape[0]
+        if b_count and not self.float_exact(int(counts.sum(axis=1).max())):
+            raise ValueError("a shoe beyond the float64 bound")
+        n = np.zeros((b_count, RANKS + 1, SUITS + 1))
+        n[:, :RANKS, :SUITS] = counts.reshape(b_count, RANKS, SUITS)
+        n[:, :, SUITS] = n[:, :, :SUITS].sum(axis=2)
+        f = np.empty((b_count, RANKS + 1, SUITS + 1, self.r + 1))
+        f[..., 0] = 1
+        for k in range(1, self.r + 1):
+            f[..., k] = f[..., k - 1] * np.maximum(n - (k - 1), 0)
+        f = f.transpose(0, 2, 1, 3).reshape(b_count, SUITS + 1, -1)
+        prod = f[:, :, self._flat[0]]                              # (B, suits + rank, groups)
+        for j in range(1, self.r):
+            prod *= f[:, :, self._flat[j]]
+        one = prod[:, 0] + prod[:, 1] + prod[:, 2] + prod[:, 3]
+        term = np.where(self.one_suit, one, prod[:, SUITS] - one) * self.orderings
+        if getattr(self, "_indicator", None) is None:
+            self._indicator = (self.event[:, None] == np.arange(self.events)[None, :]).astype(np.float64)
+        with one_blas_thread():
+            sums = (term @ self._indicator).astype(np.int64).tolist()
+        return [[x * rest for x in row] for row, rest in zip(sums, rests)]

@@ -262,8 +262,10 @@ class Solver:
         for level, tab in self._card_tabs.items():
             if isinstance(tab, tuple):
                 tab, bet_id = tab
-                for shoe, w in zip(shoes, ways):
-                    w[level] = tab.ways(shoe, f"bet {bet_id!r}")
+                what = f"bet {bet_id!r}"
+                got = [tab.ways(shoes[0], what)] if _single else tab.ways_many(shoes, what)
+                for w, lw in zip(ways, got):
+                    w[level] = lw
                 continue
             counts = [shoe.card_tuple if level.split("#")[0] == CARD_LEVEL else shoe.rank_tuple for shoe in shoes]
             if _single:

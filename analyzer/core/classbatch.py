@@ -1,0 +1,204 @@
+"""The card engine's counts for many shoes at once, as float64 matrix products exact by their bounds.
+
+:class:`analyzer.core.classengine.ClassTabulation` counts event ``e`` on a shoe as
+``sum_m coef[e, m] * mono(m)``, where the monomial of a multiset of classes ``m``
+is a product of six factors ``n_ext[idx[m, j]] - off[m, j]`` (class counts, value
+counts less the classes of that value already drawn, and ``N - d ...`` for the
+positions the bet does not read).  Split the classes in two *sides* (low and
+high: by point value, colour, suit...) so that every factor run stays on one side
+(a class's factors on its side; a value read only as a value, with the classes of
+that value).  Then the monomial is ``low(a) * high(b) * rest(r)``, the products of
+the factors of each side and of the unread positions, and ``m`` is the triple
+``(a, b, r)``.  Grouped by ``r`` and by the number of low cards, the multisets
+form *blocks* in which most low parts meet most high parts, and a batch of shoes
+costs per block two matrix products:
+
+    ways(e) = sum_blocks rest(r) * sum_a low(a) * (sum_b C[e, a, b] * high(b))
+
+contracting first one side (:class:`ClassBatchPlan` chooses the split among
+candidates by the flops it needs, and per block the side with the tighter bound).
+
+Exact.  With float64 every intermediate value must be an integer at most
+``2**53``.  For a shoe of ``N >= 6`` cards:
+
+* a side's or the rest's product counts ordered selections of distinct cards
+  (each class's run of factors reaches 0 before it could go negative, and the
+  factors of a value read as a value follow the classes of that value on the same
+  side), so it lies in ``0 .. N (N-1) ... (N-j+1)`` for its ``j`` factors; and a
+  low product times the rest is at most ``N (N-1) ... (N-5)``, the shoe's deals;
+* the first contraction over a side of ``j`` cards is at most the block's largest
+  coefficient sum over that side (:attr:`ClassBatchPlan.bounds`) times
+  ``N (N-1) ... (N-j+1)``;
+* every term of the second contraction is part of an event's ways (non-negative
+  terms), so every partial sum is at most the deals.
+
+:meth:`ClassBatchPlan.float_exact` holds for the shoes where all of these are at most
+``2**53`` (every shoe of 8 decks or fewer, for the catalog's bets: tested); the
+engine counts the others one at a time.
+"""
+
+from __future__ import annotations
+
+from math import perm
+
+import numpy as np
+
+from .blocks import FLOAT_EXACT, POSITIONS, one_blas_thread
+from .engine import falling
+from .features import card_table
+
+_TABLE = {k: np.array(v, dtype=np.int64) for k, v in card_table().items()}
+
+#: a factor column with no card: ``n_ext[ONE] - 0 == 1`` (index relative to the end)
+_PAD = -1
+
+
+def _parts(idx: np.ndarray, off: np.ndarray, mask: np.ndarray):
+    """Distinct parts (the factors of ``mask``'s columns, in column order, padded) of
+    each multiset: ``(part idx (P, 6), part off (P, 6), part of each multiset, factors)``."""
+    m, width = idx.shape
+    key_idx = np.where(mask, idx, _PAD)
+    key_off = np.where(mask, off, 0)
+    # factors of one part in a canonical order: taken columns first, in column order
+    order = np.argsort(~mask, axis=1, kind="stable")
+    key_idx = np.take_along_axis(key_idx, order, axis=1)
+    key_off = np.take_along_axis(key_off, order, axis=1)
+    u, inv = np.unique(np.concatenate([key_idx, key_off], axis=1), axis=0, return_inverse=True)
+    return u[:, :width], u[:, width:], inv.ravel(), mask.sum(axis=1)
+
+
+def splits(class_value: np.ndarray, rep_cards: np.ndarray, table: dict, coarse: bool) -> list[np.ndarray]:
+    """Candidate high sides for a tabulation's classes (``class_value``, and one card
+    ``rep_cards`` of each, rows of the card ``table``): by point value (the classes and
+    values 5-9), always valid; with no value read as a value (``coarse`` False), also by
+    colour, by suit, by rank and with every class on the low side."""
+    values = np.arange(10) >= 5
+    out = [np.append(class_value >= 5, values)]
+    if not coarse:
+        for hi in (table["colour"][rep_cards] == 1, table["suit"][rep_cards] >= 2,
+                   table["rank"][rep_cards] >= 7, np.zeros(len(rep_cards), dtype=bool)):
+            out.append(np.append(hi, values))
+    return out
+
+
+class ClassBatchPlan:
+    """The blocks of a card-engine table for batches of shoes; see the module docstring.
+
+    ``idx``, ``off``: ``(M, 6)`` factor columns of each multiset (indices into the
+    extended counts ``(K classes, 10 values, N)``; ``idx == K + 10`` is ``N``);
+    ``coef``: ``(E, M)`` class sequences of each multiset in each event; ``k``: the
+    number of classes; ``splits``: candidate high sides, each ``K + 10`` booleans
+    (the classes, then the values read as values), every factor run on one side.
+    """
+
+    def __init__(self, idx: np.ndarray, off: np.ndarray, coef: np.ndarray, k: int, splits):
+        self.k, self.events = k, coef.shape[0]
+        self.width = k + 12                        # classes, values, N, one
+        idx = np.where(idx < 0, self.width - 1, idx)
+        best = None
+        for hi in splits:
+            plan = self._blocks(idx, off, coef, np.asarray(hi, dtype=bool))
+            if best is None or plan[0] < best[0]:
+                best = plan
+        _, self.sides, self.blocks, self.bounds = best
+
+    def _blocks(self, idx, off, coef, hi):
+        k = self.k
+        rest = idx == k + 10
+        high = ~rest & np.append(hi, [False, False])[np.minimum(idx, k + 11)]
+        low = ~rest & ~high
+        sides = []
+        for mask in (low, high, rest):
+            p_idx, p_off, of, size = _parts(idx, off, mask)
+            sides.append((np.ascontiguousarray(p_idx.T), np.ascontiguousarray(p_off.T).astype(np.float64),
+                          int(mask.sum(axis=1).max(initial=0))))
+            sides[-1] = sides[-1] + (of, size)
+        (_, _, _, low_of, low_size), (_, _, _, high_of, high_size), (_, _, _, rest_of, _) = sides
+        cost = sum(6 * s[0].shape[1] for s in sides)
+        blocks, bounds = [], []
+        group = rest_of * (POSITIONS + 1) + low_size
+        for g in np.unique(group):
+            ms = np.flatnonzero(group == g)
+            events = np.flatnonzero(coef[:, ms].any(axis=1))
+            if not len(events):
+                continue
+            lo_u, li = np.unique(low_of[ms], return_inverse=True)
+            hi_u, hj = np.unique(high_of[ms], return_inverse=True)
+            c = np.zeros((len(events), len(lo_u), len(hi_u)), dtype=np.int64)
+            c[:, li.ravel(), hj.ravel()] = coef[np.ix_(events, ms)]
+            cards = {0: int(low_size[ms[0]]), 1: int(high_size[ms[0]])}
+            # contract first the side whose bound (coefficient sum x its ordered selections) is lower
+            sums = {0: int(c.sum(axis=1).max()), 1: int(c.sum(axis=2).max())}
+            first = min((0, 1), key=lambda s: (sums[s] * perm(500, cards[s]), -c.shape[1 + s]))
+            if first == 1:
+                c = c.transpose(0, 2, 1)
+                parts = (hi_u, lo_u)
+            else:
+                parts = (lo_u, hi_u)
+            n_first, n_second = c.shape[1], c.shape[2]
+            layout = np.ascontiguousarray(c.transpose(1, 0, 2).reshape(n_first, len(events) * n_second))
+            blocks.append((first, parts[0], 1 - first, parts[1], int(rest_of[ms[0]]), events,
+                           layout.astype(np.float64), n_second))
+            bounds.append((sums[first], cards[first]))
+            cost += c.size + 2000                 # flops, and a block's fixed cost
+        return cost, [s[:3] for s in sides], blocks, bounds
+
+    def float_exact(self, cards: int) -> bool:
+        """True when :meth:`ways` is exact for a shoe of ``cards`` cards."""
+        return 6 <= cards and perm(cards, POSITIONS) <= FLOAT_EXACT and all(
+            s * perm(cards, j) <= FLOAT_EXACT for s, j in self.bounds)
+
+    def ways(self, counts: np.ndarray) -> np.ndarray:
+        """``(B, E)`` int64 ways of shoes with these extended counts ``(B, K + 11)``
+        (classes, values, N); every shoe must pass :meth:`float_exact` (checked)."""
+        counts = np.asarray(counts, dtype=np.int64)
+        b_count = counts.shape[0]
+        if b_count and not all(self.float_exact(int(n)) for n in np.unique(counts[:, self.k + 10])):
+            raise ValueError("a shoe beyond the float64 bound")
+        n_ext = np.ones((self.width, b_count))
+        n_ext[:-1] = counts.T
+        values = []
+        for p_idx, p_off, factors in self.sides:
+            v = n_ext[p_idx[0]] - p_off[0][:, None]
+            for j in range(1, factors):
+                v *= n_ext[p_idx[j]] - p_off[j][:, None]
+            values.append(np.ascontiguousarray(v.T))            # (B, parts)
+        out = np.zeros((b_count, self.events))
+        with one_blas_thread():
+            for first, i1, second, i2, r, events, layout, n_second in self.blocks:
+                t = (values[first][:, i1] @ layout).reshape(b_count, len(events), n_second)
+                s = np.matmul(t, values[second][:, i2, None])[:, :, 0]
+                out[:, events] += s * values[2][:, r, None]
+        return out.astype(np.int64)
+
+
+def batch_ways(tab, shoes, what: str, chunk: int) -> list[list[int]]:
+    """:meth:`ClassTabulation.ways` of many shoes (``tab`` a
+    :class:`analyzer.core.classengine.ClassTabulation`): the suited shoes within the
+    float64 bound ``chunk`` at a time, by :class:`ClassBatchPlan` or, for a bet counted
+    per rank multiset, :meth:`analyzer.core.rankflush.RankFlushPlan.ways_many`; the
+    others by ``tab.ways``."""
+    out = [None] * len(shoes)
+    rf = None if getattr(tab, "_force_python", False) else tab._rank_flush
+    plan = None
+    if rf is None and not getattr(tab, "_force_python", False):
+        plan = getattr(tab, "_batch", None)
+        if plan is None:
+            coarse = bool(((tab._idx >= tab.k) & (tab._idx < tab.k + 10)).any())
+            plan = tab._batch = ClassBatchPlan(tab._idx, tab._off, tab.coef, tab.k,
+                                               splits(tab._class_value, tab._rep[:-1], _TABLE, coarse))
+    exact = rf.float_exact if rf is not None else plan.float_exact if plan is not None else None
+    batch = [i for i, s in enumerate(shoes) if exact is not None and s.suited and exact(s.cards)]
+    onehot = (tab.classes[:, None] == np.arange(tab.k)[None, :]).astype(np.int64) if batch and plan else None
+    for start in range(0, len(batch), chunk):
+        part = batch[start:start + chunk]
+        cards = np.array([shoes[i].card_tuple for i in part], dtype=np.int64)
+        if rf is not None:
+            got = rf.ways_many(cards, [falling(shoes[i].cards - rf.r, POSITIONS - rf.r) for i in part])
+        else:
+            ext = np.concatenate([cards @ onehot, np.array(
+                [shoes[i].value_counts + (shoes[i].cards,) for i in part], dtype=np.int64)], axis=1)
+            got = plan.ways(ext).tolist()
+        for i, w in zip(part, got):
+            out[i] = w
+    return [w if w is not None else tab.ways(s, what) for s, w in zip(shoes, out)]

@@ -1,0 +1,139 @@
+"""The card engine's batch path (analyzer.core.classbatch: float64 blocks, and the
+per-rank-multiset plan's batch) against the Python-integer product path shoe by shoe,
+at its bounds, for every split it can choose, and against every ordered deal."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from math import perm
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from analyzer import Shoe, Solver, catalog
+from analyzer.bets.catalog import parse_catalog
+from analyzer.core.blocks import FLOAT_EXACT
+from analyzer.core.errors import BetError
+from analyzer.core.classbatch import ClassBatchPlan, splits, _TABLE
+
+from oracle import six_card_tally
+from test_classengine import CASES, SMALL
+
+CARDS = [r + s for r in "A23456789TJQK" for s in "shdc"]
+#: every catalog bet the card engine counts
+CLASS_BETS = ["perfect9", "majestic_match_player", "majestic_match_banker", "monkey6", "monkey_tie",
+              "grand_monkey", "all_red", "all_black", "contrast_bonus", "lucky_nines", "lucky_nines_binions",
+              "jackpot", "lucky_match"]
+
+
+def tab_for(bet_id):
+    tabs = Solver(catalog().select([bet_id]))._class_tabs
+    assert len(tabs) == 1
+    return tabs[0]
+
+
+def python_path(tab, shoe):
+    """The card engine's product per multiset in Python integers (the slow path)."""
+    tab._force_python = True
+    try:
+        return tab.ways(shoe)
+    finally:
+        del tab._force_python
+
+
+def shoes(seed: int) -> list[Shoe]:
+    rng = random.Random(seed)
+    out = [Shoe.standard(8), Shoe.standard(1), Shoe.standard(6).remove("As Ah Ad Ac Ks Kh 9d 9d")]
+    for decks in (1, 8):
+        full = [c for c in CARDS for _ in range(decks)]
+        out += [Shoe.standard(decks).remove(rng.sample(full, rng.randint(0, 52 * decks - 6))) for _ in range(5)]
+    out.append(Shoe.from_counts({"Ah": 3, "Kh": 2, "Qh": 1, "Jh": 1, "9h": 2}))   # one suit, repeated cards
+    out.append(Shoe.from_counts({"9d": 20, "9s": 3, "Kd": 30, "5c": 1}))          # four ranks
+    out.append(Shoe.from_counts({c: 9 for c in CARDS[:50]}))                     # 450 cards
+    out.append(Shoe.from_counts({c: 9 for c in CARDS[:51]}))                     # 459: beyond the float bound
+    return out
+
+
+@pytest.fixture(scope="module")
+def shoe_list():
+    return shoes(7)
+
+
+@pytest.mark.parametrize("bet_id", CLASS_BETS)
+def test_batch_equals_the_python_integer_path(bet_id, shoe_list):
+    tab = tab_for(bet_id)
+    got = tab.ways_many(shoe_list, chunk=4)              # several chunks
+    assert got == [python_path(tab, s) for s in shoe_list]
+    by_rank = Shoe.from_counts({"9": 8, "K": 20, "5": 30})      # suits unknown: one at a time
+    if tab._rank_uniform:
+        assert tab.ways_many([by_rank, shoe_list[0]]) == [python_path(tab, by_rank), got[0]]
+    else:
+        with pytest.raises(BetError, match="suits are unknown"):
+            tab.ways_many([shoe_list[0], by_rank])
+
+
+@pytest.mark.parametrize("bet_id", CLASS_BETS)
+def test_eight_decks_take_the_batch_path(bet_id):
+    """The speed of a batch rests on every catalog bet's plan holding an 8-deck shoe;
+    the plan's own bounds stop at 458 cards, where N (N-1) ... (N-5) passes 2**53."""
+    tab = tab_for(bet_id)
+    tab.ways_many([Shoe.standard(1)])                     # builds the plan
+    exact = tab._rank_flush.float_exact if tab._rank_flush is not None else tab._batch.float_exact
+    assert exact(416) and exact(458)
+    if tab._rank_flush is None:
+        assert perm(459, 6) > FLOAT_EXACT and not exact(459) and not exact(5)
+
+
+@pytest.mark.parametrize("bet_id", ["contrast_bonus", "all_red", "lucky_match", "majestic_match_player",
+                                    "monkey6", "lucky_nines", "perfect9"])
+def test_every_candidate_split_gives_the_same_counts(bet_id, shoe_list):
+    """Whichever sides the plan chooses, the counts are the same: each candidate alone."""
+    tab = tab_for(bet_id)
+    coarse = bool(((tab._idx >= tab.k) & (tab._idx < tab.k + 10)).any())
+    candidates = splits(tab._class_value, tab._rep[:-1], _TABLE, coarse)
+    assert len(candidates) == (1 if coarse else 5)
+    small = [s for s in shoe_list if s.suited and 6 <= s.cards <= 458]
+    want = [python_path(tab, s) for s in small]
+    onehot = (tab.classes[:, None] == np.arange(tab.k)[None, :]).astype(np.int64)
+    ext = np.concatenate([np.array([s.card_tuple for s in small]) @ onehot,
+                          np.array([s.value_counts + (s.cards,) for s in small])], axis=1)
+    for hi in candidates:
+        plan = ClassBatchPlan(tab._idx, tab._off, tab.coef, tab.k, [hi])
+        assert all(plan.float_exact(s.cards) for s in small)
+        assert plan.ways(ext).tolist() == want
+        with pytest.raises(ValueError):
+            plan.ways(ext[:1] * 10)                        # 10 times the cards: beyond the bound
+
+
+@pytest.fixture(scope="module")
+def small():
+    cards = SMALL.split()
+    tally, deals = six_card_tally(cards, {text: fn for text, fn in CASES.items()})
+    return Shoe.from_counts(dict(Counter(cards))), tally, deals
+
+
+@pytest.mark.parametrize("text", list(CASES))
+def test_batch_against_every_deal_of_a_small_shoe(small, text):
+    shoe, tally, deals = small
+    bet = parse_catalog(f'[[bet]]\nid = "x"\nevents = [{{ event = "e", when = "{text}", pays = 1 }}]\n', "t").bets["x"]
+    solver = Solver([bet])
+    many = solver.solve_many([shoe, Shoe.standard(1), shoe])
+    assert many[0].bet("x").events[0].ways == many[2].bet("x").events[0].ways == tally[text][True], text
+    assert many[0].deals == deals
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.integers(0, 3), min_size=52, max_size=52), st.sampled_from(CLASS_BETS))
+def test_random_compositions(counts, bet_id):
+    """Random suited compositions (missing cards, ranks and suits; 0 to 156 cards)."""
+    shoe_counts = {c: n for c, n in zip(CARDS, counts) if n}
+    if sum(counts) < 6:
+        return
+    shoe = Shoe.from_counts(shoe_counts)
+    tab = _TABS.get(bet_id) or _TABS.setdefault(bet_id, tab_for(bet_id))
+    assert tab.ways_many([shoe, shoe]) == [python_path(tab, shoe)] * 2
+
+
+_TABS: dict = {}
