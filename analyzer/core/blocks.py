@@ -36,6 +36,8 @@ monomials and after each block.  The Chinese remainder theorem gives the exact i
 
 from __future__ import annotations
 
+import threading
+from contextlib import contextmanager
 from functools import lru_cache
 from math import perm
 
@@ -72,10 +74,23 @@ def _controller():
     return ThreadpoolController()
 
 
+_LIMITED = threading.local()
+
+
+@contextmanager
 def one_blas_thread():
     """A context in which BLAS runs on one thread: these products are small, and two
-    threads spinning on a shared machine made them several times slower (measured)."""
-    return _controller().limit(limits=1, user_api="blas")
+    threads spinning on a shared machine made them several times slower (measured).
+    Nested contexts cost nothing (a batch enters it once for all its products)."""
+    if getattr(_LIMITED, "on", False):
+        yield
+        return
+    with _controller().limit(limits=1, user_api="blas"):
+        _LIMITED.on = True
+        try:
+            yield
+        finally:
+            _LIMITED.on = False
 
 
 def _unique_rows(rows: np.ndarray):

@@ -28,7 +28,8 @@ Exact.  With float64 every intermediate value must be an integer at most
   low product times the rest is at most ``N (N-1) ... (N-5)``, the shoe's deals;
 * the first contraction over a side of ``j`` cards is at most the block's largest
   coefficient sum over that side (:attr:`ClassBatchPlan.bounds`) times
-  ``N (N-1) ... (N-j+1)``;
+  ``N (N-1) ... (N-j+1)``; when the other side reads no card of the block (its
+  product is 1) it is the block's sum itself, at most the deals;
 * every term of the second contraction is part of an event's ways (non-negative
   terms), so every partial sum is at most the deals.
 
@@ -81,6 +82,30 @@ def splits(class_value: np.ndarray, rep_cards: np.ndarray, table: dict, coarse: 
     return out
 
 
+def _halves(p_idx: np.ndarray, p_off: np.ndarray, factors: int):
+    """A side's parts, as ``(halves, cost)``: ``halves`` ``[(idx (f, H), off (f, H), half of
+    each part or None)]``, either the parts themselves or, when cheaper, the products of
+    two halves (the first three factors, the rest; a half's product counts ordered
+    selections too: its factor runs are a prefix, or a suffix after a whole prefix, of
+    the part's); ``cost`` its element operations per shoe (a gather and a product per factor)."""
+    factors = max(factors, 1)
+
+    def half(i, o, of):
+        return np.ascontiguousarray(i.T), np.ascontiguousarray(o.T).astype(np.float64), of
+
+    whole = [half(p_idx[:, :factors], p_off[:, :factors], None)]
+    cost = 2 * p_idx.shape[0] * factors
+    if factors > 3:
+        halves = []
+        for a, b in ((0, 3), (3, factors)):
+            u, of = np.unique(np.concatenate([p_idx[:, a:b], p_off[:, a:b]], axis=1), axis=0, return_inverse=True)
+            halves.append(half(u[:, :b - a], u[:, b - a:], of.ravel()))
+        split = sum(2 * h[0].size + h[0].shape[1] for h in halves) + p_idx.shape[0]
+        if split < cost:
+            return halves, split
+    return whole, cost
+
+
 class ClassBatchPlan:
     """The blocks of a card-engine table for batches of shoes; see the module docstring.
 
@@ -110,11 +135,11 @@ class ClassBatchPlan:
         sides = []
         for mask in (low, high, rest):
             p_idx, p_off, of, size = _parts(idx, off, mask)
-            sides.append((np.ascontiguousarray(p_idx.T), np.ascontiguousarray(p_off.T).astype(np.float64),
-                          int(mask.sum(axis=1).max(initial=0))))
-            sides[-1] = sides[-1] + (of, size)
-        (_, _, _, low_of, low_size), (_, _, _, high_of, high_size), (_, _, _, rest_of, _) = sides
-        cost = sum(6 * s[0].shape[1] for s in sides)
+            sides.append(_halves(p_idx, p_off, int(mask.sum(axis=1).max(initial=0))) + (of, size))
+        (_, _, low_of, low_size), (_, _, high_of, high_size), (_, _, rest_of, _) = sides
+        # element operations per shoe (a BLAS flop about a tenth of one); a block's calls
+        # cost about as much as 300
+        cost = sum(s[1] for s in sides)
         blocks, bounds = [], []
         group = rest_of * (POSITIONS + 1) + low_size
         for g in np.unique(group):
@@ -127,8 +152,13 @@ class ClassBatchPlan:
             c = np.zeros((len(events), len(lo_u), len(hi_u)), dtype=np.int64)
             c[:, li.ravel(), hj.ravel()] = coef[np.ix_(events, ms)]
             cards = {0: int(low_size[ms[0]]), 1: int(high_size[ms[0]])}
-            # contract first the side whose bound (coefficient sum x its ordered selections) is lower
+            # contract first the side whose bound (coefficient sum x its ordered selections) is
+            # lower; against a side of no card (its one part is 1), the first contraction is the
+            # block's sum itself, at most the deals
             sums = {0: int(c.sum(axis=1).max()), 1: int(c.sum(axis=2).max())}
+            for s in (0, 1):
+                if cards[1 - s] == 0:
+                    sums[s], cards[s] = 1, POSITIONS
             first = min((0, 1), key=lambda s: (sums[s] * perm(500, cards[s]), -c.shape[1 + s]))
             if first == 1:
                 c = c.transpose(0, 2, 1)
@@ -136,48 +166,67 @@ class ClassBatchPlan:
             else:
                 parts = (lo_u, hi_u)
             n_first, n_second = c.shape[1], c.shape[2]
-            layout = np.ascontiguousarray(c.transpose(1, 0, 2).reshape(n_first, len(events) * n_second))
+            layout_t = np.ascontiguousarray(c.transpose(0, 2, 1).reshape(len(events) * n_second, n_first))
             blocks.append((first, parts[0], 1 - first, parts[1], int(rest_of[ms[0]]), events,
-                           layout.astype(np.float64), n_second))
+                           layout_t.astype(np.float64), n_second))
             bounds.append((sums[first], cards[first]))
-            cost += c.size + 2000                 # flops, and a block's fixed cost
-        return cost, [s[:3] for s in sides], blocks, bounds
+            cost += c.size // 5 + n_first + 3 * c.shape[0] * n_second + 300
+        return cost, [s[0] for s in sides], blocks, bounds
 
     def float_exact(self, cards: int) -> bool:
         """True when :meth:`ways` is exact for a shoe of ``cards`` cards."""
-        return 6 <= cards and perm(cards, POSITIONS) <= FLOAT_EXACT and all(
-            s * perm(cards, j) <= FLOAT_EXACT for s, j in self.bounds)
+        if getattr(self, "_max_cards", None) is None:
+            # every bound grows with N: the last N for which all hold (at most 458)
+            n = POSITIONS - 1
+            while perm(n + 1, POSITIONS) <= FLOAT_EXACT and all(
+                    s * perm(n + 1, j) <= FLOAT_EXACT for s, j in self.bounds):
+                n += 1
+            self._max_cards = n
+        return POSITIONS <= cards <= self._max_cards
 
     def ways(self, counts: np.ndarray) -> np.ndarray:
         """``(B, E)`` int64 ways of shoes with these extended counts ``(B, K + 11)``
         (classes, values, N); every shoe must pass :meth:`float_exact` (checked)."""
         counts = np.asarray(counts, dtype=np.int64)
         b_count = counts.shape[0]
-        if b_count and not all(self.float_exact(int(n)) for n in np.unique(counts[:, self.k + 10])):
+        n_col = counts[:, self.k + 10]
+        if b_count and not (self.float_exact(int(n_col.min())) and self.float_exact(int(n_col.max()))):
             raise ValueError("a shoe beyond the float64 bound")
         n_ext = np.ones((self.width, b_count))
         n_ext[:-1] = counts.T
-        values = []
-        for p_idx, p_off, factors in self.sides:
-            v = n_ext[p_idx[0]] - p_off[0][:, None]
-            for j in range(1, factors):
-                v *= n_ext[p_idx[j]] - p_off[j][:, None]
-            values.append(np.ascontiguousarray(v.T))            # (B, parts)
-        out = np.zeros((b_count, self.events))
+        values = []                                              # (parts, B) of each side
+        for halves in self.sides:
+            prods = []
+            for p_idx, p_off, of in halves:
+                v = n_ext[p_idx[0]] - p_off[0][:, None]
+                for j in range(1, len(p_idx)):
+                    v *= n_ext[p_idx[j]] - p_off[j][:, None]
+                prods.append(v if of is None else v[of])
+            values.append(prods[0] if len(prods) == 1 else prods[0] * prods[1])
+        out = np.zeros((self.events, b_count))
         with one_blas_thread():
-            for first, i1, second, i2, r, events, layout, n_second in self.blocks:
-                t = (values[first][:, i1] @ layout).reshape(b_count, len(events), n_second)
-                s = np.matmul(t, values[second][:, i2, None])[:, :, 0]
-                out[:, events] += s * values[2][:, r, None]
-        return out.astype(np.int64)
+            for first, i1, second, i2, r, events, layout_t, n_second in self.blocks:
+                t = (layout_t @ values[first][i1]).reshape(len(events), n_second, b_count)
+                s = np.einsum("ejb,jb->eb", t, values[second][i2])
+                out[events] += s * values[2][r]
+        return out.T.astype(np.int64)
 
 
-def batch_ways(tab, shoes, what: str, chunk: int) -> list[list[int]]:
+def shoe_rows(shoes) -> tuple[np.ndarray, np.ndarray]:
+    """What a batch reads of each shoe: its 52 card counts (zeros when its suits are
+    unknown) and its value counts followed by its number of cards, as int64 rows."""
+    zeros = (0,) * 52
+    cards = np.array([s.card_tuple if s.suited else zeros for s in shoes], dtype=np.int64).reshape(len(shoes), 52)
+    tail = np.array([s.value_counts + (s.cards,) for s in shoes], dtype=np.int64).reshape(len(shoes), 11)
+    return cards, tail
+
+
+def batch_ways(tab, shoes, what: str, chunk: int, rows=None) -> list[list[int]]:
     """:meth:`ClassTabulation.ways` of many shoes (``tab`` a
     :class:`analyzer.core.classengine.ClassTabulation`): the suited shoes within the
     float64 bound ``chunk`` at a time, by :class:`ClassBatchPlan` or, for a bet counted
     per rank multiset, :meth:`analyzer.core.rankflush.RankFlushPlan.ways_many`; the
-    others by ``tab.ways``."""
+    others by ``tab.ways``.  ``rows``: :func:`shoe_rows` of ``shoes``, when the caller has them."""
     out = [None] * len(shoes)
     rf = None if getattr(tab, "_force_python", False) else tab._rank_flush
     plan = None
@@ -189,16 +238,17 @@ def batch_ways(tab, shoes, what: str, chunk: int) -> list[list[int]]:
                                                splits(tab._class_value, tab._rep[:-1], _TABLE, coarse))
     exact = rf.float_exact if rf is not None else plan.float_exact if plan is not None else None
     batch = [i for i, s in enumerate(shoes) if exact is not None and s.suited and exact(s.cards)]
-    onehot = (tab.classes[:, None] == np.arange(tab.k)[None, :]).astype(np.int64) if batch and plan else None
+    if batch:
+        cards, tail = rows if rows is not None else shoe_rows(shoes)
+        if plan is not None:
+            onehot = (tab.classes[:, None] == np.arange(tab.k)[None, :]).astype(np.int64)
+            ext = np.concatenate([cards @ onehot, tail], axis=1)
     for start in range(0, len(batch), chunk):
         part = batch[start:start + chunk]
-        cards = np.array([shoes[i].card_tuple for i in part], dtype=np.int64)
         if rf is not None:
-            got = rf.ways_many(cards, [falling(shoes[i].cards - rf.r, POSITIONS - rf.r) for i in part])
+            got = rf.ways_many(cards[part], [falling(shoes[i].cards - rf.r, POSITIONS - rf.r) for i in part])
         else:
-            ext = np.concatenate([cards @ onehot, np.array(
-                [shoes[i].value_counts + (shoes[i].cards,) for i in part], dtype=np.int64)], axis=1)
-            got = plan.ways(ext).tolist()
+            got = plan.ways(ext[part]).tolist()
         for i, w in zip(part, got):
             out[i] = w
     return [w if w is not None else tab.ways(s, what) for s, w in zip(shoes, out)]

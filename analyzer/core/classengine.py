@@ -476,11 +476,11 @@ class ClassTabulation:
             out[int(self.classes[4 * r])] += n
         return out
 
-    def ways_many(self, shoes, what: str = "bet", chunk: int = 32) -> list[list[int]]:
+    def ways_many(self, shoes, what: str = "bet", chunk: int = 64, rows=None) -> list[list[int]]:
         """:meth:`ways` of many shoes, equal list for list: suited shoes within the float64
-        bound together, ``chunk`` at a time (:func:`analyzer.core.classbatch.batch_ways`),
-        the others one at a time."""
-        return batch_ways(self, shoes, what, chunk)
+        bound together, ``chunk`` at a time (:func:`analyzer.core.classbatch.batch_ways`;
+        ``rows``: its :func:`~analyzer.core.classbatch.shoe_rows`), the others one at a time."""
+        return batch_ways(self, shoes, what, chunk, rows)
 
     def ways(self, shoe, what: str = "bet") -> list[int]:
         """Exact ordered six-card deals of each event on ``shoe``."""

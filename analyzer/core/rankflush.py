@@ -145,33 +145,67 @@ class RankFlushPlan:
 
     def float_exact(self, cards: int) -> bool:
         """True when :meth:`ways_many` is exact for a shoe of ``cards`` cards: every
-        product and sum before ``rest`` counts ordered ``r``-card selections, at most
-        ``N (N-1) ... (N-r+1)``, which must be at most ``2**53``."""
-        return math.perm(cards, self.r) <= FLOAT_EXACT
+        product counts ordered ``r``-card selections, and the sums of the rank
+        multisets' parts with their signs stay within twice the ordered selections,
+        ``2 N (N-1) ... (N-r+1)``, which must be at most ``2**53``."""
+        if getattr(self, "_max_cards", None) is None:
+            n = self.r
+            while 2 * math.perm(n + 1, self.r) <= FLOAT_EXACT:
+                n += 1
+            self._max_cards = n
+        return cards <= self._max_cards
+
+    def _batch_tables(self):
+        """Per distinct rank multiset ``R``: the columns of ``F`` its product reads, as a
+        pair of halves (distinct first halves x distinct second halves), and the weights
+        ``(events, R x 5)`` of its products for each suit and for the rank: event ways
+        are ``sum_R sum_suits W_one[R] suit(R) + W_rank[R] rank(R)`` (the part of
+        several suits is the rank product less the one-suit sum, so ``W_one`` is
+        ``-orderings`` there)."""
+        if getattr(self, "_tables", None) is None:
+            flat = np.stack(self._flat, axis=1)                              # (groups, r)
+            uniq, of = np.unique(flat, axis=0, return_inverse=True)
+            of = of.ravel()
+            h = (self.r + 1) // 2
+            one_col = (RANKS * (self.r + 1))                                 # rank 13, k 0: 1
+            second = uniq[:, h:] if self.r > h else np.full((len(uniq), 1), one_col)
+            halves = [np.unique(x, axis=0, return_inverse=True) for x in (uniq[:, :h], second)]
+            w_one = np.zeros((len(uniq), self.events))
+            w_rank = np.zeros((len(uniq), self.events))
+            sign = np.where(self.one_suit, 1, -1)
+            np.add.at(w_one, (of, self.event), sign * self.orderings)
+            np.add.at(w_rank, (of, self.event), np.where(self.one_suit, 0, self.orderings))
+            # one weight per (rank multiset, suit or rank) row of the products: (events, R x 5)
+            weights = np.concatenate([np.repeat(w_one[:, None, :], SUITS, axis=1), w_rank[:, None, :]], axis=1)
+            self._tables = ([(np.ascontiguousarray(u.T), inv.ravel()) for u, inv in halves],
+                            np.ascontiguousarray(weights.reshape(-1, self.events).T))
+        return self._tables
 
     def ways_many(self, card_counts: np.ndarray, rests) -> list[list[int]]:
         """:meth:`ways` of many shoes: ``card_counts`` ``(B, 52)``, ``rests`` each shoe's
         ways of the positions not read; in float64, every shoe within :meth:`float_exact`
-        (checked), the events' sums one matrix product."""
+        (checked).  Each rank multiset's product is a product of two halves, for the four
+        suits and the rank together; the events' sums are two matrix products."""
         counts = np.asarray(card_counts, dtype=np.int64)
         b_count = counts.shape[0]
         if b_count and not self.float_exact(int(counts.sum(axis=1).max())):
             raise ValueError("a shoe beyond the float64 bound")
-        n = np.zeros((b_count, RANKS + 1, SUITS + 1))
-        n[:, :RANKS, :SUITS] = counts.reshape(b_count, RANKS, SUITS)
-        n[:, :, SUITS] = n[:, :, :SUITS].sum(axis=2)
-        f = np.empty((b_count, RANKS + 1, SUITS + 1, self.r + 1))
-        f[..., 0] = 1
+        halves, weights = self._batch_tables()
+        n = np.zeros((RANKS + 1, SUITS + 1, b_count))           # rank 13: no card; row 4: the rank
+        n[:RANKS, :SUITS] = counts.T.reshape(RANKS, SUITS, b_count)
+        n[:, SUITS] = n[:, :SUITS].sum(axis=1)
+        f = np.empty((RANKS + 1, self.r + 1, SUITS + 1, b_count))   # F[rank, k] = n (n-1) ... (n-k+1)
+        f[:, 0] = 1
         for k in range(1, self.r + 1):
-            f[..., k] = f[..., k - 1] * np.maximum(n - (k - 1), 0)
-        f = f.transpose(0, 2, 1, 3).reshape(b_count, SUITS + 1, -1)
-        prod = f[:, :, self._flat[0]]                              # (B, suits + rank, groups)
-        for j in range(1, self.r):
-            prod *= f[:, :, self._flat[j]]
-        one = prod[:, 0] + prod[:, 1] + prod[:, 2] + prod[:, 3]
-        term = np.where(self.one_suit, one, prod[:, SUITS] - one) * self.orderings
-        if getattr(self, "_indicator", None) is None:
-            self._indicator = (self.event[:, None] == np.arange(self.events)[None, :]).astype(np.float64)
+            f[:, k] = f[:, k - 1] * np.maximum(n - (k - 1), 0)
+        f = f.reshape((RANKS + 1) * (self.r + 1), SUITS + 1, b_count)
+        parts = []
+        for cols, of in halves:
+            p = f[cols[0]]
+            for c in cols[1:]:
+                p = p * f[c]
+            parts.append(p[of])
+        prod = parts[0] * parts[1]                              # (rank multisets, suits + rank, B)
         with one_blas_thread():
-            sums = (term @ self._indicator).astype(np.int64).tolist()
+            sums = (weights @ prod.reshape(-1, b_count)).T.astype(np.int64).tolist()
         return [[x * rest for x in row] for row, rest in zip(sums, rests)]

@@ -23,10 +23,13 @@ from __future__ import annotations
 
 import gc
 import hashlib
+from contextlib import nullcontext
 
 import numpy as np
 
 from .cardengine import CARD_LEVEL, MAX_EVALUATIONS, CardTabulation, evaluations, level_for
+from .blocks import one_blas_thread
+from .classbatch import shoe_rows
 from .classengine import _DEAL_SLOTS, ClassTabulation, first_four_reads, reads_drawing
 from .features import CARD_FEATURES, POSITION_FEATURES
 from .engine import POSITIONS, Tabulation, coup_table, falling
@@ -248,6 +251,13 @@ class Solver:
                             "(it was given per rank, or a card was removed without its suit); "
                             "give the shoe per card (As=8,...) or remove cards with their suits")
         value_counts = [shoe.value_counts for shoe in shoes]
+        # a batch's matrix products on one BLAS thread, the limit set once for all of them
+        with nullcontext() if _single else one_blas_thread():
+            ways = self._ways(shoes, value_counts, _single)
+        return [self._analysis(shoe, vc, w) for shoe, vc, w in zip(shoes, value_counts, ways)]
+
+    def _ways(self, shoes, value_counts, _single: bool) -> list[dict]:
+        """Each shoe's counts: ``{"value": value-engine rows, level: card-engine rows}``."""
         if _single:
             value_ways = [self._tab.ways(value_counts[0])]
         else:
@@ -259,11 +269,12 @@ class Solver:
                 physical, v = self.known.physical_ways(shoe), self.known.value_ways(vc)
                 assert all(x % v == 0 for x in w["value"])
                 w["value"] = [x // v * physical for x in w["value"]]
+        rows = shoe_rows(shoes) if self._class_tabs and not _single else None
         for level, tab in self._card_tabs.items():
             if isinstance(tab, tuple):
                 tab, bet_id = tab
                 what = f"bet {bet_id!r}"
-                got = [tab.ways(shoes[0], what)] if _single else tab.ways_many(shoes, what)
+                got = [tab.ways(shoes[0], what)] if _single else tab.ways_many(shoes, what, rows=rows)
                 for w, lw in zip(ways, got):
                     w[level] = lw
                 continue
@@ -274,7 +285,7 @@ class Solver:
                 level_ways = tab.ways_many(counts, value_counts)
             for w, lw in zip(ways, level_ways):
                 w[level] = lw
-        return [self._analysis(shoe, vc, w) for shoe, vc, w in zip(shoes, value_counts, ways)]
+        return ways
 
     def _analysis(self, shoe: Shoe, value_counts, ways: dict) -> Analysis:
         deals = self.known.deals(shoe) if self.known else falling(sum(value_counts), POSITIONS)
