@@ -4,11 +4,16 @@ Every count is a Python ``int`` of ordered six-card deals out of ``deals``
 (:mod:`analyzer.core.engine`); probabilities, EVs and variances are
 ``Fraction`` s derived on request, summing integer numerators over one
 common denominator and dividing once.
+
+A solve keeps each bet's counts in one tuple of exact integers
+(:class:`BetResults`, the ``bets`` of an :class:`Analysis`) and wraps a bet's
+counts in a :class:`BetResult` the first time it is read.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from fractions import Fraction
@@ -109,7 +114,8 @@ class Analysis:
     shoe: Shoe
     deals: int
     outcomes: dict[str, int]
-    bets: dict[str, BetResult]
+    #: bet id -> :class:`BetResult` in the solver's order (a solve gives a :class:`BetResults`)
+    bets: Mapping[str, BetResult]
     #: the drawing tableau counted (:class:`analyzer.core.rules.Rules`; ``None``: Punto Banco)
     rules: object = field(default=None, compare=False)
     #: the known cards at positions (:class:`analyzer.core.known.Known`) the counts are conditional on
@@ -138,3 +144,110 @@ class Analysis:
             return data_frame([{"outcome": o, "ways": w, "deals": self.deals,
                                 "probability": Fraction(w, self.deals)} for o, w in self.outcomes.items()])
         raise ValueError(f"to_frame: unknown table {what!r} (bets, events or outcomes)")
+
+
+class BetLayout:
+    """Where the bets of a solver find their counts in a :class:`BetResults`: for each
+    bet (in order) the bet, its events' ``(event, pays)``, its ``otherwise`` event's
+    ``(event, pays)`` and the slice ``start:stop`` of its events' ways.  One per solver,
+    shared by its analyses."""
+
+    __slots__ = ("entries", "ids", "index")
+
+    def __init__(self, entries):
+        self.entries = tuple(entries)
+        self.ids = tuple(bet.id for bet, *_ in self.entries)
+        self.index = {bet_id: i for i, bet_id in enumerate(self.ids)}
+
+    def __reduce__(self):
+        return BetLayout, (self.entries,)
+
+    def __eq__(self, other):
+        if not isinstance(other, BetLayout):
+            return NotImplemented
+        return self is other or self.entries == other.entries
+
+    __hash__ = None
+
+
+class BetResults(Mapping):
+    """The ``bets`` of a solved :class:`Analysis`: a read-only mapping of bet id to
+    :class:`BetResult`, in the solver's order.
+
+    It holds the exact ways of every payout event but the ``otherwise`` one (Python
+    integers, counted by the solve) in one tuple; a bet's :class:`BetResult` (its
+    ``otherwise`` ways: ``deals`` less the others) is built the first time it is read,
+    then kept.  Equal to a ``dict`` with the same items; the ``repr`` is a dict's;
+    pickles as its layout, ``deals`` and ways."""
+
+    __slots__ = ("_layout", "_deals", "_ways", "_made")
+
+    def __init__(self, layout: BetLayout, deals: int, ways: tuple):
+        self._layout, self._deals, self._ways, self._made = layout, deals, ways, {}
+
+    def __getitem__(self, bet_id: str) -> BetResult:
+        r = self._made.get(bet_id)
+        if r is None:
+            i = self._layout.index[bet_id]
+            r = self._made[bet_id] = self._build(i, i + 1)[0]
+        return r
+
+    def _build(self, first: int, last: int) -> list[BetResult]:
+        """The BetResults of bets ``first`` to ``last - 1``: one EventResult an event (built
+        as :func:`built` does, inline: reading every bet costs what building them eagerly did)."""
+        new, deals, all_ways, out = object.__new__, self._deals, self._ways, []
+        for bet, events, (other, other_pays), start, stop in self._layout.entries[first:last]:
+            evs, rest = [], deals
+            for (name, pays), w in zip(events, all_ways[start:stop]):
+                rest -= w
+                e = new(EventResult)
+                e.__dict__.update(event=name, pays=pays, ways=w, deals=deals)
+                evs.append(e)
+            e = new(EventResult)
+            e.__dict__.update(event=other, pays=other_pays, ways=rest, deals=deals)
+            evs.append(e)
+            r = new(BetResult)
+            r.__dict__.update(bet=bet, deals=deals, events=tuple(evs))
+            out.append(r)
+        return out
+
+    def _all(self) -> dict[str, BetResult]:
+        """Every BetResult, in order (those read before kept): the mapping's dict, whose
+        views :meth:`values` and :meth:`items` return."""
+        made, ids = self._made, self._layout.ids
+        if len(made) < len(ids):
+            if not made:
+                made = dict(zip(ids, self._build(0, len(ids))))
+            else:
+                made = {bet_id: self[bet_id] for bet_id in ids}
+            self._made = made
+        return made
+
+    def values(self):
+        return self._all().values()
+
+    def items(self):
+        return self._all().items()
+
+    def __iter__(self):
+        return iter(self._layout.ids)
+
+    def __len__(self) -> int:
+        return len(self._layout.ids)
+
+    def __contains__(self, bet_id) -> bool:
+        return bet_id in self._layout.index
+
+    def __eq__(self, other):
+        if isinstance(other, BetResults) and self._layout == other._layout:
+            # the same bets and events: equal results exactly when the counts are equal
+            return not self._layout.ids or (self._deals == other._deals and self._ways == other._ways)
+        return self._all() == other if isinstance(other, Mapping) else NotImplemented
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return repr(self._all())
+
+    def __reduce__(self):
+        return BetResults, (self._layout, self._deals, self._ways)

@@ -288,26 +288,44 @@ class Solver:
         return ways
 
     def _analysis(self, shoe: Shoe, value_counts, ways: dict) -> Analysis:
+        # the counts of every bet event are gathered into one tuple of exact integers; the
+        # BetResult and EventResult objects are built on first reading (core/results.py)
         deals = self.known.deals(shoe) if self.known else falling(sum(value_counts), POSITIONS)
+        gather = getattr(self, "_gather", None)
+        if gather is None:
+            gather = self._gather = self._gathering()
+        results, layout, pick, order = gather
+        got = []
+        for level, rows in pick:
+            got += rows(ways[level])
         value_ways = ways["value"]
         outcomes = dict(zip(OUTCOMES, (value_ways[r] for r in self._outcome_rows)))
-        layout = getattr(self, "_layout", None)
-        if layout is None:
-            layout = self._layout = [(bet, [(e.event, e.pays) for e in bet.events], sources)
-                                     for bet, sources in zip(self.bets, self._sources)]
-        new = object.__new__
-        results = {}
-        for bet, names, sources in layout:
-            # EventResult(event, pays, ways, deals) without the frozen per-field setattr
-            # (core/results.py: built); a solve makes one for every event of every bet
-            events, rest = [], deals
-            for (name, pays), (level, r) in zip(names, sources):
-                w = ways[level][r]
-                rest -= w
-                ev = new(EventResult)
-                ev.__dict__.update(event=name, pays=pays, ways=w, deals=deals)
-                events.append(ev)
-            events.append(built(EventResult, event=bet.otherwise_event, pays=bet.otherwise,
-                                ways=rest, deals=deals))
-            results[bet.id] = built(BetResult, bet=bet, deals=deals, events=tuple(events))
-        return Analysis(shoe, deals, outcomes, results, self.rules, self.known)
+        bets = results(layout, deals, order(got) if order else tuple(got))
+        return built(Analysis, shoe=shoe, deals=deals, outcomes=outcomes, bets=bets,
+                     rules=self.rules, known=self.known)
+
+    def _gathering(self):
+        """For :meth:`_analysis`, once: :class:`BetResults`; the bets' :class:`BetLayout`;
+        for each level, an ``itemgetter`` of the rows its events read (a slice when they
+        are consecutive); and the ``itemgetter`` putting the rows read in the bets' order
+        (``None``: they are)."""
+        from operator import itemgetter
+        from .results import BetLayout, BetResults
+        entries, flat = [], []
+        for bet, sources in zip(self.bets, self._sources):
+            entries.append((bet, tuple((e.event, e.pays) for e in bet.events),
+                            (bet.otherwise_event, bet.otherwise), len(flat), len(flat) + len(sources)))
+            flat += sources
+        by_level: dict[str, list[tuple[int, int]]] = {}
+        for at, (level, row) in enumerate(flat):
+            by_level.setdefault(level, []).append((at, row))
+        pick, read = [], []
+        for level, places in by_level.items():
+            rows = [row for _, row in places]
+            consecutive = rows == list(range(rows[0], rows[0] + len(rows)))
+            pick.append((level, itemgetter(slice(rows[0], rows[-1] + 1)) if consecutive else itemgetter(*rows)))
+            read += [at for at, _ in places]
+        # got[j] is the count of flat event read[j]: the bets' order takes got[read.index(at)]
+        where = {at: j for j, at in enumerate(read)}
+        order = None if read == sorted(read) else itemgetter(*(where[at] for at in range(len(flat))))
+        return BetResults, BetLayout(entries), pick, order
