@@ -12,6 +12,7 @@ counts in a :class:`BetResult` the first time it is read.
 
 from __future__ import annotations
 
+import gc
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -217,7 +218,14 @@ class BetResults(Mapping):
         made, ids = self._made, self._layout.ids
         if len(made) < len(ids):
             if not made:
-                made = dict(zip(ids, self._build(0, len(ids))))
+                # a few hundred acyclic objects: without the collector's passes over them
+                paused = gc.isenabled()
+                gc.disable()
+                try:
+                    made = dict(zip(ids, self._build(0, len(ids))))
+                finally:
+                    if paused:
+                        gc.enable()
             else:
                 made = {bet_id: self[bet_id] for bet_id in ids}
             self._made = made
