@@ -212,13 +212,15 @@ class ClassBatchPlan:
         return out.T.astype(np.int64)
 
 
-def shoe_rows(shoes) -> tuple[np.ndarray, np.ndarray]:
-    """What a batch reads of each shoe: its 52 card counts (zeros when its suits are
-    unknown) and its value counts followed by its number of cards, as int64 rows."""
+def shoe_rows(shoes) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """What a batch reads of each shoe, as arrays: its 52 card counts (zeros when its
+    suits are unknown), its value counts followed by its number of cards, and whether
+    its suits are known."""
     zeros = (0,) * 52
+    suited = np.array([s.suited for s in shoes], dtype=bool)
     cards = np.array([s.card_tuple if s.suited else zeros for s in shoes], dtype=np.int64).reshape(len(shoes), 52)
     tail = np.array([s.value_counts + (s.cards,) for s in shoes], dtype=np.int64).reshape(len(shoes), 11)
-    return cards, tail
+    return cards, tail, suited
 
 
 def batch_ways(tab, shoes, what: str, chunk: int, rows=None) -> list[list[int]]:
@@ -227,28 +229,31 @@ def batch_ways(tab, shoes, what: str, chunk: int, rows=None) -> list[list[int]]:
     float64 bound ``chunk`` at a time, by :class:`ClassBatchPlan` or, for a bet counted
     per rank multiset, :meth:`analyzer.core.rankflush.RankFlushPlan.ways_many`; the
     others by ``tab.ways``.  ``rows``: :func:`shoe_rows` of ``shoes``, when the caller has them."""
+    if getattr(tab, "_force_python", False) or not shoes:
+        return [tab.ways(s, what) for s in shoes]
+    rf, plan = tab._rank_flush, getattr(tab, "_batch", None)
+    if rf is None and plan is None:
+        coarse = bool(((tab._idx >= tab.k) & (tab._idx < tab.k + 10)).any())
+        plan = tab._batch = ClassBatchPlan(tab._idx, tab._off, tab.coef, tab.k,
+                                           splits(tab._class_value, tab._rep[:-1], _TABLE, coarse))
+    cards, tail, suited = rows if rows is not None else shoe_rows(shoes)
+    n = tail[:, 10]
+    exact = rf.float_exact if rf is not None else plan.float_exact
+    lo, hi = int(n.min()), int(n.max())
+    if exact(lo) and exact(hi):           # each plan's exact range is one interval of N
+        batch = np.flatnonzero(suited)
+    else:
+        batch = np.flatnonzero(suited & np.array([exact(int(x)) for x in n], dtype=bool))
     out = [None] * len(shoes)
-    rf = None if getattr(tab, "_force_python", False) else tab._rank_flush
-    plan = None
-    if rf is None and not getattr(tab, "_force_python", False):
-        plan = getattr(tab, "_batch", None)
-        if plan is None:
-            coarse = bool(((tab._idx >= tab.k) & (tab._idx < tab.k + 10)).any())
-            plan = tab._batch = ClassBatchPlan(tab._idx, tab._off, tab.coef, tab.k,
-                                               splits(tab._class_value, tab._rep[:-1], _TABLE, coarse))
-    exact = rf.float_exact if rf is not None else plan.float_exact if plan is not None else None
-    batch = [i for i, s in enumerate(shoes) if exact is not None and s.suited and exact(s.cards)]
-    if batch:
-        cards, tail = rows if rows is not None else shoe_rows(shoes)
-        if plan is not None:
-            onehot = (tab.classes[:, None] == np.arange(tab.k)[None, :]).astype(np.int64)
-            ext = np.concatenate([cards @ onehot, tail], axis=1)
+    if len(batch) and plan is not None:
+        onehot = (tab.classes[:, None] == np.arange(tab.k)[None, :]).astype(np.int64)
+        ext = np.concatenate([cards @ onehot, tail], axis=1)
     for start in range(0, len(batch), chunk):
         part = batch[start:start + chunk]
         if rf is not None:
-            got = rf.ways_many(cards[part], [falling(shoes[i].cards - rf.r, POSITIONS - rf.r) for i in part])
+            got = rf.ways_many(cards[part], [falling(int(n[i]) - rf.r, POSITIONS - rf.r) for i in part])
         else:
             got = plan.ways(ext[part]).tolist()
-        for i, w in zip(part, got):
+        for i, w in zip(part.tolist(), got):
             out[i] = w
     return [w if w is not None else tab.ways(s, what) for s, w in zip(shoes, out)]
