@@ -137,3 +137,18 @@ def test_random_compositions(counts, bet_id):
 
 
 _TABS: dict = {}
+
+
+@pytest.mark.parametrize("known", [None, {"1": "9h"}, {"2": "K", "5": "9d"}])
+@pytest.mark.parametrize("rules", [None, "gold"])
+def test_batches_with_known_cards_and_other_rules(known, rules):
+    """Known cards change the card engine's classes and sequences (no per-rank-multiset
+    plan), other rules its sequences: the batch equals one solve at a time."""
+    from analyzer.core.known import parse_known
+    from analyzer.core.rules import GOLD
+    rng = random.Random(5)
+    full = [c for c in CARDS for _ in range(8)]
+    many = [Shoe.standard(8).remove(rng.sample(full, rng.randint(0, 300))) for _ in range(6)] + [Shoe.standard(9)]
+    s = Solver(catalog().select(["all_red", "monkey6", "lucky_nines", "jackpot", "contrast_bonus", "lucky_match"]),
+               rules=GOLD if rules else None, known=parse_known(known) if known else None)
+    assert s.solve_many(many) == [s.solve(x) for x in many]
