@@ -107,9 +107,11 @@ def splits(class_value: np.ndarray, rep_cards: np.ndarray, table: dict, coarse: 
 def _halves(p_idx: np.ndarray, p_off: np.ndarray, factors: int):
     """A side's parts, as ``(halves, cost)``: ``halves`` ``[(idx (f, H), off (f, H), half of
     each part or None)]``, either the parts themselves or, when cheaper, the products of
-    two halves (the first three factors, the rest; a half's product counts ordered
-    selections too: its factor runs are a prefix, or a suffix after a whole prefix, of
-    the part's); ``cost`` its element operations per shoe (a gather and a product per factor)."""
+    two halves (the first three factors, the rest); ``cost`` its element operations per
+    shoe (a gather and a product per factor).  Exact: a half is a product of at most
+    three factors, each at most ``N + 6`` in size; a factor is negative only after an
+    earlier factor of the part (of its class, or of a class of its value) reached 0,
+    so the two halves' product is the part's, 0 or a count of ordered selections."""
     factors = max(factors, 1)
 
     def half(i, o, of):
