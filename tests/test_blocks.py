@@ -14,10 +14,11 @@ from math import perm, prod
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from analyzer import Shoe, Solver, catalog
-from analyzer.core.blocks import MONOMIAL_EVENTS, PRIME_BITS, BlockPlan, crt, crt_rows, moduli_for, primes_below
+from analyzer.core import blocks
+from analyzer.core.blocks import PRIME_BITS, BlockPlan, crt, crt_rows, moduli_for, primes_below
 from analyzer.core.engine import INT64_LIMIT, POSITIONS, Tabulation, coup_table, falling
 
 MAIN = ["player", "banker", "tie"]
@@ -65,9 +66,12 @@ def test_boundaries_are_where_the_docstrings_say():
     assert all(2**30 < p < 2**PRIME_BITS for p in primes_below(PRIME_BITS))
 
 
-def test_both_forms_of_the_sums_are_tested():
-    """MAIN takes the inner sums of each block, VALUE_BETS the 5005-monomial product."""
-    assert tabulation(MAIN)._block_plan().events < MONOMIAL_EVENTS <= tabulation(VALUE_BETS)._block_plan().events
+@pytest.fixture(params=["inner", "monomials"])
+def residue_form(request, monkeypatch):
+    """Both forms of the residue sums on every table: inner sums of each block, or the
+    monomials of each block (the tables of MONOMIAL_EVENTS events or more)."""
+    monkeypatch.setattr(blocks, "MONOMIAL_EVENTS", 10**9 if request.param == "inner" else 0)
+    return request.param
 
 
 def test_residue_bounds_of_the_docstring():
@@ -82,7 +86,7 @@ def test_residue_bounds_of_the_docstring():
 
 
 @pytest.mark.parametrize("ids", [MAIN, VALUE_BETS])
-def test_every_path_equals_python_integers(ids):
+def test_every_path_equals_python_integers(ids, residue_form):
     tab = tabulation(ids)
     rows = boundary_shoes(len(ids))
     exact = [tab.ways_exact(r) for r in rows]
@@ -101,10 +105,10 @@ def test_float_blocks_exact_on_small_shoes(shoes, many):
     assert [tab._complete(w, d) for w, d in zip(got, deals)] == [tab.ways_exact(c) for c in shoes]
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.lists(st.integers(0, 60_000), min_size=10, max_size=10).filter(lambda c: sum(c) >= 6),
                 min_size=1, max_size=12), st.booleans())
-def test_modular_blocks_exact_on_big_shoes(shoes, many):
+def test_modular_blocks_exact_on_big_shoes(residue_form, shoes, many):
     """1..12 shoes: the reductions of few shoes (one remainder) and of many (by each prime)."""
     tab = tabulation(VALUE_BETS if many else MAIN)
     plan = tab._block_plan()
@@ -115,7 +119,7 @@ def test_modular_blocks_exact_on_big_shoes(shoes, many):
 
 
 @pytest.mark.parametrize("shoes", [1, 9])
-def test_modular_blocks_beyond_int64_counts(shoes):
+def test_modular_blocks_beyond_int64_counts(shoes, residue_form):
     """Value counts of 2**62 cards and more: residues taken in Python integers; a dozen primes."""
     rng = random.Random(shoes)
     rows = [[rng.choice([0, 3, 2**62 + rng.randint(0, 2**70)]) for _ in range(10)] for _ in range(shoes)]
@@ -125,6 +129,16 @@ def test_modular_blocks_beyond_int64_counts(shoes):
         want = [tab.ways_exact(r) for r in rows]
         assert tab.ways_many(rows) == want
         assert tab.ways(rows[0]) == want[0]
+
+
+def test_the_whole_catalog_on_big_shoes():
+    """The catalog's 61 counted rows: residues in the monomial form (its default), and
+    float64 inner sums, against Python integers."""
+    tab = Solver(tuple(catalog().bets.values()))._tab
+    assert tab._block_plan().events >= blocks.MONOMIAL_EVENTS
+    rng = random.Random(61)
+    rows = [composition(rng, n) for n in (416, 458, 2080, 46_344, 520_000, 520_000)]
+    assert tab.ways_many(rows) == [tab.ways_exact(r) for r in rows]
 
 
 def test_derived_rows_in_int64_and_python_integers():

@@ -14,10 +14,10 @@ For a batch of shoes the ways are
     ways(event) = sum_k  sum_s  small_k[s] * (sum_b big_k[b] * C_k[b, s])
 
 the inner sum one matrix product a block (a large inner dimension, a small output),
-the outer sum one product and sum over the 77 small parts of all blocks.  Tables of
-many events (:data:`MONOMIAL_EVENTS` or more) instead form all 5005 monomials, each a
-small part times a big part, and take one matrix product with ``coef``: the same
-arithmetic, in one efficient product.
+the outer sum one product and sum over the 77 small parts of all blocks.  Residues of
+tables of many events (:data:`MONOMIAL_EVENTS` or more) instead form the monomials of
+each block, a small part times a big part, and take one matrix product with the block's
+coefficients: the same arithmetic, with fewer reductions.
 
 Every coefficient counts sequences of six values: it is at most the orderings of its
 multiset (checked when a plan is built), so an event's ways are at most the deals
@@ -34,9 +34,8 @@ Float64 (:meth:`BlockPlan.exact_float_ways`)
       ``sum_b ord(b) big[b]`` is ``ff(N_side, j)``, the ordered selections of ``j`` cards
       of that side; so the sum, and each of its partial sums (non-negative terms), is at
       most ``6!/j! * ff(N, j)`` (``j`` = 3 .. 6);
-    * every term of the outer sum, every product ``coef * monomial`` and every partial
-      sum of either form is part of the event's ways (non-negative terms): at most the
-      deals ``ff(N, 6)``.
+    * every term of the outer sum, and every partial sum, is part of the event's ways
+      (non-negative terms): at most the deals ``ff(N, 6)``.
 
     :meth:`BlockPlan.float_exact` checks the largest of these bounds (up to 458 cards,
     :attr:`BlockPlan.float_cards`: every shoe of 8 decks or fewer).
@@ -46,9 +45,9 @@ Residues (:meth:`BlockPlan.modular_ways`), for shoes of any size
     residue is below ``2**31``, every product of two residues below ``2**62`` (int64),
     reduced at once; an inner sum, in float64, is at most :attr:`BlockPlan.stage1` (the
     largest sum of a block's coefficients over a big side: at most ``6!/j! * 5**j <=
-    18,750``, checked below ``2**22``) times ``p - 1``, below ``2**46``; the
-    5005-monomial product (float64) at most ``10**6`` times ``p - 1``, below ``2**51``;
-    an outer sum of 77 reduced products (int64) below ``2**38``.  Enough primes that
+    18,750``, checked below ``2**22``) times ``p - 1``, below ``2**46``; the monomial
+    products (float64), summed over the blocks, at most ``10**6`` times ``p - 1``, below
+    ``2**51``; an outer sum of 77 reduced products (int64) below ``2**38``.  Enough primes that
     their product exceeds the deals (three up to 46,343 cards, four up to 1,664,513:
     10,000 decks), and the Chinese remainder theorem (:func:`crt_rows`: Garner's digits
     in ``int64``, each product below ``2**62`` plus a digit, then Python integers)
@@ -74,8 +73,10 @@ MAX_COEF = 720
 SEQUENCES = VALUES**POSITIONS
 #: Primes for :meth:`BlockPlan.modular_ways` (each below 2**31: see the module docstring).
 PRIME_BITS = 31
-#: Tables with this many events or more form the 5005 monomials (one matrix product).
-MONOMIAL_EVENTS = 8
+#: Residues of tables with this many events or more form the 5005 monomials (measured:
+#: faster from about 40 events; the float64 inner sums were faster up to all 61 rows of
+#: the catalog).
+MONOMIAL_EVENTS = 40
 
 
 @lru_cache(maxsize=4)
@@ -176,7 +177,7 @@ class BlockPlan:
     layout)``: the slice of the big side's parts and the float64 coefficients ``(small
     parts x events, big parts)``, whose product fills the block's rows of the ``(small
     part, event)`` table; :attr:`small` and :attr:`small_side` gather the 77 small parts
-    in that order; :attr:`coef_t` is ``coef`` with the 5005 multisets block by block.
+    in that order; :attr:`coef_blocks` is ``coef`` cut into the seven blocks.
     """
 
     def __init__(self, coef: np.ndarray, exponents: np.ndarray):
@@ -215,7 +216,9 @@ class BlockPlan:
             order.append(at.ravel())
         self.small, self.small_side = np.concatenate(small), np.concatenate(small_side)
         self.n_small = len(self.small)
-        self.coef_t = np.ascontiguousarray(coef[:, np.concatenate(order)], dtype=np.float64)   # (events, 5005)
+        self.multisets = len(exponents)
+        #: ``coef`` with the 5005 multisets block by block, each block's columns big part major
+        self.coef_blocks = [np.ascontiguousarray(coef[:, o], dtype=np.float64) for o in order]
         if self.stage1 >= 2**22 or int(coef.sum(axis=1).max(initial=0)) > SEQUENCES:
             raise ValueError("coefficients beyond the residues' bounds")
         #: the largest shoe :meth:`float_exact` takes (every bound grows with the cards)
@@ -237,16 +240,23 @@ class BlockPlan:
             at += layout.shape[0]
         return t.reshape(self.n_small, self.events, x.shape[2])
 
-    def _monomials(self, x: np.ndarray, small: np.ndarray, reduce) -> np.ndarray:
-        """``(5005, columns)`` monomials in :attr:`coef_t`'s order (residues with ``reduce``)."""
-        out = np.empty((self.coef_t.shape[1], x.shape[2]), dtype=x.dtype)
-        at, s = 0, 0
-        for rows, side, layout in self.blocks:
-            n_big, n_small = rows.stop - rows.start, layout.shape[0] // max(self.events, 1)
-            o = out[at:at + n_big * n_small].reshape(n_big, n_small, x.shape[2])
+    def _monomial_sums(self, x: np.ndarray, small: np.ndarray, reduce) -> np.ndarray:
+        """``(events, columns)`` residues of ``sum coef * monomial``, a block at a time: the
+        block's monomials (a big part times a small part, reduced) in one buffer, then one
+        float64 matrix product with the block's :attr:`coef_blocks`, added up (at most the
+        coefficients' sum, ``10**6``, times ``p - 1``: below ``2**51``)."""
+        columns = x.shape[2]
+        out = np.zeros((self.events, columns))
+        buf = np.empty(max(c.shape[1] for c in self.coef_blocks) * columns, dtype=x.dtype)
+        s = 0
+        for (rows, side, _), coef in zip(self.blocks, self.coef_blocks):
+            n_big = rows.stop - rows.start
+            n_small = coef.shape[1] // n_big
+            o = buf[:coef.shape[1] * columns].reshape(n_big, n_small, columns)
             np.multiply(x[rows, side, None], small[None, s:s + n_small], out=o)
-            at, s = at + n_big * n_small, s + n_small
-        return reduce(out)
+            s += n_small
+            out += coef @ reduce(o.reshape(-1, columns)).astype(np.float64)
+        return reduce(out.astype(np.int64))
 
     def _sums(self, f: np.ndarray, reduce=_same) -> np.ndarray:
         """``(events, columns)`` ways (or residues) from side falling factorials ``f``
@@ -255,13 +265,11 @@ class BlockPlan:
         x = x.reshape(x.shape[0], 2, -1)
         small = x[self.small, self.small_side]
         xf = x if reduce is _same else x.astype(np.float64)
-        with one_blas_thread(self.events * self.coef_t.shape[1] * x.shape[2]):
-            if self.events >= MONOMIAL_EVENTS:
-                mono = self._monomials(x, small, reduce)
-                return reduce((self.coef_t @ mono.astype(np.float64)).astype(np.int64)) \
-                    if reduce is not _same else self.coef_t @ mono
+        with one_blas_thread(self.events * self.multisets * x.shape[2]):
             if reduce is _same:
                 return np.einsum("seb,sb->eb", self._inner(xf), small)
+            if self.events >= MONOMIAL_EVENTS:
+                return self._monomial_sums(x, small, reduce)
             t = reduce(self._inner(xf).astype(np.int64))
             t *= small[:, None]
             return reduce(reduce(t).sum(axis=0))
@@ -286,8 +294,8 @@ class BlockPlan:
         rows = [[int(x) for x in vc] for vc in value_counts]
         primes = moduli_for(max(bound, 1), wrapped=False)
         n_p, n_b = len(primes), len(rows)
-        if not n_b:
-            return []
+        if not n_b or not self.events:
+            return [[] for _ in rows]
         # residues of n (value, side, prime, shoe), then of n (n-1) ... (n-c+1): 0 once n - i is
         if max(max(r) for r in rows) < 2**62:
             nm = np.array(rows, dtype=np.int64).T[:, None, :] % np.array(primes, dtype=np.int64)[:, None]
