@@ -152,8 +152,9 @@ class _Residues:
         self.column = np.array(primes, dtype=np.int64)[:, None]
 
     def __call__(self, x: np.ndarray) -> np.ndarray:
+        if not x.flags.c_contiguous:                          # then the reshape is a view of x
+            raise ValueError("residues reduced in place must be C-contiguous")
         v = x.reshape(x.shape[:-1] + (-1, len(self.primes), self.shoes))
-        assert np.shares_memory(v, x)                         # a view: reduced in place
         if self.shoes < 8:
             # few shoes: one call (x % column); else each prime's part divided by that
             # prime, a scalar, which numpy does about twice as fast

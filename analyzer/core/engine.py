@@ -53,6 +53,10 @@ POSITIONS = 6
 INT64_LIMIT = 2**63 - 1
 #: Shoes counted together by :meth:`Tabulation.ways_many` (arrays of a few MB at most).
 BATCH_CHUNK = 64
+#: Counted rows from which :meth:`Tabulation.ways_many` counts shoes beyond the float64
+#: bound by residues even under the int64 bound (measured on 20-deck shoes: numpy's
+#: integer products cost about as much with 4 rows, 15% more with 15, 3.4x with 61).
+RESIDUE_EVENTS = 8
 
 WINNER_CODES = {"player": 0, "banker": 1, "tie": 2}
 
@@ -431,10 +435,10 @@ class Tabulation:
         8 decks or fewer; :attr:`analyzer.core.blocks.BlockPlan.float_cards`): float64
         block products, exact by their bounds
         (:meth:`analyzer.core.blocks.BlockPlan.exact_float_ways`).  Under the int64 bound
-        (:data:`INT64_LIMIT`, the same test as :meth:`ways`): one
-        :meth:`CoupTable.batch_monomial_rows` and one integer matrix product per chunk
-        (every entry and partial sum at most that shoe's ``N (N-1) ... (N-5)``).  Beyond:
-        :meth:`_big_ways`.  Rows that are integer combinations of others (the tie: every
+        (:data:`INT64_LIMIT`, the same test as :meth:`ways`) with fewer than
+        :data:`RESIDUE_EVENTS` counted rows: one :meth:`CoupTable.batch_monomial_rows`
+        and one integer matrix product per chunk (every entry and partial sum at most that
+        shoe's ``N (N-1) ... (N-5)``).  Beyond, or with more rows: :meth:`_big_ways`.  Rows that are integer combinations of others (the tie: every
         deal less the Player's and Banker's wins) are derived, not counted
         (:func:`_derive_rows`; :meth:`_complete_many`).
         """
@@ -447,8 +451,9 @@ class Tabulation:
         plan = self._block_plan()
         coef = self._counted()[0]
         exact_float = [i for i, n in enumerate(cards) if n <= plan.float_cards]
-        small = [i for i, d in enumerate(deals) if d <= INT64_LIMIT and cards[i] > plan.float_cards]
-        big = [i for i, d in enumerate(deals) if d > INT64_LIMIT]
+        int64 = [len(coef) < RESIDUE_EVENTS and d <= INT64_LIMIT for d in deals]
+        small = [i for i, n in enumerate(cards) if n > plan.float_cards and int64[i]]
+        big = [i for i, n in enumerate(cards) if n > plan.float_cards and not int64[i]]
         for start in range(0, len(exact_float), chunk):
             part = exact_float[start:start + chunk]
             ways = plan.exact_float_ways(np.array([rows[i] for i in part], dtype=np.int64))
@@ -468,7 +473,7 @@ class Tabulation:
         return out
 
     def _big_ways(self, rows) -> list[list[int]]:
-        """:meth:`ways` of shoes beyond the int64 bound: the sums modulo a few primes below
+        """:meth:`ways` of shoes beyond the float64 bound: the sums modulo a few primes below
         ``2**31`` and the Chinese remainder theorem
         (:meth:`analyzer.core.blocks.BlockPlan.modular_ways`)."""
         deals = [falling(sum(vc), POSITIONS) for vc in rows]
