@@ -2,10 +2,11 @@
 modulo primes below 2**31 beyond) against its Python-integer path, which is itself checked
 against the permutation oracle and the published counts (tests/test_engine.py).
 
-Every switch is crossed: the card counts of each bound, the two forms of the float and
-residue sums (few events: inner sums of each block; many: the 5005 monomials), the
-reductions of few and of many shoes, Garner's digits in numpy and in Python, the
-derived rows' completion in int64 and in Python integers, and shoe counts beyond int64."""
+Every switch is crossed: the card counts of each bound, int64 or residues between the
+float64 and int64 bounds (MAIN: 2 counted rows, VALUE_BETS: 15), the two forms of the
+residue sums (inner sums of each block; each block's monomials), the reductions of few
+and of many shoes, Garner's digits in numpy and in Python, the derived rows' completion
+in int64 and in Python integers, and shoe counts beyond int64."""
 
 import math
 import random
@@ -76,13 +77,21 @@ def residue_form(request, monkeypatch):
 
 def test_residue_bounds_of_the_docstring():
     """Inner sums: a block's coefficients over a big side sum to at most 6!/j! * 5**j <= 18,750,
-    so an inner sum of residues below 2**31 stays below 2**46; the derived rows' weights."""
+    so an inner sum of residues below 2**31 stays below 2**46; an event's coefficients sum
+    to at most 10**6 (monomial products below 2**51); and a plan refuses coefficients above
+    their multiset's orderings, on which these bounds rest."""
     assert max(math.factorial(6) // math.factorial(j) * 5**j for j in range(3, 7)) == 18_750
     everything = Solver(tuple(catalog().bets.values()))._tab
     for tab in (tabulation(MAIN), tabulation(VALUE_BETS), everything):
         plan = tab._block_plan()
         assert plan.stage1 <= 18_750 and plan.stage1 * 2**PRIME_BITS < 2**46
         assert tab._counted()[0].sum(axis=1).max() <= 10**6
+    coef = tabulation(MAIN)._counted()[0].copy()
+    exponents = coup_table().exponents
+    one_value = int(np.nonzero(exponents.max(axis=1) == POSITIONS)[0][0])     # six equal values: 1 ordering
+    coef[0, one_value] = 2
+    with pytest.raises(ValueError, match="orderings"):
+        BlockPlan(coef, exponents)
 
 
 @pytest.mark.parametrize("ids", [MAIN, VALUE_BETS])

@@ -34,9 +34,8 @@ int64 is used only when that bound is below ``2**63``.  Batches of shoes under
 integer at most ``2**53`` (:mod:`analyzer.core.blocks`); shoes beyond ``2**63`` are
 counted modulo a few primes below ``2**31`` (the same products, every intermediate
 below ``2**53`` or in int64 below ``2**63``), and the Chinese remainder theorem gives
-the integers back.  :meth:`Tabulation.ways_exact`
-(Python integers only) is the reference every path is tested against.  Nothing is
-ever rounded.
+the integers back.  :meth:`Tabulation.ways_exact` (Python integers only) is the
+reference every path is tested against.  Nothing is ever rounded.
 """
 
 from __future__ import annotations
@@ -438,9 +437,10 @@ class Tabulation:
         (:data:`INT64_LIMIT`, the same test as :meth:`ways`) with fewer than
         :data:`RESIDUE_EVENTS` counted rows: one :meth:`CoupTable.batch_monomial_rows`
         and one integer matrix product per chunk (every entry and partial sum at most that
-        shoe's ``N (N-1) ... (N-5)``).  Beyond, or with more rows: :meth:`_big_ways`.  Rows that are integer combinations of others (the tie: every
-        deal less the Player's and Banker's wins) are derived, not counted
-        (:func:`_derive_rows`; :meth:`_complete_many`).
+        shoe's ``N (N-1) ... (N-5)``).  Beyond, or with more rows: :meth:`_big_ways`.
+        Rows that are integer combinations of others (the tie: every deal less the
+        Player's and Banker's wins) are derived, not counted (:func:`_derive_rows`;
+        :meth:`_complete_many`).
         """
         rows = [tuple(int(x) for x in vc) for vc in value_counts]
         out: list = [None] * len(rows)
