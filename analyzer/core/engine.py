@@ -31,11 +31,11 @@ Exactness: with numpy ``int64`` every monomial and every partial sum is at most
 ``N (N-1) ... (N-5)`` (each counts ordered selections of distinct cards), so
 int64 is used only when that bound is below ``2**63``.  Batches of shoes under
 ``2**53`` are counted in float64 matrix products whose every intermediate is an
-integer below ``2**53`` (:mod:`analyzer.core.blocks`); shoes beyond ``2**63`` are
-counted modulo ``2**64`` (wrapping ``uint64``) and modulo a few primes, and the
-Chinese remainder theorem gives the integers back.  :meth:`Tabulation.ways_exact`
-(Python integers only) is the reference every path is tested against.  Nothing is
-ever rounded.
+integer at most ``2**53`` (:mod:`analyzer.core.blocks`); shoes beyond ``2**63`` are
+counted modulo a few primes below ``2**31`` (the same products, every intermediate
+below ``2**53`` or in int64 below ``2**63``), and the Chinese remainder theorem gives
+the integers back.  :meth:`Tabulation.ways_exact` (Python integers only) is the
+reference every path is tested against.  Nothing is ever rounded.
 """
 
 from __future__ import annotations
@@ -52,6 +52,10 @@ POSITIONS = 6
 INT64_LIMIT = 2**63 - 1
 #: Shoes counted together by :meth:`Tabulation.ways_many` (arrays of a few MB at most).
 BATCH_CHUNK = 64
+#: Counted rows from which :meth:`Tabulation.ways_many` counts shoes beyond the float64
+#: bound by residues even under the int64 bound (measured on 20-deck shoes: numpy's
+#: integer products cost about as much with 4 rows, 15% more with 15, 3.4x with 61).
+RESIDUE_EVENTS = 8
 
 WINNER_CODES = {"player": 0, "banker": 1, "tie": 2}
 
@@ -342,6 +346,8 @@ class Tabulation:
         if self._rows is None:
             basis, derived = _derive_rows(self.coef, self._table)
             self._rows = (np.ascontiguousarray(self.coef[basis]), basis, derived)
+            self._weight = max((abs(c_all) + sum(abs(c) for _, c in terms) for _, terms, c_all in derived),
+                               default=0)
         return self._rows
 
     def _block_plan(self):
@@ -362,6 +368,29 @@ class Tabulation:
         for r, terms, c_all in derived:
             out[r] = c_all * deals + sum(c * out[i] for i, c in terms)
         return out
+
+    def _complete_many(self, counted: np.ndarray, deals: list[int]) -> list[list[int]]:
+        """:meth:`_complete` of many shoes: ``counted`` ``(B, counted rows)`` int64 ways.
+
+        In ``int64`` when no value can pass the int64 bound: a derived row is
+        ``c_all * deals + sum c * w`` with every ``w`` (a count of ways) at most the deals,
+        so each partial sum is at most ``(|c_all| + sum |c|) * deals``
+        (:attr:`_weight`, the largest over the derived rows) times the largest deals;
+        beyond that, Python integers."""
+        _, basis, derived = self._rows
+        if not derived:
+            return counted.tolist()
+        if self._weight * max(deals) > INT64_LIMIT:
+            return [self._complete(w, d) for w, d in zip(counted.tolist(), deals)]
+        out = np.empty((self.events, counted.shape[0]), dtype=np.int64)
+        out[basis] = counted.T
+        d = np.array(deals, dtype=np.int64)
+        for r, terms, c_all in derived:
+            row = d * c_all
+            for i, c in terms:
+                row += out[i] * c
+            out[r] = row
+        return out.T.tolist()
 
     @classmethod
     def grouped(cls, groups: np.ndarray, size: int, table: CoupTable | None = None) -> Tabulation:
@@ -394,65 +423,49 @@ class Tabulation:
                 mono *= row
             coef = self._counted()[0]
             return self._complete(np.einsum("em,m->e", coef, mono).tolist(), falling(n, POSITIONS))
-        deals = falling(n, POSITIONS)
-        # one shoe beyond the int64 bound: the same gathers modulo 2**64 (wrapping uint64)
-        # and modulo primes below 2**31 (a product of two residues is below 2**62 and is
-        # reduced at once; a sum of 5005 coefficients, at most 720, times a residue is below
-        # 2**54), then the Chinese remainder theorem (core/blocks.py)
-        from .blocks import crt, moduli_for
-        primes = moduli_for(deals, wrapped=True, bits=31)
-        table = self._falling_table(value_counts)
-        coef = self._counted()[0]
-        g = np.array([x % 2**64 for x in table], dtype=np.uint64).take(self._gather)
-        mono = g[0] * g[1]
-        for row in g[2:]:
-            mono *= row
-        residues = [np.einsum("em,m->e", coef.astype(np.uint64), mono).tolist()]
-        for p in primes:
-            g = np.array([x % p for x in table], dtype=np.int64).take(self._gather)
-            mono = g[0] * g[1]
-            for row in g[2:]:
-                mono -= mono // p * p                   # x % p (numpy divides by a scalar fast)
-                mono *= row
-            mono -= mono // p * p
-            residues.append((np.einsum("em,m->e", coef, mono) % p).tolist())
-        return self._complete(crt(residues, [2**64] + primes), deals)
+        # one shoe beyond the int64 bound: its sums modulo a few primes below 2**31 (the
+        # block plan's, the primes as one batch) and the Chinese remainder theorem
+        return self._big_ways([tuple(int(x) for x in value_counts)])[0]
 
     def ways_many(self, value_counts, chunk: int = BATCH_CHUNK) -> list[list[int]]:
         """:meth:`ways` of many shoes (a sequence of value-count rows), equal list for list.
 
-        Shoes are counted together, ``chunk`` at a time.  Under ``2**53`` deals (458
-        cards; every shoe of 8 decks or fewer): float64 block products, exact by their
-        bounds (:meth:`analyzer.core.blocks.BlockPlan.exact_float_ways`).  Under the int64
-        bound (:data:`INT64_LIMIT`, the same test as :meth:`ways`): one
-        :meth:`CoupTable.batch_monomial_rows` and one integer matrix product per chunk
-        (every entry and partial sum at most that shoe's ``N (N-1) ... (N-5)``).  Beyond:
-        :meth:`_big_ways`.  Rows that are integer combinations of others (the tie: every
-        deal less the Player's and Banker's wins) are derived, not counted
-        (:func:`_derive_rows`).
+        Shoes are counted together, ``chunk`` at a time.  Up to 458 cards (every shoe of
+        8 decks or fewer; :attr:`analyzer.core.blocks.BlockPlan.float_cards`): float64
+        block products, exact by their bounds
+        (:meth:`analyzer.core.blocks.BlockPlan.exact_float_ways`).  Under the int64 bound
+        (:data:`INT64_LIMIT`, the same test as :meth:`ways`) with fewer than
+        :data:`RESIDUE_EVENTS` counted rows: one :meth:`CoupTable.batch_monomial_rows`
+        and one integer matrix product per chunk (every entry and partial sum at most that
+        shoe's ``N (N-1) ... (N-5)``).  Beyond, or with more rows: :meth:`_big_ways`.
+        Rows that are integer combinations of others (the tie: every deal less the
+        Player's and Banker's wins) are derived, not counted (:func:`_derive_rows`;
+        :meth:`_complete_many`).
         """
         rows = [tuple(int(x) for x in vc) for vc in value_counts]
         out: list = [None] * len(rows)
         if not rows:
             return out
-        deals = [falling(sum(vc), POSITIONS) for vc in rows]
+        cards = [sum(vc) for vc in rows]
+        deals = [falling(n, POSITIONS) for n in cards]
         plan = self._block_plan()
-        exact_float = [i for i, vc in enumerate(rows) if plan.float_exact(sum(vc))]
-        small = [i for i, d in enumerate(deals) if d <= INT64_LIMIT and not plan.float_exact(sum(rows[i]))]
-        big = [i for i, d in enumerate(deals) if d > INT64_LIMIT]
         coef = self._counted()[0]
+        exact_float = [i for i, n in enumerate(cards) if n <= plan.float_cards]
+        int64 = [len(coef) < RESIDUE_EVENTS and d <= INT64_LIMIT for d in deals]
+        small = [i for i, n in enumerate(cards) if n > plan.float_cards and int64[i]]
+        big = [i for i, n in enumerate(cards) if n > plan.float_cards and not int64[i]]
         for start in range(0, len(exact_float), chunk):
             part = exact_float[start:start + chunk]
-            ways = plan.exact_float_ways(np.array([rows[i] for i in part], dtype=np.int64)).tolist()
-            for i, w in zip(part, ways):
-                out[i] = self._complete(w, deals[i])
+            ways = plan.exact_float_ways(np.array([rows[i] for i in part], dtype=np.int64))
+            for i, w in zip(part, self._complete_many(ways, [deals[i] for i in part])):
+                out[i] = w
         for start in range(0, len(small), chunk):
             part = small[start:start + chunk]
             mono = self._table.batch_monomial_rows(np.array([rows[i] for i in part], dtype=np.int64))
             # numpy's integer einsum loops run several times faster than its integer matmul
-            ways = np.einsum("bm,em->be", mono, coef).tolist()                  # (B, counted rows)
-            for i, w in zip(part, ways):
-                out[i] = self._complete(w, deals[i])
+            ways = np.einsum("bm,em->be", mono, coef)                            # (B, counted rows)
+            for i, w in zip(part, self._complete_many(ways, [deals[i] for i in part])):
+                out[i] = w
         for start in range(0, len(big), chunk):
             part = big[start:start + chunk]
             for i, w in zip(part, self._big_ways([rows[i] for i in part])):
@@ -460,15 +473,11 @@ class Tabulation:
         return out
 
     def _big_ways(self, rows) -> list[list[int]]:
-        """:meth:`ways` of shoes beyond the int64 bound: the integer path in wrapping
-        ``uint64`` gives every count modulo ``2**64``, a few primes below ``2**16``
-        (:meth:`analyzer.core.blocks.BlockPlan.modular_ways`) the rest, and the Chinese
-        remainder theorem the exact integers."""
-        coef = self._counted()[0].astype(np.uint64)
-        mono = self._table.batch_monomial_rows(np.array(rows, dtype=np.int64), np.uint64)
-        wrapped = np.einsum("bm,em->be", mono, coef)
+        """:meth:`ways` of shoes beyond the float64 bound: the sums modulo a few primes below
+        ``2**31`` and the Chinese remainder theorem
+        (:meth:`analyzer.core.blocks.BlockPlan.modular_ways`)."""
         deals = [falling(sum(vc), POSITIONS) for vc in rows]
-        ways = self._block_plan().modular_ways(rows, max(deals), wrapped)
+        ways = self._block_plan().modular_ways(rows, max(deals))
         return [self._complete(w, d) for w, d in zip(ways, deals)]
 
     def ways_exact(self, value_counts) -> list[int]:
