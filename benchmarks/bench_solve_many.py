@@ -5,7 +5,9 @@ Bonus, the set of the fastest open-source solvers; the 41 bets of ``bets.toml``;
 whole built-in catalog, ``--bets all``) it times, per shoe, ``[solve(s) for s in
 shoes]`` and ``solve_many(shoes)`` on ``--shoes`` distinct new 8-deck shoes (0 to 40
 cards removed with their suits, generated first), the median of ``--repeat`` runs, and
-checks that both give equal results.  Then the main bets on bigger shoes
+checks that both give equal results; and ``solve_many`` with every bet's
+``BetResult`` read (``+ read all``: a solve wraps each bet's exact counts when first
+read).  Then the main bets on bigger shoes
 (``--decks``, default 8, 28, 40, 100, 1000 and 10000 decks: beyond about 28 decks the
 deals pass ``2**63``), each as a ratio to the 8-deck time.
 
@@ -77,7 +79,7 @@ for name, ids, shoe_runs in jobs:
         solver.solve_many(shoe_runs[0][:2])
     gc.collect()
     gc.freeze()                                 # what earlier sets left is not collected in the timings
-    single, many = [], []
+    single, many, read = [], [], []
     for shoes in shoe_runs:
         t = clock()
         one = [solver.solve(s) for s in shoes]
@@ -86,8 +88,15 @@ for name, ids, shoe_runs in jobs:
             t = clock()
             got = solver.solve_many(shoes)
             many.append((clock() - t) / len(shoes))
+            # and every bet's BetResult built and read (a solve may wrap them when first read)
+            t = clock()
+            got = solver.solve_many(shoes)
+            for a in got:
+                for r in a.bets.values():
+                    r.events
+            read.append((clock() - t) / len(shoes))
             assert got == one, name
-    out[name] = {"bets": len(solver.bets), "single": single, "many": many}
+    out[name] = {"bets": len(solver.bets), "single": single, "many": many, "read": read}
 print(json.dumps(out))
 """
 
@@ -127,9 +136,9 @@ def main() -> None:
     for _ in range(args.rounds):                 # alternated: both see the same load
         for path, into in [(REPO, mine)] + ([(Path(args.compare).resolve(), old)] if args.compare else []):
             for name, r in run(path, args, True).items():
-                m = into.setdefault(name, {"bets": r["bets"], "single": [], "many": []})
-                m["single"] += r["single"]
-                m["many"] += r["many"]
+                m = into.setdefault(name, {"bets": r["bets"], "single": [], "many": [], "read": []})
+                for key in ("single", "many", "read"):
+                    m[key] += r.get(key, [])
 
     def med(xs):
         return statistics.median(xs) if xs else None
@@ -137,17 +146,18 @@ def main() -> None:
     def cell(x):
         return f"{us(x):>12}" if x is not None else f"{'-':>12}"
 
-    head = f"{'bet set':<12} {'bets':>4} {'single':>12} {'solve_many':>12} {'single/many':>11}"
+    head = f"{'bet set':<12} {'bets':>4} {'single':>12} {'solve_many':>12} {'+ read all':>12} {'single/many':>11}"
     if old:
-        head += f" {'old single':>12} {'old many':>12} {'old/new many':>12}"
+        head += f" {'old single':>12} {'old many':>12} {'old + read':>12} {'old/new many':>12} {'(+ read)':>9}"
     print(head)
     for name, r in mine.items():
-        single, many = med(r["single"]), med(r["many"])
-        line = f"{name:<12} {r['bets']:>4} {cell(single)} {cell(many)} {single / many:10.1f}x"
+        single, many, read = med(r["single"]), med(r["many"]), med(r["read"])
+        line = f"{name:<12} {r['bets']:>4} {cell(single)} {cell(many)} {cell(read)} {single / many:10.1f}x"
         if old:
             o = old[name]
-            o_single, o_many = med(o["single"]), med(o["many"])
-            line += f" {cell(o_single)} {cell(o_many)} {(o_many or o_single) / many:11.1f}x"
+            o_single, o_many, o_read = med(o["single"]), med(o["many"]), med(o["read"])
+            line += (f" {cell(o_single)} {cell(o_many)} {cell(o_read)} {(o_many or o_single) / many:11.1f}x"
+                     f" {(o_read or o_many or o_single) / read:8.1f}x")
         print(line)
     base = mine.get("main 8d")
     if base:
