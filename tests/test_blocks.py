@@ -201,3 +201,29 @@ def test_solver_results_unchanged_on_every_path():
         a = s.solve(shoe)
         assert [a.ways(o) for o in MAIN] == [w[r] for r in s._outcome_rows]
     assert s.solve_many(shoes) == [s.solve(x) for x in shoes]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.lists(st.one_of(st.integers(0, 60_000), st.integers(0, 2**70)), min_size=10, max_size=10)
+                .filter(lambda c: sum(c) >= 6), min_size=1, max_size=12))
+def test_wrapped_sums_and_their_primes(shoes):
+    """The sums modulo 2**64 in wrapping uint64 (counts beyond 2**64 too), and the primes
+    they stand in for: every count against Python integers."""
+    tab = tabulation(MAIN)
+    plan = tab._block_plan()
+    coef = tab._counted()[0]
+    want = [[sum(int(c) * m for c, m in zip(row, _monomials(counts))) for row in coef] for counts in shoes]
+    assert plan.wrapped_ways(shoes).tolist() == [[w % 2**64 for w in row] for row in want]
+    bound = max(falling(sum(c), POSITIONS) for c in shoes)
+    assert plan.modular_ways(shoes, bound, plan.wrapped_ways(shoes)) == want
+    assert len(moduli_for(bound, wrapped=True)) <= max(0, len(moduli_for(bound, wrapped=False)) - 2)
+
+
+def test_wrapped_path_at_the_int64_bound():
+    """Main bets beyond the int64 bound take 2**64 and fewer primes; 61 rows keep the primes."""
+    for ids in (MAIN, VALUE_BETS):
+        tab = tabulation(ids)
+        rows = [[145] * 10, [146] * 9 + [137], [0] * 9 + [1451], [1451] + [0] * 9, [5200] * 10]
+        assert [falling(sum(r), POSITIONS) > INT64_LIMIT for r in rows] == [False, True, True, True, True]
+        want = [tab.ways_exact(r) for r in rows]
+        assert tab.ways_many(rows) == want and [tab.ways(r) for r in rows] == want

@@ -300,12 +300,39 @@ class BlockPlan:
             f[:, c] = f[:, c - 1] * np.maximum(n - (c - 1), 0)
         return self._sums(f.reshape(SIDE * (POSITIONS + 1), -1)).T.astype(np.int64)
 
-    def modular_ways(self, value_counts, bound: int) -> list[list[int]]:
+    def wrapped_ways(self, value_counts) -> np.ndarray:
+        """``(B, events)`` ways modulo ``2**64`` of shoes of any size, as ``uint64`` (unsigned
+        arithmetic wraps by definition): the blocks of :meth:`exact_float_ways`, in integers."""
+        # counts modulo 2**64: every factor n - c, and so every product, exact modulo 2**64
+        vc = np.array([[int(x) % 2**64 for x in r] for r in value_counts], dtype=np.uint64).reshape(-1, VALUES)
+        n = vc.T.reshape(2, SIDE, -1).transpose(1, 0, 2)                      # (value, side, shoe)
+        f = np.empty((SIDE, POSITIONS + 1) + n.shape[1:], dtype=np.uint64)
+        f[:, 0] = 1
+        for c in range(1, POSITIONS + 1):
+            f[:, c] = f[:, c - 1] * (n - np.uint64(c - 1))
+        x = self.side.monomials(f.reshape(SIDE * (POSITIONS + 1), -1), _same)
+        x = x.reshape(x.shape[0], 2, -1)
+        if getattr(self, "_layouts_u64", None) is None:
+            self._layouts_u64 = [layout.astype(np.uint64) for _, _, layout in self.blocks]
+        t = np.empty((self.n_small * self.events, x.shape[2]), dtype=np.uint64)
+        at = 0
+        for (rows, side, _), layout in zip(self.blocks, self._layouts_u64):
+            np.matmul(layout, x[rows, side], out=t[at:at + layout.shape[0]])
+            at += layout.shape[0]
+        t = t.reshape(self.n_small, self.events, x.shape[2])
+        return np.einsum("seb,sb->be", t, x[self.small, self.small_side])
+
+    def modular_ways(self, value_counts, bound: int, wrapped: np.ndarray | None = None) -> list[list[int]]:
         """Exact ways (Python integers, each at most ``bound``) of shoes with these value
         counts, any size: the sums modulo primes below ``2**31`` (module docstring) and
-        the Chinese remainder theorem."""
+        the Chinese remainder theorem.  ``wrapped``: the same ways modulo ``2**64``
+        (``(B, events)`` ``uint64``, e.g. from wrapping unsigned products), which saves
+        the primes that ``2**64`` replaces."""
         rows = [[int(x) for x in vc] for vc in value_counts]
-        primes = moduli_for(max(bound, 1), wrapped=False)
+        primes = moduli_for(max(bound, 1), wrapped=wrapped is not None)
+        if wrapped is not None:
+            return _with_wrapped(self.modular_ways(rows, _product(primes) - 1) if primes else
+                                 [[0] * self.events for _ in rows], primes, wrapped)
         n_p, n_b = len(primes), len(rows)
         if not n_b or not self.events:
             return [[] for _ in rows]
@@ -368,6 +395,17 @@ def crt_rows(residues: np.ndarray, primes: list[int]) -> list[list[int]]:
         out = [a + p * b for a, b in zip(d, out)]
     b_count, events = residues.shape[1], residues.shape[2]
     return [out[b * events:(b + 1) * events] for b in range(b_count)]
+
+
+def _with_wrapped(low: list[list[int]], primes: list[int], wrapped: np.ndarray) -> list[list[int]]:
+    """The integers ``x`` with ``x = low (mod P)`` (``P`` the product of ``primes``, odd;
+    ``0 <= low < P``) and ``x = wrapped (mod 2**64)``, in ``[0, P 2**64)``:
+    ``x = low + P t`` with ``t = (wrapped - low) / P`` modulo ``2**64`` (wrapping ``uint64``)."""
+    big = _product(primes)
+    inv = np.uint64(pow(big, -1, 2**64))
+    lo = np.array([[x % 2**64 for x in r] for r in low], dtype=np.uint64).reshape(np.shape(wrapped))
+    t = ((np.asarray(wrapped, dtype=np.uint64) - lo) * inv).tolist()
+    return [[a + big * b for a, b in zip(ra, rb)] for ra, rb in zip(low, t)]
 
 
 def _product(xs) -> int:

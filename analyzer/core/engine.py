@@ -475,9 +475,13 @@ class Tabulation:
     def _big_ways(self, rows) -> list[list[int]]:
         """:meth:`ways` of shoes beyond the float64 bound: the sums modulo a few primes below
         ``2**31`` and the Chinese remainder theorem
-        (:meth:`analyzer.core.blocks.BlockPlan.modular_ways`)."""
+        (:meth:`analyzer.core.blocks.BlockPlan.modular_ways`); beyond the int64 bound with
+        few rows, modulo ``2**64`` too (``BlockPlan.wrapped_ways``) in place of two primes."""
         deals = [falling(sum(vc), POSITIONS) for vc in rows]
-        ways = self._block_plan().modular_ways(rows, max(deals))
+        wrapped = None
+        if max(deals) > INT64_LIMIT and len(self._counted()[0]) < RESIDUE_EVENTS:
+            wrapped = self._block_plan().wrapped_ways(rows)
+        ways = self._block_plan().modular_ways(rows, max(deals), wrapped)
         return [self._complete(w, d) for w, d in zip(ways, deals)]
 
     def ways_exact(self, value_counts) -> list[int]:
