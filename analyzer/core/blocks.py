@@ -52,6 +52,12 @@ Residues (:meth:`BlockPlan.modular_ways`), for shoes of any size
     10,000 decks), and the Chinese remainder theorem (:func:`crt_rows`: Garner's digits
     in ``int64``, each product below ``2**62`` plus a digit, then Python integers)
     gives the exact integers back.
+
+Modulo ``2**64`` (:meth:`BlockPlan.wrapped_ways`), for shoes of any size
+    The same blocks in ``uint64``, whose arithmetic wraps modulo ``2**64`` by definition
+    (the counts taken modulo ``2**64`` first): no bound to keep, no reduction.  With
+    these, ``2**64`` stands in for two primes (:func:`moduli_for` with ``wrapped``), and
+    one more Garner step puts the counts together.
 """
 
 from __future__ import annotations
