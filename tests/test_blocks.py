@@ -220,10 +220,11 @@ def test_wrapped_sums_and_their_primes(shoes):
 
 
 def test_wrapped_path_at_the_int64_bound():
-    """Main bets beyond the int64 bound take 2**64 and fewer primes; 61 rows keep the primes."""
+    """Batches of main bets beyond the int64 bound take 2**64 and fewer primes (8 shoes or
+    more); 61 rows, and one shoe at a time, keep the primes."""
     for ids in (MAIN, VALUE_BETS):
         tab = tabulation(ids)
-        rows = [[145] * 10, [146] * 9 + [137], [0] * 9 + [1451], [1451] + [0] * 9, [5200] * 10]
-        assert [falling(sum(r), POSITIONS) > INT64_LIMIT for r in rows] == [False, True, True, True, True]
+        rows = [[145] * 10, [146] * 9 + [137], [0] * 9 + [1451], [1451] + [0] * 9, [5200] * 10] * 2
+        assert [falling(sum(r), POSITIONS) > INT64_LIMIT for r in rows] == [False, True, True, True, True] * 2
         want = [tab.ways_exact(r) for r in rows]
         assert tab.ways_many(rows) == want and [tab.ways(r) for r in rows] == want

@@ -475,11 +475,11 @@ class Tabulation:
     def _big_ways(self, rows) -> list[list[int]]:
         """:meth:`ways` of shoes beyond the float64 bound: the sums modulo a few primes below
         ``2**31`` and the Chinese remainder theorem
-        (:meth:`analyzer.core.blocks.BlockPlan.modular_ways`); beyond the int64 bound with
-        few rows, modulo ``2**64`` too (``BlockPlan.wrapped_ways``) in place of two primes."""
+        (:meth:`analyzer.core.blocks.BlockPlan.modular_ways`); 8 shoes or more beyond the int64
+        bound with few rows, modulo ``2**64`` too (``BlockPlan.wrapped_ways``) for two primes."""
         deals = [falling(sum(vc), POSITIONS) for vc in rows]
         wrapped = None
-        if max(deals) > INT64_LIMIT and len(self._counted()[0]) < RESIDUE_EVENTS:
+        if max(deals) > INT64_LIMIT and len(self._counted()[0]) < RESIDUE_EVENTS and len(rows) >= 8:
             wrapped = self._block_plan().wrapped_ways(rows)
         ways = self._block_plan().modular_ways(rows, max(deals), wrapped)
         return [self._complete(w, d) for w, d in zip(ways, deals)]
