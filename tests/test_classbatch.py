@@ -16,6 +16,7 @@ from analyzer import Shoe, Solver, catalog
 from analyzer.bets.catalog import parse_catalog
 from analyzer.core.blocks import FLOAT_EXACT
 from analyzer.core.errors import BetError
+from analyzer.core import classbatch
 from analyzer.core.classbatch import ClassBatchPlan, splits, _TABLE
 
 from oracle import six_card_tally
@@ -26,6 +27,12 @@ CARDS = [r + s for r in "A23456789TJQK" for s in "shdc"]
 CLASS_BETS = ["perfect9", "majestic_match_player", "majestic_match_banker", "monkey6", "monkey_tie",
               "grand_monkey", "all_red", "all_black", "contrast_bonus", "lucky_nines", "lucky_nines_binions",
               "jackpot", "lucky_match"]
+
+
+@pytest.fixture(autouse=True)
+def plans_at_once(monkeypatch):
+    """Every batch here takes the plans, however few its shoes (see the last test)."""
+    monkeypatch.setattr(classbatch, "PLAN_AFTER", 0)
 
 
 def tab_for(bet_id):
@@ -152,3 +159,15 @@ def test_batches_with_known_cards_and_other_rules(known, rules):
     s = Solver(catalog().select(["all_red", "monkey6", "lucky_nines", "jackpot", "contrast_bonus", "lucky_match"]),
                rules=GOLD if rules else None, known=parse_known(known) if known else None)
     assert s.solve_many(many) == [s.solve(x) for x in many]
+
+
+def test_a_plan_is_built_once_enough_shoes_were_batched(monkeypatch):
+    monkeypatch.setattr(classbatch, "PLAN_AFTER", 10)
+    tab = tab_for("all_red")
+    tab._batch, tab._batched = None, 0                  # the tabulation is cached: as if new
+    shoes_ = [Shoe.standard(8).remove(c) for c in CARDS[:12]]
+    first = tab.ways_many(shoes_[:6])
+    assert getattr(tab, "_batch", None) is None                    # 6 shoes: one at a time
+    assert tab.ways_many(shoes_[6:]) == [python_path(tab, s) for s in shoes_[6:]]
+    assert tab._batch is not None                                   # 12: the plan
+    assert first == [python_path(tab, s) for s in shoes_[:6]]
