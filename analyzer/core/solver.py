@@ -24,6 +24,7 @@ from __future__ import annotations
 import gc
 import hashlib
 from contextlib import nullcontext
+from operator import itemgetter
 
 import numpy as np
 
@@ -34,7 +35,7 @@ from .classengine import _DEAL_SLOTS, ClassTabulation, first_four_reads, reads_d
 from .features import CARD_FEATURES, POSITION_FEATURES
 from .engine import POSITIONS, Tabulation, coup_table, falling
 from .errors import BetError
-from .results import OUTCOMES, Analysis, BetResult, EventResult, built
+from .results import OUTCOMES, Analysis, BetLayout, BetResult, BetResults, EventResult, built
 from .shoe import Shoe
 
 #: Most distinct payout events (of point values) one solver holds.
@@ -309,8 +310,6 @@ class Solver:
         for each level, an ``itemgetter`` of the rows its events read (a slice when they
         are consecutive); and the ``itemgetter`` putting the rows read in the bets' order
         (``None``: they are)."""
-        from operator import itemgetter
-        from .results import BetLayout, BetResults
         entries, flat = [], []
         for bet, sources in zip(self.bets, self._sources):
             entries.append((bet, tuple((e.event, e.pays) for e in bet.events),
