@@ -185,7 +185,7 @@ class RankFlushPlan:
         """:meth:`ways` of many shoes: ``card_counts`` ``(B, 52)``, ``rests`` each shoe's
         ways of the positions not read; in float64, every shoe within :meth:`float_exact`
         (checked).  Each rank multiset's product is a product of two halves, for the four
-        suits and the rank together; the events' sums are two matrix products."""
+        suits and the rank together; the events' sums are one matrix product."""
         counts = np.asarray(card_counts, dtype=np.int64)
         b_count = counts.shape[0]
         if b_count and not self.float_exact(int(counts.sum(axis=1).max())):
