@@ -5,7 +5,6 @@ at its bounds, for every split it can choose, and against every ordered deal."""
 from __future__ import annotations
 
 import random
-from collections import Counter
 from math import perm
 
 import numpy as np
@@ -19,8 +18,8 @@ from analyzer.core.errors import BetError
 from analyzer.core import classbatch
 from analyzer.core.classbatch import ClassBatchPlan, splits, _TABLE
 
-from oracle import six_card_tally
-from test_classengine import CASES, SMALL
+from test_classengine import CASES, small  # noqa: F401 (the fixture: every deal of a small shoe)
+from test_rankflush import product_path as python_path, shoes as rankflush_shoes
 
 CARDS = [r + s for r in "A23456789TJQK" for s in "shdc"]
 #: every catalog bet the card engine counts
@@ -41,26 +40,15 @@ def tab_for(bet_id):
     return tabs[0]
 
 
-def python_path(tab, shoe):
-    """The card engine's product per multiset in Python integers (the slow path)."""
-    tab._force_python = True
-    try:
-        return tab.ways(shoe)
-    finally:
-        del tab._force_python
-
-
 def shoes(seed: int) -> list[Shoe]:
-    rng = random.Random(seed)
-    out = [Shoe.standard(8), Shoe.standard(1), Shoe.standard(6).remove("As Ah Ad Ac Ks Kh 9d 9d")]
-    for decks in (1, 8):
-        full = [c for c in CARDS for _ in range(decks)]
-        out += [Shoe.standard(decks).remove(rng.sample(full, rng.randint(0, 52 * decks - 6))) for _ in range(5)]
-    out.append(Shoe.from_counts({"Ah": 3, "Kh": 2, "Qh": 1, "Jh": 1, "9h": 2}))   # one suit, repeated cards
-    out.append(Shoe.from_counts({"9d": 20, "9s": 3, "Kd": 30, "5c": 1}))          # four ranks
-    out.append(Shoe.from_counts({c: 9 for c in CARDS[:50]}))                     # 450 cards
-    out.append(Shoe.from_counts({c: 9 for c in CARDS[:51]}))                     # 459: beyond the float bound
-    return out
+    """The per-rank-multiset tests' shoes (depleted, one suit, 10,000 decks), and shoes
+    around the float64 bound."""
+    return rankflush_shoes(seed) + [
+        Shoe.from_counts({"Ah": 3, "Kh": 2, "Qh": 1, "Jh": 1, "9h": 2}),    # one suit, two nines
+        Shoe.standard(6).remove("As Ah Ad Ac Ks Kh 9d 9d"),
+        Shoe.from_counts({"9d": 20, "9s": 3, "Kd": 30, "5c": 1}),          # four ranks
+        Shoe.from_counts({c: 9 for c in CARDS[:50]}),                     # 450 cards
+        Shoe.from_counts({c: 9 for c in CARDS[:51]})]                     # 459: beyond the float bound
 
 
 @pytest.fixture(scope="module")
@@ -112,13 +100,6 @@ def test_every_candidate_split_gives_the_same_counts(bet_id, shoe_list):
         assert plan.ways(ext).tolist() == want
         with pytest.raises(ValueError):
             plan.ways(ext[:1] * 10)                        # 10 times the cards: beyond the bound
-
-
-@pytest.fixture(scope="module")
-def small():
-    cards = SMALL.split()
-    tally, deals = six_card_tally(cards, {text: fn for text, fn in CASES.items()})
-    return Shoe.from_counts(dict(Counter(cards))), tally, deals
 
 
 @pytest.mark.parametrize("text", list(CASES))

@@ -44,11 +44,9 @@ from math import perm
 
 import numpy as np
 
-from .blocks import FLOAT_EXACT, POSITIONS, one_blas_thread
+from .blocks import FLOAT_EXACT, POSITIONS, one_blas_thread, unique_rows
 from .engine import falling
-from .features import card_table
-
-_TABLE = {k: np.array(v, dtype=np.int64) for k, v in card_table().items()}
+from .reads import CARD_TABLE as _TABLE
 
 #: Shoes a tabulation counts in batches before it builds its plan (building Contrast
 #: Bonus's takes about 0.5 s, and saves about 0.5 ms a shoe).
@@ -56,28 +54,6 @@ PLAN_AFTER = 256
 
 #: a factor column with no card: ``n_ext[ONE] - 0 == 1`` (index relative to the end)
 _PAD = -1
-
-
-def _unique_rows(rows: np.ndarray):
-    """``np.unique(rows, axis=0, return_inverse=True)`` (sorted rows, inverse), through
-    one int64 key a row when the columns' distinct values allow it (many times faster
-    than sorting the rows themselves).
-
-    >>> u, inv = _unique_rows(np.array([[3, -1], [0, 5], [3, -1]]))
-    >>> u.tolist(), inv.tolist()
-    ([[0, 5], [3, -1]], [1, 0, 1])
-    """
-    values, codes = np.unique(rows, return_inverse=True)
-    codes = codes.reshape(rows.shape)
-    base, width = len(values), rows.shape[1]
-    if base ** width >= 2**63:
-        u, inv = np.unique(rows, axis=0, return_inverse=True)
-        return u, inv.ravel()
-    key = np.zeros(rows.shape[0], dtype=np.int64)
-    for col in range(width):                     # first column most significant: rows' order
-        key = key * base + codes[:, col]
-    _, first, inv = np.unique(key, return_index=True, return_inverse=True)
-    return rows[first], inv.ravel()
 
 
 def _parts(idx: np.ndarray, off: np.ndarray, mask: np.ndarray):
@@ -90,7 +66,7 @@ def _parts(idx: np.ndarray, off: np.ndarray, mask: np.ndarray):
     order = np.argsort(~mask, axis=1, kind="stable")
     key_idx = np.take_along_axis(key_idx, order, axis=1)
     key_off = np.take_along_axis(key_off, order, axis=1)
-    u, inv = _unique_rows(np.concatenate([key_idx, key_off], axis=1))
+    u, inv = unique_rows(np.concatenate([key_idx, key_off], axis=1))
     return u[:, :width], u[:, width:], inv, mask.sum(axis=1)
 
 
@@ -126,7 +102,7 @@ def _halves(p_idx: np.ndarray, p_off: np.ndarray, factors: int):
     if factors > 3:
         halves = []
         for a, b in ((0, 3), (3, factors)):
-            u, of = _unique_rows(np.concatenate([p_idx[:, a:b], p_off[:, a:b]], axis=1))
+            u, of = unique_rows(np.concatenate([p_idx[:, a:b], p_off[:, a:b]], axis=1))
             halves.append(half(u[:, :b - a], u[:, b - a:], of))
         split = sum(2 * h[0].size + h[0].shape[1] for h in halves) + p_idx.shape[0]
         if split < cost:
@@ -278,7 +254,9 @@ def batch_ways(tab, shoes, what: str, chunk: int, rows=None) -> list[list[int]]:
         batch = np.flatnonzero(suited & np.array([exact(int(x)) for x in n], dtype=bool))
     out = [None] * len(shoes)
     if len(batch) and plan is not None:
-        onehot = (tab.classes[:, None] == np.arange(tab.k)[None, :]).astype(np.int64)
+        onehot = getattr(tab, "_onehot", None)
+        if onehot is None:
+            onehot = tab._onehot = (tab.classes[:, None] == np.arange(tab.k)[None, :]).astype(np.int64)
         ext = np.concatenate([cards @ onehot, tail], axis=1)
     for start in range(0, len(batch), chunk):
         part = batch[start:start + chunk]

@@ -40,40 +40,18 @@ import numpy as np
 
 from .engine import INT64_LIMIT, POSITIONS, CoupTable, falling
 from .errors import BetError
-from .features import CARD_FEATURES, FIRST_FOUR, POSITION_FEATURES, card_table
+from .features import CARD_FEATURES, FIRST_FOUR, POSITION_FEATURES
 from .classbatch import batch_ways
 from .modular import exact_dot, usable
 from .rankflush import RankFlushPlan
-from .reads import FIRST_FOUR_VALUES, first_four_reads, reads_drawing  # noqa: F401 (the engine's API)
+from .reads import CARD_TABLE as _TABLE
+from .reads import FIRST_FOUR_VALUES, classes_for, first_four_reads, reads_drawing  # noqa: F401 (the engine's API)
 
 #: Most class sequences one tabulation enumerates (about 30 bytes each, in
 #: chunks of :data:`CHUNK`): beyond it a bet is refused before the work.
 MAX_SEQUENCES = 40_000_000
 CHUNK = 1 << 20
 
-_TABLE = {k: np.array(v, dtype=np.int64) for k, v in card_table().items()}
-
-
-def classes_for(card_keys, with_value: bool) -> np.ndarray:
-    """Class id (0..K-1) of each of the 52 cards: cards alike in every key (and in
-    point value when ``with_value``) share a class.
-
-    >>> k = classes_for({("pred", tuple(r == 9 for r in range(1, 14) for _ in range(4)))}, False)
-    >>> int(k.max()) + 1
-    2
-    """
-    cols = []
-    for key in sorted(card_keys, key=repr):
-        if key[0] == "attr":
-            cols.append(_TABLE[key[1]][:52])
-        else:
-            cols.append(np.array(key[1], dtype=np.int64))
-    if with_value:
-        cols.append(_TABLE["value"][:52])
-    if not cols:
-        return np.zeros(52, dtype=np.int64)
-    _, inverse = np.unique(np.stack(cols, axis=1), axis=0, return_inverse=True)
-    return inverse.ravel().astype(np.int64)
 
 
 class _Features(dict):

@@ -33,8 +33,8 @@ int64 is used only when that bound is below ``2**63``.  Batches of shoes under
 ``2**53`` are counted in float64 matrix products whose every intermediate is an
 integer at most ``2**53`` (:mod:`analyzer.core.blocks`); shoes beyond ``2**63`` are
 counted modulo a few primes below ``2**31`` (the same products, every intermediate
-below ``2**53`` or in int64 below ``2**63``), and the Chinese remainder theorem gives
-the integers back.  :meth:`Tabulation.ways_exact` (Python integers only) is the
+below ``2**53`` or in int64 below ``2**63``; in batches also modulo ``2**64``, in
+wrapping ``uint64``), and the Chinese remainder theorem gives the integers back.  :meth:`Tabulation.ways_exact` (Python integers only) is the
 reference every path is tested against.  Nothing is ever rounded.
 """
 
@@ -238,17 +238,16 @@ class CoupTable:
                 for idx, (cols, a_u, a_i, b_u, b_i) in self._halves]
         return self._halves
 
-    def batch_monomial_rows(self, value_counts: np.ndarray, dtype=np.int64) -> np.ndarray:
+    def batch_monomial_rows(self, value_counts: np.ndarray) -> np.ndarray:
         """:meth:`batch_monomials` as ``(B, 5005)`` ``int64`` (one row a shoe, the layout
         of a batched matrix product), under the same bound: exact when every shoe's
-        ``N (N-1) ... (N-5)`` is below ``2**63``.  ``dtype=np.uint64``: any shoe, every
-        entry exact modulo ``2**64`` (unsigned arithmetic wraps by definition)."""
+        ``N (N-1) ... (N-5)`` is below ``2**63``."""
         self._half_plan()
         vc = np.asarray(value_counts, dtype=np.int64)            # (B, 10)
-        f = np.empty((vc.shape[0], VALUES, POSITIONS + 1), dtype=dtype)
+        f = np.empty((vc.shape[0], VALUES, POSITIONS + 1), dtype=np.int64)
         f[:, :, 0] = 1
         for k in range(1, POSITIONS + 1):
-            f[:, :, k] = f[:, :, k - 1] * np.maximum(vc - (k - 1), 0).astype(dtype)
+            f[:, :, k] = f[:, :, k - 1] * np.maximum(vc - (k - 1), 0)
         f = f.reshape(vc.shape[0], -1)
         mono = None
         for idx, a_i, b_i, a0, a1, b0, b1, b2 in self._half_columns:

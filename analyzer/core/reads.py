@@ -1,10 +1,15 @@
 """What a bet's conditions read of the coup, for the card engine: which point-value
-features of the first four cards it reads, and whether its count depends on the
-drawing rules (:mod:`analyzer.core.classengine`)."""
+features of the first four cards it reads, whether its count depends on the drawing
+rules, and the classes of cards it tells apart (:mod:`analyzer.core.classengine`)."""
 
 from __future__ import annotations
 
-from .features import CARD_FEATURES, FIRST_FOUR, POSITION_FEATURES
+import numpy as np
+
+from .features import CARD_FEATURES, FIRST_FOUR, POSITION_FEATURES, card_table
+
+#: The card table (:func:`analyzer.core.features.card_table`) as int64 arrays.
+CARD_TABLE = {k: np.array(v, dtype=np.int64) for k, v in card_table().items()}
 
 #: Point-value features of the first four cards (the drawing does not change them):
 #: name -> the positions it reads.
@@ -36,3 +41,25 @@ def reads_drawing(features, positions) -> bool:
                 continue
         return True
     return any(p not in FIRST_FOUR for p in positions)
+
+
+def classes_for(card_keys, with_value: bool) -> np.ndarray:
+    """Class id (0..K-1) of each of the 52 cards: cards alike in every key (and in
+    point value when ``with_value``) share a class.
+
+    >>> k = classes_for({("pred", tuple(r == 9 for r in range(1, 14) for _ in range(4)))}, False)
+    >>> int(k.max()) + 1
+    2
+    """
+    cols = []
+    for key in sorted(card_keys, key=repr):
+        if key[0] == "attr":
+            cols.append(CARD_TABLE[key[1]][:52])
+        else:
+            cols.append(np.array(key[1], dtype=np.int64))
+    if with_value:
+        cols.append(CARD_TABLE["value"][:52])
+    if not cols:
+        return np.zeros(52, dtype=np.int64)
+    _, inverse = np.unique(np.stack(cols, axis=1), axis=0, return_inverse=True)
+    return inverse.ravel().astype(np.int64)
