@@ -57,9 +57,10 @@ CHUNK = 1 << 20
 class _Features(dict):
     """Feature arrays of a chunk of class sequences, computed when first read."""
 
-    def __init__(self, table_features, index, cards):
+    def __init__(self, table_features, index, cards, naturals=(8, 9)):
         super().__init__()
         self._table, self._index, self._cards = table_features, index, cards
+        self._naturals = sorted(naturals)
 
     def __missing__(self, name):
         if name.startswith("card:"):
@@ -80,7 +81,7 @@ class _Features(dict):
                 out = (values[0] + values[1]) % 10
             else:
                 totals = [(values[i] + values[i + 1]) % 10 for i in range(0, len(values), 2)]
-                out = np.logical_or.reduce([t >= 8 for t in totals])
+                out = np.logical_or.reduce([np.isin(t, self._naturals) for t in totals])
         else:
             if self._index is None:
                 raise KeyError(name)
@@ -157,6 +158,7 @@ class ClassTabulation:
                  what: str = "bet", budget: int | None = None, progress=None,
                  requires=None, symmetric: bool = False, pins=None):
         self.events = len(events)
+        self._naturals = table.rules.naturals
         # pins: {dealing position 0-5: 52 booleans}, the cards a known position may hold;
         # a pinned fifth or sixth card is drawn whether or not the coup uses it
         pins = dict(pins or {})
@@ -220,6 +222,9 @@ class ClassTabulation:
                     bar.update(n)
         if bar is not None:
             bar.close()
+        # no sequence at all can be in an event (an impossible card test): no multisets, 0 ways
+        keys = keys or [np.zeros(0, dtype=np.int64)]
+        counts = counts or [np.zeros((0, self.events), dtype=np.int64)]
         uniq, inv = np.unique(np.concatenate(keys), return_inverse=True)
         coef = np.zeros((len(uniq), self.events), dtype=np.int64)
         np.add.at(coef, inv.ravel(), np.concatenate(counts))
@@ -326,7 +331,7 @@ class ClassTabulation:
     def _first_four_chunks(self, plan):
         slots, alphabets = plan["slots"], plan["alphabets"]
         if not slots:
-            f = _Features({}, None, {})
+            f = _Features({}, None, {}, self._naturals)
             f["winner"] = np.zeros(1, dtype=np.int8)
             yield np.zeros((1, 0), dtype=np.int64), np.zeros((1, 0), dtype=np.int64), f, None
             return
@@ -357,7 +362,7 @@ class ClassTabulation:
             for j, slot in enumerate(slots):
                 for name in _SLOT_NAMES[slot]:
                     cards[name] = self._rep[fine[:, j]]
-            f = _Features({}, None, cards)
+            f = _Features({}, None, cards, self._naturals)
             f["winner"] = np.zeros(fine.shape[0], dtype=np.int8)
             yield fine, np.zeros((fine.shape[0], 0), dtype=np.int64), f, weight
 

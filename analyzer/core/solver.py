@@ -83,10 +83,12 @@ def needs_class_engine(conditions) -> bool:
 
 def _symmetric(conditions) -> bool:
     """True when conditions read the cards only through functions of one group:
-    the order of those cards does not matter."""
+    the order of those cards does not matter.  Any feature read beside the group
+    functions (a position's rank, ``player_natural``, a two-card total) reads
+    positions in order, so the conditions are not symmetric."""
     groups = set()
     for c in conditions:
-        if c.features & (POSITION_FEATURES.keys() | CARD_FEATURES.keys()):
+        if c.features:
             return False
         groups |= {frozenset(_DEAL_SLOTS[p][0] for p in g) for g in c.groups}
     return len(groups) == 1
