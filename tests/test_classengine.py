@@ -201,9 +201,8 @@ def test_big_shoes_use_python_integers():
     assert big[0] < math.perm(2000 * 52, 6)
     # the Python-integer path gives the int64 path's counts where both apply, and the
     # modular int64 path's (core/modular.py) beyond the bound
-    tab._force_python = True
-    assert tab.ways(Shoe.standard(8)) == small
-    assert tab.ways(Shoe.standard(2000).remove("Kh Qd 7s")) == big_removed
+    assert tab.ways(Shoe.standard(8), backend="python") == small
+    assert tab.ways(Shoe.standard(2000).remove("Kh Qd 7s"), backend="python") == big_removed
 
 
 @pytest.mark.parametrize("text, message", [
@@ -295,8 +294,4 @@ def test_catalog_card_bets_fast_path_equals_python_integers(bet_id):
     tab = Solver(catalog().select([bet_id]))._class_tabs[0]
     shoe = Shoe.standard(8).remove("Ah 7s 7d Kc 2h 9d 9d Qs 6c")
     fast = tab.ways(shoe)
-    tab._force_python = True
-    try:
-        assert tab.ways(shoe) == fast
-    finally:
-        del tab._force_python
+    assert tab.ways(shoe, backend="python") == fast

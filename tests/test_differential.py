@@ -5,7 +5,8 @@ rule sets (naturals, the Player's totals, the Banker's table) and known cards, o
 small suited shoes with repeated and missing cards.  Each bet is priced by the
 solver (whatever engine and plan it picks, on every back end) and by
 :mod:`brute` (every ordered six-card deal, features by their meaning), and the
-ways of every event must agree exactly.  Pairs of conditions that mean the same
+ways of every event must agree exactly, by every back end
+(:data:`analyzer.core.backend.BACKENDS`), one shoe at a time and in batches.  Pairs of conditions that mean the same
 but read differently (a vacuous ``count(...) >= 0``, an ``or`` with an
 impossible total, ``card1_value`` for ``player_value1``) must give identical ways.
 
@@ -24,6 +25,7 @@ from hypothesis import strategies as st
 
 import brute
 from analyzer.bets import Bet, Condition, Event
+from analyzer.core.backend import BACKENDS
 from analyzer.core.errors import BetError
 from analyzer.core.features import FEATURES, GROUPS, RANGES
 from analyzer.core.known import Known
@@ -171,32 +173,52 @@ def brute_ways(bet, cards, rules, known: Known | None) -> tuple[list[int], int]:
 
 
 def solver_ways(bets, cards, rules, known, backend=None):
+    """The solver's ways of each event of ``bets`` and its deals, by :meth:`Solver.solve`
+    and, the same, by :meth:`Solver.solve_many` (the batch paths) beside another shoe."""
     try:
-        s = Solver(bets, rules=rules, known=known or None)
+        s = Solver(bets, rules=rules, known=known or None, backend=backend)
     except BetError as e:
         if "budget" in str(e):
             reject()
         raise
-    a = s.solve(shoe_of(cards))
+    shoe = shoe_of(cards)
+    a = s.solve(shoe)
+    bigger = shoe_of(list(cards) + list(range(52)))         # holds the known cards too
+    assert s.solve_many([shoe, bigger, shoe])[::2] == [a, a]
     # the last event of a result is the bet's ``otherwise``
     return {b.id: [e.ways for e in a.bet(b.id).events[:len(b.events)]] for b in bets}, a.deals
 
 
-SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+SETTINGS = settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
 
 
-@SETTINGS
-@given(st.data())
-def test_every_condition_against_every_deal(data):
+def check_against_every_deal(data, backends):
     cards = data.draw(small_shoe())
     rules = data.draw(rule_set())
     known = data.draw(known_cards(cards))
     bets = [make_bet(f"b{i}", data.draw(st.lists(condition(), min_size=1, max_size=3)))
             for i in range(data.draw(st.integers(1, 2)))]
-    got, deals = solver_ways(bets, cards, rules, known)
-    for bet in bets:
-        want, want_deals = brute_ways(bet, cards, rules, known)
-        assert (got[bet.id], deals) == (want, want_deals), [e.when.text for e in bet.events]
+    want = {bet.id: brute_ways(bet, cards, rules, known) for bet in bets}
+    for backend in backends:
+        got, deals = solver_ways(bets, cards, rules, known, backend)
+        for bet in bets:
+            assert (got[bet.id], deals) == want[bet.id], (backend, [e.when.text for e in bet.events])
+
+
+@SETTINGS
+@given(st.data())
+def test_every_condition_against_every_deal(data):
+    """The default back end, the Python-integer reference and one other back end (a
+    float64 batch plan of a big table takes seconds to build: all of them every time
+    is the slow test below)."""
+    check_against_every_deal(data, ["auto", "python", data.draw(st.sampled_from(BACKENDS[2:]))])
+
+
+@pytest.mark.slow
+@settings(SETTINGS, max_examples=300)
+@given(st.data())
+def test_every_condition_against_every_deal_by_every_backend(data):
+    check_against_every_deal(data, BACKENDS)
 
 
 #: Rewrites that keep a condition's meaning but change what it reads.

@@ -30,11 +30,7 @@ def tab_of(bet):
 
 def product_path(tab, shoe):
     """The card engine's own count (one product per multiset of cards, Python integers)."""
-    tab._force_python = True
-    try:
-        return tab.ways(shoe)
-    finally:
-        del tab._force_python
+    return tab.ways(shoe, backend="python")
 
 
 def shoes(seed: int) -> list[Shoe]:

@@ -23,20 +23,30 @@ from .catalog import MAIN_BETS, Bet, catalog
 
 
 @lru_cache(maxsize=64)
-def solver(bet_ids: tuple[str, ...] = MAIN_BETS, rules: Rules | None = None) -> Solver:
-    """A cached :class:`Solver` for catalog bets (under ``rules``, Punto Banco by default)."""
-    return Solver(catalog().select(list(bet_ids)), rules=rules)
+def solver(bet_ids: tuple[str, ...] = MAIN_BETS, rules: Rules | None = None, backend: str | None = None) -> Solver:
+    """A cached :class:`Solver` for catalog bets (under ``rules``, Punto Banco by default;
+    ``backend``: the arithmetic, :mod:`analyzer.core.backend`)."""
+    return Solver(catalog().select(list(bet_ids)), rules=rules, backend=backend)
 
 
 def analyze(shoe: Shoe, bets: tuple[str, ...] | list[str] | tuple[Bet, ...] | None = None,
-            rules: Rules | str | None = None) -> Analysis:
+            rules: Rules | str | None = None, backend: str | None = None) -> Analysis:
     """Exact odds of ``shoe`` for ``bets`` (catalog ids or :class:`Bet` s; main bets by default)
-    under ``rules`` (a :class:`Rules` or a built-in name such as ``"gold"``; Punto Banco by default)."""
+    under ``rules`` (a :class:`Rules` or a built-in name such as ``"gold"``; Punto Banco by default),
+    counted in the arithmetic of ``backend`` (:mod:`analyzer.core.backend`; the same
+    integers from each).
+
+    >>> analyze(Shoe.standard(8), backend="python") == analyze(Shoe.standard(8))
+    True
+    """
     if isinstance(rules, str):
         from .rules_files import load_rules
         rules = load_rules(rules)
     if rules is not None and rules.is_default:
         rules = None
+    if backend not in (None, "auto"):
+        chosen = tuple(catalog().bet(b) if isinstance(b, str) else b for b in (bets or MAIN_BETS))
+        return _solver_for(chosen, rules, backend).solve(shoe)
     extra = () if rules is None else (rules,)      # the default keeps today's cache keys
     if bets is None:
         return solver(MAIN_BETS, *extra).solve(shoe) if extra else solver().solve(shoe)
@@ -47,5 +57,5 @@ def analyze(shoe: Shoe, bets: tuple[str, ...] | list[str] | tuple[Bet, ...] | No
 
 
 @lru_cache(maxsize=64)
-def _solver_for(bets: tuple[Bet, ...], rules: Rules | None = None) -> Solver:
-    return Solver(bets, rules=rules)
+def _solver_for(bets: tuple[Bet, ...], rules: Rules | None = None, backend: str | None = None) -> Solver:
+    return Solver(bets, rules=rules, backend=backend)

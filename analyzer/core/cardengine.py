@@ -38,10 +38,19 @@ import numpy as np
 
 from .cards import POINTS, RANKS
 from .features import SUIT_FEATURES
-from .engine import INT64_LIMIT, POSITIONS, CoupTable, falling
+from .backend import INT64_LIMIT, beyond
+from .engine import POSITIONS, CoupTable, falling
 from .errors import BetError
 
 RANK_LEVEL = "rank"
+
+
+def _int64(backend: str, cards: int) -> bool:
+    """Whether a shoe of ``cards`` cards is counted in int64 (else Python integers)."""
+    small = falling(cards, POSITIONS) <= INT64_LIMIT
+    if backend == "int64" and not small:
+        raise beyond(backend, cards, "N (N-1) ... (N-5) is beyond 2**63 - 1")
+    return small and backend in ("auto", "int64")
 CARD_LEVEL = "card"
 
 
@@ -269,7 +278,7 @@ class CardTabulation:
         #: counted from the class counts alone, without the 10**4 value sequences
         self.value_free = not self._masks
 
-    def ways_many(self, class_counts, value_counts, chunk: int = 64) -> list[list[int]]:
+    def ways_many(self, class_counts, value_counts, chunk: int = 64, backend: str = "auto") -> list[list[int]]:
         """:meth:`ways` of many shoes (rows of class counts and of value counts), equal
         list for list.  Events that read no point value (``value_free``) under the int64
         bound are counted ``chunk`` shoes at a time from the class counts alone:
@@ -278,15 +287,16 @@ class CardTabulation:
 
         with ``W`` the weight of the first four cards by signature (the sum over point
         values of what :meth:`ways` crosses with the fifth and sixth cards, whose values
-        are then free).  Other shoes and tabulations take :meth:`ways`, one by one.
+        are then free).  Other shoes and tabulations take :meth:`ways`, one by one
+        (``backend``: as there).
         """
         out: list = [None] * len(class_counts)
         small = []
         for i, vc in enumerate(value_counts):
-            if self.value_free and falling(sum(vc), POSITIONS) <= INT64_LIMIT:
+            if self.value_free and _int64(backend, sum(vc)):
                 small.append(i)
             else:
-                out[i] = self.ways(class_counts[i], vc)
+                out[i] = self.ways(class_counts[i], vc, backend)
         for start in range(0, len(small), chunk):
             part = small[start:start + chunk]
             n = np.array([class_counts[i] for i in part], dtype=np.int64).T      # (k, B)
@@ -298,21 +308,24 @@ class CardTabulation:
         assert all(o is not None for o in out)
         return out
 
-    def ways(self, class_counts, value_counts) -> list[int]:
-        """Exact ways of each event; ``class_counts`` per rank (13) or per card (52)."""
+    def ways(self, class_counts, value_counts, backend: str = "auto") -> list[int]:
+        """Exact ways of each event; ``class_counts`` per rank (13) or per card (52).
+        ``backend`` (:mod:`analyzer.core.backend`): ``"int64"`` under its bound (refused
+        beyond); ``"auto"`` int64 under the bound, else Python integers; any other,
+        Python integers (this engine has no float64 or residue plan)."""
         if not self.value_free:
-            return self.ways_by_values(class_counts, value_counts)
+            return self.ways_by_values(class_counts, value_counts, backend)
         total = sum(value_counts)
-        dtype = np.int64 if falling(total, POSITIONS) <= INT64_LIMIT else object
+        dtype = np.int64 if _int64(backend, total) else object
         w = self._free(np.array(class_counts, dtype=dtype)).tolist()
         full = (total - 4) * (total - 5)
         return [sum(int(w[ip][ib]) for ip, ib, _ in terms) * full for terms in self._terms]
 
-    def ways_by_values(self, class_counts, value_counts) -> list[int]:
+    def ways_by_values(self, class_counts, value_counts, backend: str = "auto") -> list[int]:
         """:meth:`ways` through the ``10**4`` point values of the first four cards (every
         tabulation; the only path for events that read point values)."""
         total = sum(value_counts)
-        dtype = np.int64 if falling(total, POSITIONS) <= INT64_LIMIT else object
+        dtype = np.int64 if _int64(backend, total) else object
         n = np.array(class_counts, dtype=dtype)
         w = self._full(n)                             # (sp*100, sb*100)
         w = w.reshape(self.sp, 10, 10, self.sb, 10, 10).transpose(0, 3, 1, 4, 2, 5)

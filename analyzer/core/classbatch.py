@@ -44,6 +44,7 @@ from math import perm
 
 import numpy as np
 
+from .backend import beyond
 from .blocks import FLOAT_EXACT, POSITIONS, one_blas_thread, unique_rows
 from .engine import falling
 from .reads import CARD_TABLE as _TABLE
@@ -227,18 +228,21 @@ def shoe_rows(shoes) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return cards, tail, suited
 
 
-def batch_ways(tab, shoes, what: str, chunk: int, rows=None) -> list[list[int]]:
+def batch_ways(tab, shoes, what: str, chunk: int, rows=None, backend: str = "auto") -> list[list[int]]:
     """:meth:`ClassTabulation.ways` of many shoes (``tab`` a
     :class:`analyzer.core.classengine.ClassTabulation`): the suited shoes within the
     float64 bound ``chunk`` at a time, by :class:`ClassBatchPlan` (once the tabulation
     has been asked for :data:`PLAN_AFTER` shoes in batches) or, for a bet counted per
     rank multiset, :meth:`analyzer.core.rankflush.RankFlushPlan.ways_many`; the others
-    by ``tab.ways``.  ``rows``: :func:`shoe_rows` of ``shoes``, when the caller has them."""
-    if getattr(tab, "_force_python", False) or not shoes:
-        return [tab.ways(s, what) for s in shoes]
+    by ``tab.ways``.  ``rows``: :func:`shoe_rows` of ``shoes``, when the caller has them.
+    ``backend`` (:mod:`analyzer.core.backend`): ``"float64"`` counts every shoe by a plan
+    (a plan is built at once; a shoe beyond its bound, or rank-only, is refused); any
+    other name but ``"auto"`` counts every shoe by ``tab.ways`` in that arithmetic."""
+    if backend not in ("auto", "float64") or not shoes:
+        return [tab.ways(s, what, backend) for s in shoes]
     rf, plan = tab._rank_flush, getattr(tab, "_batch", None)
     tab._batched = getattr(tab, "_batched", 0) + len(shoes)
-    if rf is None and plan is None and tab._batched < PLAN_AFTER:
+    if rf is None and plan is None and tab._batched < PLAN_AFTER and backend == "auto":
         return [tab.ways(s, what) for s in shoes]          # a plan costs more than it saves yet
     if rf is None and plan is None:
         coarse = bool(((tab._idx >= tab.k) & (tab._idx < tab.k + 10)).any())
@@ -266,4 +270,10 @@ def batch_ways(tab, shoes, what: str, chunk: int, rows=None) -> list[list[int]]:
             got = plan.ways(ext[part]).tolist()
         for i, w in zip(part.tolist(), got):
             out[i] = w
+    if backend == "float64":
+        for s, w in zip(shoes, out):
+            if w is None and s.suited:
+                raise beyond(backend, s.cards, "beyond the float64 bound of this bet's batch plan")
+        # the plans read card counts: a rank-only shoe has no float64 plan (Python integers)
+        return [w if w is not None else tab.ways(s, what, "python") for s, w in zip(shoes, out)]
     return [w if w is not None else tab.ways(s, what) for s, w in zip(shoes, out)]

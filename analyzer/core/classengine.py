@@ -38,7 +38,8 @@ import math
 
 import numpy as np
 
-from .engine import INT64_LIMIT, POSITIONS, CoupTable, falling
+from .backend import INT64_LIMIT, beyond
+from .engine import POSITIONS, CoupTable, falling
 from .errors import BetError
 from .features import CARD_FEATURES, FIRST_FOUR, POSITION_FEATURES
 from .classbatch import batch_ways
@@ -459,22 +460,32 @@ class ClassTabulation:
             out[int(self.classes[4 * r])] += n
         return out
 
-    def ways_many(self, shoes, what: str = "bet", chunk: int = 64, rows=None) -> list[list[int]]:
+    def ways_many(self, shoes, what: str = "bet", chunk: int = 64, rows=None,
+                  backend: str = "auto") -> list[list[int]]:
         """:meth:`ways` of many shoes, equal list for list: suited shoes within the float64
         bound together, ``chunk`` at a time (:func:`analyzer.core.classbatch.batch_ways`;
-        ``rows``: its :func:`~analyzer.core.classbatch.shoe_rows`), the others one at a time."""
-        return batch_ways(self, shoes, what, chunk, rows)
+        ``rows``: its :func:`~analyzer.core.classbatch.shoe_rows`), the others one at a time.
+        ``backend``: as in :meth:`ways`; ``"float64"`` counts every shoe by the batch plans."""
+        return batch_ways(self, shoes, what, chunk, rows, backend)
 
-    def ways(self, shoe, what: str = "bet") -> list[int]:
-        """Exact ordered six-card deals of each event on ``shoe``."""
+    def ways(self, shoe, what: str = "bet", backend: str = "auto") -> list[int]:
+        """Exact ordered six-card deals of each event on ``shoe``, in the arithmetic of
+        ``backend`` (:mod:`analyzer.core.backend`): ``"auto"`` counts per rank multiset
+        when the bet allows it (:mod:`.rankflush`), else in int64 under its bound and by
+        residues beyond; ``"python"`` is the reference (Python integers, term by term)."""
+        if backend == "float64":
+            return self.ways_many([shoe], what, backend=backend)[0]
         counts = self.class_counts(shoe, what)
         total = shoe.cards
-        if self._rank_flush is not None and not getattr(self, "_force_python", False):
+        if self._rank_flush is not None and backend == "auto":
             r = self._rank_flush.r      # one card a class: the shoe's cards in card order
             return self._rank_flush.ways([counts[c] for c in self.classes], total, falling(total - r, POSITIONS - r))
-        big = falling(total, POSITIONS) > INT64_LIMIT or getattr(self, "_force_python", False)
-        if big and usable(self.coef) and not getattr(self, "_force_python", False):   # see core/modular.py
+        big = falling(total, POSITIONS) > INT64_LIMIT
+        if backend == "int64" and big:
+            raise beyond(backend, total, "N (N-1) ... (N-5) is beyond 2**63 - 1")
+        if (backend == "residues" or big and backend == "auto") and usable(self.coef):   # see core/modular.py
             return exact_dot(self.coef, self._idx, self._off, counts + [*shoe.value_counts, total], falling(total, 6))
+        big = big or backend in ("python", "residues")
         n_ext = np.array(counts + list(shoe.value_counts) + [total], dtype=object if big else np.int64)
         if getattr(self, "_plan_t", None) is None:
             # factor-major contiguous copies of the plan: each factor one gather of a row (twice

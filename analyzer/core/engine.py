@@ -45,11 +45,11 @@ from functools import lru_cache
 
 import numpy as np
 
+from .backend import INT64_LIMIT, beyond
 from .rules import PUNTO_BANCO, Rules
 
 VALUES = 10
 POSITIONS = 6
-INT64_LIMIT = 2**63 - 1
 #: Shoes counted together by :meth:`Tabulation.ways_many` (arrays of a few MB at most).
 BATCH_CHUNK = 64
 #: Counted rows from which :meth:`Tabulation.ways_many` counts shoes beyond the float64
@@ -412,9 +412,13 @@ class Tabulation:
                 flat.append(f if f > 0 else 0)
         return flat
 
-    def ways(self, value_counts) -> list[int]:
-        """Exact ways of each event for a shoe with these counts of values 0..9."""
+    def ways(self, value_counts, backend: str = "auto") -> list[int]:
+        """Exact ways of each event for a shoe with these counts of values 0..9, in the
+        arithmetic of ``backend`` (:mod:`analyzer.core.backend`; ``"auto"``: int64 under
+        its bound, residues beyond)."""
         n = sum(value_counts)
+        if backend != "auto":
+            return self.ways_many([value_counts], backend=backend)[0]
         if falling(n, POSITIONS) <= INT64_LIMIT:
             g = np.array(self._falling_table(value_counts), dtype=np.int64).take(self._gather)
             mono = g[0] * g[1]
@@ -426,7 +430,7 @@ class Tabulation:
         # block plan's, the primes as one batch) and the Chinese remainder theorem
         return self._big_ways([tuple(int(x) for x in value_counts)])[0]
 
-    def ways_many(self, value_counts, chunk: int = BATCH_CHUNK) -> list[list[int]]:
+    def ways_many(self, value_counts, chunk: int = BATCH_CHUNK, backend: str = "auto") -> list[list[int]]:
         """:meth:`ways` of many shoes (a sequence of value-count rows), equal list for list.
 
         Shoes are counted together, ``chunk`` at a time.  Up to 458 cards (every shoe of
@@ -439,20 +443,36 @@ class Tabulation:
         shoe's ``N (N-1) ... (N-5)``).  Beyond, or with more rows: :meth:`_big_ways`.
         Rows that are integer combinations of others (the tie: every deal less the
         Player's and Banker's wins) are derived, not counted (:func:`_derive_rows`;
-        :meth:`_complete_many`).
+        :meth:`_complete_many`).  ``backend`` other than ``"auto"``: every shoe by that
+        arithmetic (:mod:`analyzer.core.backend`), a shoe beyond its bound refused.
         """
         rows = [tuple(int(x) for x in vc) for vc in value_counts]
         out: list = [None] * len(rows)
         if not rows:
             return out
+        if backend == "python":
+            return [self.ways_exact(vc) for vc in rows]
         cards = [sum(vc) for vc in rows]
         deals = [falling(n, POSITIONS) for n in cards]
         plan = self._block_plan()
         coef = self._counted()[0]
-        exact_float = [i for i, n in enumerate(cards) if n <= plan.float_cards]
-        int64 = [len(coef) < RESIDUE_EVENTS and d <= INT64_LIMIT for d in deals]
-        small = [i for i, n in enumerate(cards) if n > plan.float_cards and int64[i]]
-        big = [i for i, n in enumerate(cards) if n > plan.float_cards and not int64[i]]
+        everyone = list(range(len(rows)))
+        if backend == "auto":
+            exact_float = [i for i, n in enumerate(cards) if n <= plan.float_cards]
+            int64 = [len(coef) < RESIDUE_EVENTS and d <= INT64_LIMIT for d in deals]
+            small = [i for i, n in enumerate(cards) if n > plan.float_cards and int64[i]]
+            big = [i for i, n in enumerate(cards) if n > plan.float_cards and not int64[i]]
+        elif backend == "float64":
+            if max(cards) > plan.float_cards:
+                raise beyond(backend, max(cards), f"this table's float64 blocks are exact up to "
+                                                  f"{plan.float_cards} cards")
+            exact_float, small, big = everyone, [], []
+        elif backend == "int64":
+            if max(deals) > INT64_LIMIT:
+                raise beyond(backend, max(cards), "N (N-1) ... (N-5) is beyond 2**63 - 1")
+            exact_float, small, big = [], everyone, []
+        else:                                   # residues
+            exact_float, small, big = [], [], everyone
         for start in range(0, len(exact_float), chunk):
             part = exact_float[start:start + chunk]
             ways = plan.exact_float_ways(np.array([rows[i] for i in part], dtype=np.int64))

@@ -29,6 +29,7 @@ from operator import itemgetter
 import numpy as np
 
 from .cardengine import CARD_LEVEL, MAX_EVALUATIONS, CardTabulation, evaluations, level_for
+from .backend import check_backend
 from .blocks import one_blas_thread
 from .classbatch import shoe_rows
 from .classengine import _DEAL_SLOTS, ClassTabulation, first_four_reads, reads_drawing
@@ -117,10 +118,21 @@ class Solver:
     ``budget`` and ``progress``: for bets the card engine counts
     (:class:`analyzer.core.classengine.ClassTabulation`); ``fallback``: a bet on
     the first two cards beyond that budget is counted by the pair engine instead
-    (slower to compile; False: refused).
+    (slower to compile; False: refused).  ``backend``: the arithmetic of every count
+    (:mod:`analyzer.core.backend`: ``"auto"`` by default, the fastest exact one;
+    ``"python"`` the Python-integer reference; ``"int64"``, ``"float64"``, ``"residues"``),
+    the same integers from each.
+
+    >>> from analyzer.bets import catalog
+    >>> bets = catalog().select(["banker", "dragon7", "lucky_nines"])
+    >>> shoe = Shoe.standard(2)
+    >>> Solver(bets, backend="python").solve(shoe) == Solver(bets, backend="residues").solve(shoe)
+    True
     """
 
-    def __init__(self, bets, rules=None, known=None, budget=None, progress=None, fallback=True):
+    def __init__(self, bets, rules=None, known=None, budget=None, progress=None, fallback=True,
+                 backend: str | None = None):
+        self.backend = check_backend(backend)
         self.bets = tuple(bets)
         self._card_tabs = {}
         table = coup_table(rules)
@@ -262,9 +274,9 @@ class Solver:
     def _ways(self, shoes, value_counts, _single: bool) -> list[dict]:
         """Each shoe's counts: ``{"value": value-engine rows, level: card-engine rows}``."""
         if _single:
-            value_ways = [self._tab.ways(value_counts[0])]
+            value_ways = [self._tab.ways(value_counts[0], self.backend)]
         else:
-            value_ways = self._tab.ways_many(value_counts)
+            value_ways = self._tab.ways_many(value_counts, backend=self.backend)
         ways = [{"value": w} for w in value_ways]
         if self.known:
             # pinned positions: W_V(E) / V * R over R * (N - k) ... (N - 5) deals (core/known.py)
@@ -277,15 +289,16 @@ class Solver:
             if isinstance(tab, tuple):
                 tab, bet_id = tab
                 what = f"bet {bet_id!r}"
-                got = [tab.ways(shoes[0], what)] if _single else tab.ways_many(shoes, what, rows=rows)
+                got = [tab.ways(shoes[0], what, self.backend)] if _single else \
+                    tab.ways_many(shoes, what, rows=rows, backend=self.backend)
                 for w, lw in zip(ways, got):
                     w[level] = lw
                 continue
             counts = [shoe.card_tuple if level.split("#")[0] == CARD_LEVEL else shoe.rank_tuple for shoe in shoes]
             if _single:
-                level_ways = [tab.ways(counts[0], value_counts[0])]
+                level_ways = [tab.ways(counts[0], value_counts[0], self.backend)]
             else:
-                level_ways = tab.ways_many(counts, value_counts)
+                level_ways = tab.ways_many(counts, value_counts, backend=self.backend)
             for w, lw in zip(ways, level_ways):
                 w[level] = lw
         return ways

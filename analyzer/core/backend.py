@@ -1,0 +1,63 @@
+"""The numeric back ends of the exact counts, and the bounds that make each exact.
+
+Every count of the core is an integer combination of products of falling
+factorials of the shoe's class counts, ``sum_m coef[e, m] * prod_j (n[idx] - off)``
+(:mod:`analyzer.core.engine`, :mod:`analyzer.core.classengine`).  The same sum can be
+carried out in several arithmetics; each gives the same integers wherever its bound
+holds:
+
+``"python"``
+    Python integers, term by term: the reference every other back end is tested
+    against; any shoe size.
+``"int64"``
+    numpy ``int64``: exact when the shoe's ``N (N-1) ... (N-5)`` is at most
+    ``2**63 - 1`` (every monomial and partial sum counts ordered deals of distinct
+    cards, see :mod:`analyzer.core.engine`).
+``"float64"``
+    float64 block products (:mod:`analyzer.core.blocks`, :mod:`analyzer.core.classbatch`,
+    :mod:`analyzer.core.rankflush`): exact while every intermediate is an integer at
+    most ``2**53``, which each plan checks for its shoes (up to 458 cards for the
+    catalog's bets).
+``"residues"``
+    the sums modulo primes below ``2**31`` and the Chinese remainder theorem
+    (:mod:`analyzer.core.modular`, :meth:`analyzer.core.blocks.BlockPlan.modular_ways`):
+    any shoe size.
+``"auto"``
+    the fastest of these that is exact, chosen per table and per shoe (the default).
+
+A back end asked for by name is used for every count that has a plan in it; a shoe
+beyond its bound is refused (:class:`~analyzer.core.errors.BetError`, one line)
+rather than counted another way.  A table with no plan in that arithmetic (the pair
+engine, :mod:`analyzer.core.cardengine`, has ``int64`` and Python integers only)
+is counted with Python integers.
+
+>>> check_backend(None), check_backend("python")
+('auto', 'python')
+>>> check_backend("gpu")
+Traceback (most recent call last):
+...
+analyzer.core.errors.BetError: unknown back end 'gpu' (choose from auto, python, int64, float64, residues)
+"""
+
+from __future__ import annotations
+
+from .errors import BetError
+
+BACKENDS = ("auto", "python", "int64", "float64", "residues")
+
+#: Largest value numpy ``int64`` holds.
+INT64_LIMIT = 2**63 - 1
+
+
+def check_backend(backend: str | None) -> str:
+    """The back end's name (``None`` is ``"auto"``), or a one-line :class:`BetError`."""
+    name = "auto" if backend is None else backend
+    if name not in BACKENDS:
+        raise BetError(f"unknown back end {backend!r} (choose from {', '.join(BACKENDS)})")
+    return name
+
+
+def beyond(backend: str, cards: int, bound: str) -> BetError:
+    """The refusal of a shoe of ``cards`` cards that ``backend`` cannot count exactly."""
+    return BetError(f"back end {backend!r} cannot count a shoe of {cards:,} cards exactly "
+                    f"({bound}); use back end 'auto' or 'python'")
