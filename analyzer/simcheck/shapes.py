@@ -13,6 +13,8 @@ first, through :func:`~.logs.read_hand_log`, so its messages stay the same):
   :mod:`.outcomes` into an :class:`~.outcomes.OutcomeLog`;
 * anything else through ``columns`` (``--columns ROLE=HEADER,...``).
 
+:func:`shape_chunks` reads a long log in one of these shapes as it goes (for :mod:`.stream`).
+
 Headers are matched ignoring case, spaces, ``_`` and ``-`` (``Shoe Number`` is ``shoe``).
 A log whose every card is one digit ``0-9`` is a *value-level* log: ``0`` is a ten-valued
 card, ``1`` an ace; it is checked against the declared shoe by point value
@@ -30,6 +32,7 @@ import io
 import json
 import re
 from collections import Counter
+from itertools import chain
 
 import numpy as np
 
@@ -392,6 +395,25 @@ def hand_chunks(path, layout, what, records, skip, progress, value_level, chunk,
         if progress is not None and n < PROGRESS_ROWS:
             progress(0)
         yield log
+
+
+def shape_chunks(path, head, lines, columns, skip_invalid, progress, value_level, chunk, meta):
+    """A long log in a shape of this module (not the project's own format), read as it goes:
+    :class:`HandLog` chunks of ``chunk`` coups (:func:`hand_chunks`, ``meta`` as there) of
+    ``lines()``, the whole file's lines (line ends kept).  ``head``, the file's first part,
+    decides the shape: :func:`read_log` has read it as a hand log (a JSON one is JSON Lines,
+    its head holds a coup).  ``columns`` and ``skip_invalid`` as for :func:`read_log`."""
+    cols = parse_columns(columns)
+    skip = _Skip(skip_invalid)
+    if _is_json(path, head):
+        state: dict = {}
+        recs = _json_records(path, json_lines(path, lines()), cols, state)
+        first = next(recs)                     # the probe read it: there is one
+        layout, what, records = state["layout"], _json_what("JSON Lines", state["per"]), chain([first], recs)
+    else:
+        layout, what, make = _records_csv(path, head, cols, skip, lines=lines)
+        records = make(skip)
+    return hand_chunks(path, layout, what, records, skip, progress, value_level, chunk, meta)
 
 
 def _card_ok(token: str) -> bool:
