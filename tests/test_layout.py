@@ -1,4 +1,4 @@
-"""The package's layout: layers import one way, no circles, modules stay small.
+"""The package's layout: layers import one way, no circles, no module uses another's private names.
 
 Read from the source with :mod:`ast` (nothing is imported), so the rule holds
 for imports inside functions too and cannot rot.  The layers, lowest first::
@@ -9,6 +9,10 @@ A module may import its own subpackage and any lower layer.  ``simcheck`` and
 ``studies`` are siblings: neither imports the other.  The package root
 (``analyzer/__init__.py``, the public API) sits above them; ``cli`` above the
 root; nothing imports ``cli`` but ``__main__``.
+
+Modules are cut by what they do, not by length: a name starting with one
+underscore belongs to its module.  What another module needs is public (no
+underscore, a docstring), or lives with the code that uses it.
 """
 
 from __future__ import annotations
@@ -16,15 +20,12 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import pytest
-
 PACKAGE = Path(__file__).resolve().parent.parent / "analyzer"
 
 #: layer -> rank; a module may import its own layer and layers of a lower rank.
 RANK = {"core": 0, "io": 1, "bets": 2, "reports": 3, "simcheck": 4, "studies": 4, "cli": 6}
 ROOT_RANK = 5          # analyzer/__init__.py
 MAIN_RANK = 7          # analyzer/__main__.py
-MAX_LINES = 520        # "about 500"
 
 
 def find_modules(package: Path) -> dict[str, Path]:
@@ -50,11 +51,26 @@ def rank_of(module: str) -> int:
     return MAIN_RANK if module.endswith(".__main__") else ROOT_RANK
 
 
+def package_of(module: str, path: Path) -> str:
+    """The package a module's relative imports start from."""
+    return module if path.name == "__init__.py" else module.rpartition(".")[0]
+
+
+def from_target(node: ast.ImportFrom, package: str, top: str) -> str | None:
+    """The dotted module a ``from ... import`` reads, when it is one of package ``top``'s."""
+    if node.level:
+        base = package.split(".")[:len(package.split(".")) - (node.level - 1)]
+        return ".".join(base + ([node.module] if node.module else []))
+    if node.module and node.module.split(".")[0] == top:
+        return node.module
+    return None
+
+
 def imports_of(module: str, modules: dict[str, Path]) -> set[str]:
     """The package modules that ``module`` imports, anywhere in its code."""
     path = modules[module]
     tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
-    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    package = package_of(module, path)
     top = module.split(".")[0]
     found: set[str] = set()
 
@@ -67,12 +83,8 @@ def imports_of(module: str, modules: dict[str, Path]) -> set[str]:
         if isinstance(node, ast.Import):
             found.update(resolve(a.name) for a in node.names if a.name.split(".")[0] == top)
         elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")[:len(package.split(".")) - (node.level - 1)]
-                target = ".".join(base + ([node.module] if node.module else []))
-            elif node.module and node.module.split(".")[0] == top:
-                target = node.module
-            else:
+            target = from_target(node, package, top)
+            if target is None:
                 continue
             for alias in node.names:   # "from . import x" may name a submodule
                 sub = f"{target}.{alias.name}"
@@ -115,6 +127,134 @@ def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return cycles
 
 
+def is_private(name: str) -> bool:
+    """``_x`` or ``__x``; not a dunder (``__x__``) nor ``_`` alone."""
+    dunder = name.startswith("__") and name.endswith("__")
+    return name.startswith("_") and name.strip("_") != "" and not dunder
+
+
+def own_names(tree: ast.Module) -> set[str]:
+    """The names a module defines: bound at module or class level (imports, assignments,
+    ``__slots__``), the name of any function, method or class, and the attributes a method
+    assigns through its first argument (``self._x = ...``, ``cls._x = ...``)."""
+    names: set[str] = set()
+
+    def scan(node, in_function: bool):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                names.add(child.name)
+                scan(child, in_function or not isinstance(child, ast.ClassDef))
+            elif isinstance(child, ast.Lambda):
+                scan(child, True)
+            elif in_function:
+                scan(child, True)
+            elif isinstance(child, ast.Name) and isinstance(child.ctx, ast.Store):
+                names.add(child.id)
+            elif isinstance(child, (ast.Import, ast.ImportFrom)):
+                names.update((a.asname or a.name).split(".")[0] for a in child.names)
+            else:
+                scan(child, False)
+
+    scan(tree, False)
+    for cls in (n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)):
+        for item in cls.body:
+            if isinstance(item, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__slots__"
+                                                    for t in item.targets):
+                names.update(c.value for c in ast.walk(item.value)
+                             if isinstance(c, ast.Constant) and isinstance(c.value, str))
+            if not isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            args = item.args.posonlyargs + item.args.args
+            if not args:
+                continue
+            first = args[0].arg
+            names.update(n.attr for n in ast.walk(item)
+                         if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store)
+                         and isinstance(n.value, ast.Name) and n.value.id == first)
+    return names
+
+
+def dotted(node) -> str | None:
+    """``a.b.c`` of a chain of attributes on a name, else None."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    return ".".join([node.id] + parts[::-1])
+
+
+def private_uses(module: str, path: Path, modules: dict[str, Path]) -> list[tuple[str, int, str, str]]:
+    """``(module, line, name, what)`` for each private name of another module that ``module``
+    imports (``from .x import _name``), reads through an imported module (``x._name``), or
+    reads or writes on an object (``obj._name``) when ``module`` does not define ``_name``.
+    A name given as text (``getattr(obj, "_name")``) is not seen."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    package = package_of(module, path)
+    top = module.split(".")[0]
+    own = own_names(tree)
+    bound: dict[str, str] = {}          # a name an import binds -> the package module it is
+    found: set[tuple[str, int, str, str]] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name.split(".")[0] == top:
+                    bound[a.asname or top] = a.name if a.asname else top
+        elif isinstance(node, ast.ImportFrom):
+            target = from_target(node, package, top)
+            if target is None:
+                continue
+            for a in node.names:
+                if f"{target}.{a.name}" in modules:
+                    bound[a.asname or a.name] = f"{target}.{a.name}"
+                if is_private(a.name):
+                    found.add((module, node.lineno, a.name, f"imports {a.name} from {target}"))
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Attribute) or not is_private(node.attr):
+            continue
+        name = dotted(node.value)
+        head, _, rest = (name or "").partition(".")
+        if head in bound:
+            target = bound[head] + (f".{rest}" if rest else "")
+            if target != module:
+                found.add((module, node.lineno, node.attr, f"uses {name}.{node.attr} of {target}"))
+        elif node.attr not in own:
+            shown = ast.unparse(node.value)
+            shown = shown if len(shown) <= 30 else shown[:30] + "..."
+            found.add((module, node.lineno, node.attr,
+                       f"touches {shown}.{node.attr}, which {module} does not define"))
+    return sorted(found, key=lambda f: (f[0], f[1], f[3]))
+
+
+def private_report(found, pending: set[tuple[str, str]]) -> list[str]:
+    """``module:line: what`` for each use not in ``pending``, then each pending
+    ``(module, name)`` that no longer occurs."""
+    lines = [f"{m}:{line}: {what}" for m, line, name, what in found if (m, name) not in pending]
+    seen = {(m, name) for m, _, name, _ in found}
+    lines += [f"{m}: {name} is in PENDING but no longer used: take it out"
+              for m, name in sorted(pending - seen)]
+    return lines
+
+
+#: Uses of another module's private names still to be fixed: they are being fixed in
+#: ``core`` and ``studies``.  The test fails when one of these no longer occurs, so this
+#: set only shrinks; add nothing to it.
+PENDING = {
+    ("analyzer.core.classbatch", "_batch"),
+    ("analyzer.core.classbatch", "_batched"),
+    ("analyzer.core.classbatch", "_class_value"),
+    ("analyzer.core.classbatch", "_idx"),
+    ("analyzer.core.classbatch", "_off"),
+    ("analyzer.core.classbatch", "_onehot"),
+    ("analyzer.core.classbatch", "_rank_flush"),
+    ("analyzer.core.classbatch", "_rep"),
+    ("analyzer.core.solver", "_DEAL_SLOTS"),
+    ("analyzer.studies.aggregate", "_engine"),
+    ("analyzer.studies.aggregate", "_remaining"),
+    ("analyzer.studies.dealing", "_engine"),
+}
+
 MODULES = find_modules(PACKAGE)
 GRAPH = {m: imports_of(m, MODULES) for m in MODULES}
 
@@ -143,16 +283,16 @@ def test_no_import_cycles():
     assert import_cycles(GRAPH) == []
 
 
+def test_no_module_uses_another_modules_private_names():
+    found = [f for m in sorted(MODULES) for f in private_uses(m, MODULES[m], MODULES)]
+    report = private_report(found, PENDING)
+    assert report == [], "private names used outside their module:\n" + "\n".join(report)
+
+
 def test_every_subpackage_says_what_it_owns_and_may_import():
     for layer in RANK:
         doc = ast.get_docstring(ast.parse((PACKAGE / layer / "__init__.py").read_text(encoding="utf-8")))
         assert doc and "Owns:" in doc and "May import:" in doc, layer
-
-
-@pytest.mark.parametrize("module", sorted(MODULES))
-def test_modules_stay_small(module):
-    lines = MODULES[module].read_text(encoding="utf-8").count("\n")
-    assert lines <= MAX_LINES, f"{module}: {lines} lines (split it by responsibility)"
 
 
 def test_the_checker_finds_an_upward_import_and_a_circle(tmp_path):
@@ -176,3 +316,52 @@ def test_the_checker_finds_an_upward_import_and_a_circle(tmp_path):
     assert upward_imports(graph) == [("analyzer.bets", "analyzer.reports.eor"),
                                      ("analyzer.core.a", "analyzer.cli")]
     assert import_cycles(graph) == [["analyzer.core.b", "analyzer.core.c", "analyzer.core.b"]]
+
+
+def test_the_checker_finds_private_names_used_outside_their_module(tmp_path):
+    pkg = tmp_path / "analyzer"
+    files = {
+        "__init__.py": "",
+        "core/__init__.py": "",
+        "core/a.py": (
+            "__version__ = '1'\n"
+            "def _helper():\n    pass\n"
+            "class A:\n"
+            "    _kind = 1\n"
+            "    def __init__(self):\n        self._x = 0\n"
+            "    def same(self, other):\n        return other._x + self._kind + self.__class__.__name__\n"),
+        "core/b.py": (
+            "from .a import _helper, __version__, A\n"             # _helper: imported
+            "from . import a\n"
+            "import analyzer.core.a as mod\n"
+            "def _own():\n    pass\n"
+            "class B:\n"
+            "    def __init__(self):\n        self._z = 0\n"
+            "    def g(self, other):\n        other._z = self._z\n"  # fine: b defines _z
+            "def f(x):\n"
+            "    a._helper()\n"                                      # through the module
+            "    mod._own()\n"                                       # b has an _own, but not a's
+            "    x._w = 1\n"                                         # a write
+            "    return x._x, x._own, x._z, A()._kind\n"),           # _x, _kind: a's
+    }
+    for name, text in files.items():
+        (pkg / name).parent.mkdir(parents=True, exist_ok=True)
+        (pkg / name).write_text(text)
+    modules = find_modules(pkg)
+    found = [f for m in sorted(modules) for f in private_uses(m, modules[m], modules)]
+    assert private_report(found, set()) == [
+        "analyzer.core.b:1: imports _helper from analyzer.core.a",
+        "analyzer.core.b:12: uses a._helper of analyzer.core.a",
+        "analyzer.core.b:13: uses mod._own of analyzer.core.a",
+        "analyzer.core.b:14: touches x._w, which analyzer.core.b does not define",
+        "analyzer.core.b:15: touches A()._kind, which analyzer.core.b does not define",
+        "analyzer.core.b:15: touches x._x, which analyzer.core.b does not define",
+    ]
+    # a pending (module, name) is left out wherever it occurs; one that no longer occurs is reported
+    assert private_report(found, {("analyzer.core.b", "_helper"), ("analyzer.core.b", "_x"),
+                                  ("analyzer.core.b", "_gone")}) == [
+        "analyzer.core.b:13: uses mod._own of analyzer.core.a",
+        "analyzer.core.b:14: touches x._w, which analyzer.core.b does not define",
+        "analyzer.core.b:15: touches A()._kind, which analyzer.core.b does not define",
+        "analyzer.core.b: _gone is in PENDING but no longer used: take it out",
+    ]

@@ -19,14 +19,14 @@ import sys
 
 from ..core.errors import BaccaratError
 from . import bankroll, odds, parsheet, reports, rules, simcheck, study
-from .options import _Parser
+from .options import Parser
 
 
 def build_parser() -> argparse.ArgumentParser:
     from .. import __version__
-    p = _Parser(prog="baccarat", description="Exact odds of Punto Banco baccarat on any finite shoe.")
+    p = Parser(prog="baccarat", description="Exact odds of Punto Banco baccarat on any finite shoe.")
     p.add_argument("--version", action="version", version=f"baccarat-analyzer {__version__}")
-    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
 
     for group in (odds, reports, simcheck, study, parsheet, bankroll, rules):

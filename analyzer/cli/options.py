@@ -1,4 +1,5 @@
-"""Options shared by every command: the shoe, the bets, the output.
+"""Options shared by every command: the shoe, the bets, the output, and the
+:class:`Parser` they are added to (its usage errors are :class:`UsageError`).
 
 Each command module of :mod:`analyzer.cli` builds its parser from these, so
 ``--decks``, ``--shoe``, ``--remove``, ``--table``, ``--bets``, ``--bets-file``,
@@ -21,8 +22,12 @@ class UsageError(BaccaratError):
     pass
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str):  # one line, exit 2, like every other input error
+class Parser(argparse.ArgumentParser):
+    """The parser of ``baccarat`` and of each sub-command: a usage error raises
+    :class:`UsageError` (one line, exit 2, like every other input error) instead of
+    printing the usage and exiting."""
+
+    def error(self, message: str):
         raise UsageError(f"{message} (see '{self.prog} --help')")
 
 

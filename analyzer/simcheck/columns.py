@@ -14,7 +14,9 @@ ROLES = ("shoe", "player", "banker", "p1", "p2", "p3", "b1", "b2", "b3", "outcom
 _CARD_ROLES = ("p1", "p2", "p3", "b1", "b2", "b3")
 
 
-def _norm(name: str) -> str:
+def header_key(name: str) -> str:
+    """The form a header name is matched in: lower case, without spaces, ``_``, ``-``, ``.``
+    and ``#`` (``Shoe No.`` is ``shoeno``); the keys of :data:`ALIASES` are in this form."""
     return re.sub(r"[\s_\-.#]+", "", str(name).strip().lower())
 
 
@@ -54,7 +56,7 @@ def parse_columns(spec: str | None) -> dict[str, str]:
     return out
 
 
-def _name(text) -> str:
+def shown_header(text) -> str:
     """A header name for a message: one line, at most 40 characters."""
     t = " ".join(str(text).split())
     return t if len(t) <= 40 else t[:40] + "..."
@@ -64,13 +66,14 @@ def assign(names: list[str], columns: dict[str, str], where: str) -> dict[str, i
     """Role -> index of the field holding it (``columns`` first, then the aliases)."""
     got: dict[str, int] = {}
     low = [n.strip().lower() for n in names]
-    normed = [_norm(n) for n in names]
+    normed = [header_key(n) for n in names]
     for role, header in columns.items():
         h = header.lower()
-        i = low.index(h) if h in low else normed.index(_norm(h)) if _norm(h) in normed else None
+        i = low.index(h) if h in low else normed.index(header_key(h)) if header_key(h) in normed else None
         if i is None:
-            have = ", ".join(_name(n) for n in names if n.strip()) or "nothing"
-            raise LogError(f"{where}: --columns {role}={_name(header)}: no such column (the header has: {have})")
+            have = ", ".join(shown_header(n) for n in names if n.strip()) or "nothing"
+            raise LogError(f"{where}: --columns {role}={shown_header(header)}: no such column "
+                           f"(the header has: {have})")
         got[role] = i
     taken = set(got.values())
     for i, n in enumerate(normed):
@@ -93,12 +96,12 @@ def layout_of(roles, names: list[str], where: str) -> str:
             return "beads"
         if "outcome" in roles and not any(r in roles for r in ("player", "banker") + _CARD_ROLES):
             return "outcomes"
-    have = [_name(n) for n in names if n.strip()]
-    free = [_name(n) for i, n in enumerate(names) if n.strip() and i not in set(roles.values())]
+    have = [shown_header(n) for n in names if n.strip()]
+    free = [shown_header(n) for i, n in enumerate(names) if n.strip() and i not in set(roles.values())]
     want = [r for r in ("shoe", "player", "banker") if r not in roles]
     if "outcome" not in roles and len(free) > len(want):
         want.append("outcome")
-    pairs = [f"{r}={_name(names[i])}" for r, i in roles.items()]
+    pairs = [f"{r}={shown_header(names[i])}" for r, i in roles.items()]
     pairs += [f"{r}={h}" for r, h in zip(want, free)]
     pairs += [f"{r}=HEADER" for r in want[len(free):]]
     line = ",".join(pairs)
@@ -106,5 +109,5 @@ def layout_of(roles, names: list[str], where: str) -> str:
         line = "'" + line.replace("'", "'\\''") + "'"
     raise LogError(f"{where}: cannot tell which columns hold the shoe, the cards and the outcome "
                    f"(seen: {', '.join(have) or 'no names'}; recognised: "
-                   f"{', '.join(f'{r}={_name(names[i])}' for r, i in roles.items()) or 'none'}); "
+                   f"{', '.join(f'{r}={shown_header(names[i])}' for r, i in roles.items()) or 'none'}); "
                    f"name them, e.g. --columns {line}")

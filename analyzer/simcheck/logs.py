@@ -159,7 +159,11 @@ class HandLog:
 PROGRESS_ROWS = 10_000
 
 
-class _LogBuilder:
+class LogBuilder:
+    """A :class:`HandLog` built coup by coup (:meth:`add`, then :meth:`build` or :meth:`flush`
+    chunk by chunk); ``progress(rows)``, when given, is called every :data:`PROGRESS_ROWS` coups.
+    Every reader of hand logs builds them with it, so a coup means the same in every shape."""
+
     def __init__(self, path: str, fmt: str, progress=None):
         self.path, self.fmt = path, fmt
         self.progress = progress
@@ -332,7 +336,7 @@ def _read_csv_log(path: str, lines, progress=None, chunk=None):
     i_o, i_s = index.get("outcome"), index.get("seen")
     need = max(i_shoe, i_p, i_b) + 1   # optional trailing fields may be left out
     columns = tuple(n.strip().lower() for n in header)
-    b = _LogBuilder(path, "csv", progress)
+    b = LogBuilder(path, "csv", progress)
     add = b.add
     try:
         for fields in reader:
@@ -357,7 +361,7 @@ def _read_csv_log(path: str, lines, progress=None, chunk=None):
 
 
 def _read_jsonl(path: str, lines, progress=None, chunk=None):
-    b = _LogBuilder(path, "jsonl", progress)
+    b = LogBuilder(path, "jsonl", progress)
     keys: set[str] = set()
     for row, line in enumerate(lines, 1):
         if not line.strip():
@@ -379,7 +383,9 @@ def _read_jsonl(path: str, lines, progress=None, chunk=None):
         yield b.build(tuple(sorted(keys)))
 
 
-def _bounded_int(text: str) -> int:
+def bounded_int(text: str) -> int:
+    """``parse_int`` for :mod:`json`: a number of more than 30 digits is a ``ValueError``, which
+    the JSON readers report as one (:func:`load_json_line`, a JSON array of :mod:`.shapes`)."""
     if len(text.lstrip("-")) > 30:
         raise ValueError("number too long")
     return int(text)
@@ -389,7 +395,7 @@ def load_json_line(line: str, where: str):
     """One JSON document; nesting deeper than Python's stack or numbers of
     more than 30 digits are errors, not tracebacks."""
     try:
-        return json.loads(line, parse_int=_bounded_int)
+        return json.loads(line, parse_int=bounded_int)
     except json.JSONDecodeError as e:
         raise LogError(f"{where}: not valid JSON ({e.msg} at column {e.colno})") from None
     except RecursionError:

@@ -13,6 +13,8 @@ first, through :func:`~.logs.read_hand_log`, so its messages stay the same):
   :mod:`.outcomes` into an :class:`~.outcomes.OutcomeLog`;
 * anything else through ``columns`` (``--columns ROLE=HEADER,...``).
 
+:func:`shape_chunks` reads a long log in one of these shapes as it goes (for :mod:`.stream`).
+
 Headers are matched ignoring case, spaces, ``_`` and ``-`` (``Shoe Number`` is ``shoe``).
 A log whose every card is one digit ``0-9`` is a *value-level* log: ``0`` is a ten-valued
 card, ``1`` an ace; it is checked against the declared shoe by point value
@@ -30,14 +32,15 @@ import io
 import json
 import re
 from collections import Counter
+from itertools import chain
 
 import numpy as np
 
 from ..core.errors import BaccaratError
 from ..core.shoe import Shoe
 from .outcomes import outcome_log, outcome_word
-from .columns import ROLES, _name, _norm, assign, layout_of, parse_columns
-from .logs import NO_SUIT, PROGRESS_ROWS, HandLog, LogError, _bounded_int, _LogBuilder, card_text, \
+from .columns import ROLES, assign, header_key, layout_of, parse_columns, shown_header
+from .logs import NO_SUIT, PROGRESS_ROWS, HandLog, LogBuilder, LogError, bounded_int, card_text, \
     csv_header, encode_card, load_json_line, read_hand_log, read_text
 
 _SUIT_SYMBOLS = str.maketrans({"♠": "s", "♤": "s", "♥": "h", "♡": "h", "♦": "d", "♢": "d", "♣": "c",
@@ -120,7 +123,7 @@ def _records_csv(path, text, columns, skip, lines=None):
         except csv.Error as e:
             raise LogError(f"{path}: row {reader.line_num}: {e}") from None
     what = "CSV"
-    unused = [_name(n) for i, n in enumerate(header) if n.strip() and i not in set(roles.values())]
+    unused = [shown_header(n) for i, n in enumerate(header) if n.strip() and i not in set(roles.values())]
     if layout in ("outcomes", "beads") and unused:
         what += f"; columns not used: {', '.join(unused[:8])}{', ...' if len(unused) > 8 else ''}"
     return layout, what, records
@@ -130,7 +133,7 @@ def _json_objects(path, text):
     """(kind, [(row, object)]) of a JSON array or JSON Lines file."""
     body = text.lstrip()
     if body.startswith("["):
-        dec = json.JSONDecoder(parse_int=_bounded_int)
+        dec = json.JSONDecoder(parse_int=bounded_int)
         i = len(text) - len(body) + 1
         out, line, pos = [], 1, 0
         while True:
@@ -164,7 +167,7 @@ def _json_records(path, objs, columns, state):
         if not isinstance(obj, dict):
             raise LogError(f"{where}: expected a JSON object for a coup or a shoe")
         keys = list(obj)
-        coups = next((obj[k] for k in keys if _norm(k) in ("coups", "hands", "rounds")), None)
+        coups = next((obj[k] for k in keys if header_key(k) in ("coups", "hands", "rounds")), None)
         this = "shoe" if coups is not None else "coup"
         per = state.setdefault("per", this)
         if per != this:
@@ -253,7 +256,7 @@ def _row(error: LogError) -> int:
 def _own_layout(text: str) -> bool:
     """Whether the first line names the project's own columns (its reader's message is then kept)."""
     line = next((ln for ln in text.splitlines() if ln.strip()), "")
-    names = {_norm(n) for n in re.split(r"[,\s\"{}:]+", line.lower()) if n}
+    names = {header_key(n) for n in re.split(r"[,\s\"{}:]+", line.lower()) if n}
     return bool({"player", "banker"} & names)
 
 
@@ -316,7 +319,7 @@ def hand_chunks(path, layout, what, records, skip, progress, value_level, chunk,
     """:class:`HandLog` chunks of ``chunk`` coups (``None``: one) from the records of a shape;
     ``meta`` gets the log's ``shape``, ``value_level`` and ``skipped`` once the records are done
     (every chunk yielded before carries them as known so far, the last one the final values)."""
-    builder = _LogBuilder(path, "csv" if what == "CSV" else "json", progress)
+    builder = LogBuilder(path, "csv" if what == "CSV" else "json", progress)
     split = _Splitter()
     ok: dict[str, bool] = {}
     words: dict = {}
@@ -392,6 +395,25 @@ def hand_chunks(path, layout, what, records, skip, progress, value_level, chunk,
         if progress is not None and n < PROGRESS_ROWS:
             progress(0)
         yield log
+
+
+def shape_chunks(path, head, lines, columns, skip_invalid, progress, value_level, chunk, meta):
+    """A long log in a shape of this module (not the project's own format), read as it goes:
+    :class:`HandLog` chunks of ``chunk`` coups (:func:`hand_chunks`, ``meta`` as there) of
+    ``lines()``, the whole file's lines (line ends kept).  ``head``, the file's first part,
+    decides the shape: :func:`read_log` has read it as a hand log (a JSON one is JSON Lines,
+    its head holds a coup).  ``columns`` and ``skip_invalid`` as for :func:`read_log`."""
+    cols = parse_columns(columns)
+    skip = _Skip(skip_invalid)
+    if _is_json(path, head):
+        state: dict = {}
+        recs = _json_records(path, json_lines(path, lines()), cols, state)
+        first = next(recs)                     # the probe read it: there is one
+        layout, what, records = state["layout"], _json_what("JSON Lines", state["per"]), chain([first], recs)
+    else:
+        layout, what, make = _records_csv(path, head, cols, skip, lines=lines)
+        records = make(skip)
+    return hand_chunks(path, layout, what, records, skip, progress, value_level, chunk, meta)
 
 
 def _card_ok(token: str) -> bool:

@@ -23,7 +23,6 @@ from __future__ import annotations
 import codecs
 import re
 import sys
-from itertools import chain
 
 from .logs import MAX_LOG_BYTES, HandLog, LogError, hand_log_chunks
 
@@ -196,7 +195,7 @@ def open_log(path, columns: str | None = None, skip_invalid: bool = False, progr
     """A log in any shape :mod:`.shapes` reads, as a :class:`LogStream`.  Raises :class:`LogError`.
 
     ``progress(rows)`` is called as rows are read (see :func:`~.shapes.read_log`)."""
-    from .shapes import read_log
+    from .shapes import read_log, shape_chunks
 
     path = str(path)
     src = source or LogSource(path)
@@ -217,26 +216,10 @@ def open_log(path, columns: str | None = None, skip_invalid: bool = False, progr
         return LogStream.of(read_log(path, text, columns, skip_invalid, progress))
     if not probe.shape:                        # the project's own format
         return LogStream(path, hand_log_chunks(path, src.head, src.lines(), progress, CHUNK))
-    return _shape_stream(path, src, columns, skip_invalid, progress, probe.value_level)
-
-
-def _shape_stream(path, src, columns, skip_invalid, progress, value_level) -> LogStream:
-    from .columns import parse_columns
-    from .shapes import _is_json, _json_records, _json_what, _records_csv, _Skip, hand_chunks, json_lines
-
-    cols = parse_columns(columns)
-    skip = _Skip(skip_invalid)
-    if _is_json(path, src.head):
-        state: dict = {}
-        recs = _json_records(path, json_lines(path, src.lines()), cols, state)
-        first = next(recs)                     # the probe read it: there is one
-        layout, what, records = state["layout"], _json_what("JSON Lines", state["per"]), chain([first], recs)
-    else:
-        layout, what, make = _records_csv(path, src.head, cols, skip, lines=src.lines)
-        records = make(skip)
     meta: dict = {}
-    return LogStream(path, hand_chunks(path, layout, what, records, skip, progress, value_level, CHUNK, meta),
-                     value_level, meta=meta)
+    chunks = shape_chunks(path, src.head, src.lines, columns, skip_invalid, progress, probe.value_level,
+                          CHUNK, meta)
+    return LogStream(path, chunks, probe.value_level, meta=meta)
 
 
 __all__ = ["CHUNK", "PROBE_BYTES", "LogSource", "LogStream", "open_log"]
