@@ -16,7 +16,8 @@ from analyzer.bets.catalog import parse_catalog
 from analyzer.core.blocks import FLOAT_EXACT
 from analyzer.core.errors import BetError
 from analyzer.core import classbatch
-from analyzer.core.classbatch import ClassBatchPlan, splits, _TABLE
+from analyzer.core.classbatch import ClassBatchPlan, splits
+from analyzer.core.reads import CARD_TABLE as _TABLE
 
 from test_classengine import CASES, small  # noqa: F401 (the fixture: every deal of a small shoe)
 from test_rankflush import product_path as python_path, shoes as rankflush_shoes
@@ -75,9 +76,9 @@ def test_eight_decks_take_the_batch_path(bet_id):
     the plan's own bounds stop at 458 cards, where N (N-1) ... (N-5) passes 2**53."""
     tab = tab_for(bet_id)
     tab.ways_many([Shoe.standard(1)])                     # builds the plan
-    exact = tab._rank_flush.float_exact if tab._rank_flush is not None else tab._batch.float_exact
+    exact = tab.rank_flush.float_exact if tab.rank_flush is not None else tab._batch.float_exact
     assert exact(416) and exact(458)
-    if tab._rank_flush is None:
+    if tab.rank_flush is None:
         assert perm(459, 6) > FLOAT_EXACT and not exact(459) and not exact(5)
 
 
@@ -86,8 +87,8 @@ def test_eight_decks_take_the_batch_path(bet_id):
 def test_every_candidate_split_gives_the_same_counts(bet_id, shoe_list):
     """Whichever sides the plan chooses, the counts are the same: each candidate alone."""
     tab = tab_for(bet_id)
-    coarse = bool(((tab._idx >= tab.k) & (tab._idx < tab.k + 10)).any())
-    candidates = splits(tab._class_value, tab._rep[:-1], _TABLE, coarse)
+    coarse = bool(((tab.idx >= tab.k) & (tab.idx < tab.k + 10)).any())
+    candidates = splits(tab.class_value, tab.rep[:-1], _TABLE, coarse)
     assert len(candidates) == (1 if coarse else 5)
     small = [s for s in shoe_list if s.suited and 6 <= s.cards <= 458]
     want = [python_path(tab, s) for s in small]
@@ -95,7 +96,7 @@ def test_every_candidate_split_gives_the_same_counts(bet_id, shoe_list):
     ext = np.concatenate([np.array([s.card_tuple for s in small]) @ onehot,
                           np.array([s.value_counts + (s.cards,) for s in small])], axis=1)
     for hi in candidates:
-        plan = ClassBatchPlan(tab._idx, tab._off, tab.coef, tab.k, [hi])
+        plan = ClassBatchPlan(tab.idx, tab.off, tab.coef, tab.k, [hi])
         assert all(plan.float_exact(s.cards) for s in small)
         assert plan.ways(ext).tolist() == want
         with pytest.raises(ValueError):

@@ -44,10 +44,7 @@ from math import perm
 
 import numpy as np
 
-from .backend import beyond
 from .blocks import FLOAT_EXACT, POSITIONS, one_blas_thread, unique_rows
-from .engine import falling
-from .reads import CARD_TABLE as _TABLE
 
 #: Shoes a tabulation counts in batches before it builds its plan (building Contrast
 #: Bonus's takes about 0.5 s, and saves about 0.5 ms a shoe).
@@ -226,54 +223,3 @@ def shoe_rows(shoes) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     cards = np.array([s.card_tuple if s.suited else zeros for s in shoes], dtype=np.int64).reshape(len(shoes), 52)
     tail = np.array([s.value_counts + (s.cards,) for s in shoes], dtype=np.int64).reshape(len(shoes), 11)
     return cards, tail, suited
-
-
-def batch_ways(tab, shoes, what: str, chunk: int, rows=None, backend: str = "auto") -> list[list[int]]:
-    """:meth:`ClassTabulation.ways` of many shoes (``tab`` a
-    :class:`analyzer.core.classengine.ClassTabulation`): the suited shoes within the
-    float64 bound ``chunk`` at a time, by :class:`ClassBatchPlan` (once the tabulation
-    has been asked for :data:`PLAN_AFTER` shoes in batches) or, for a bet counted per
-    rank multiset, :meth:`analyzer.core.rankflush.RankFlushPlan.ways_many`; the others
-    by ``tab.ways``.  ``rows``: :func:`shoe_rows` of ``shoes``, when the caller has them.
-    ``backend`` (:mod:`analyzer.core.backend`): ``"float64"`` counts every shoe by a plan
-    (a plan is built at once; a shoe beyond its bound, or rank-only, is refused); any
-    other name but ``"auto"`` counts every shoe by ``tab.ways`` in that arithmetic."""
-    if backend not in ("auto", "float64") or not shoes:
-        return [tab.ways(s, what, backend) for s in shoes]
-    rf, plan = tab._rank_flush, getattr(tab, "_batch", None)
-    tab._batched = getattr(tab, "_batched", 0) + len(shoes)
-    if rf is None and plan is None and tab._batched < PLAN_AFTER and backend == "auto":
-        return [tab.ways(s, what) for s in shoes]          # a plan costs more than it saves yet
-    if rf is None and plan is None:
-        coarse = bool(((tab._idx >= tab.k) & (tab._idx < tab.k + 10)).any())
-        plan = tab._batch = ClassBatchPlan(tab._idx, tab._off, tab.coef, tab.k,
-                                           splits(tab._class_value, tab._rep[:-1], _TABLE, coarse))
-    cards, tail, suited = rows if rows is not None else shoe_rows(shoes)
-    n = tail[:, 10]
-    exact = rf.float_exact if rf is not None else plan.float_exact
-    lo, hi = int(n.min()), int(n.max())
-    if exact(lo) and exact(hi):           # each plan's exact range is one interval of N
-        batch = np.flatnonzero(suited)
-    else:
-        batch = np.flatnonzero(suited & np.array([exact(int(x)) for x in n], dtype=bool))
-    out = [None] * len(shoes)
-    if len(batch) and plan is not None:
-        onehot = getattr(tab, "_onehot", None)
-        if onehot is None:
-            onehot = tab._onehot = (tab.classes[:, None] == np.arange(tab.k)[None, :]).astype(np.int64)
-        ext = np.concatenate([cards @ onehot, tail], axis=1)
-    for start in range(0, len(batch), chunk):
-        part = batch[start:start + chunk]
-        if rf is not None:
-            got = rf.ways_many(cards[part], [falling(int(n[i]) - rf.r, POSITIONS - rf.r) for i in part])
-        else:
-            got = plan.ways(ext[part]).tolist()
-        for i, w in zip(part.tolist(), got):
-            out[i] = w
-    if backend == "float64":
-        for s, w in zip(shoes, out):
-            if w is None and s.suited:
-                raise beyond(backend, s.cards, "beyond the float64 bound of this bet's batch plan")
-        # the plans read card counts: a rank-only shoe has no float64 plan (Python integers)
-        return [w if w is not None else tab.ways(s, what, "python") for s, w in zip(shoes, out)]
-    return [w if w is not None else tab.ways(s, what) for s, w in zip(shoes, out)]

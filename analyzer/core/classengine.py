@@ -41,8 +41,9 @@ import numpy as np
 from .backend import INT64_LIMIT, beyond
 from .engine import POSITIONS, CoupTable, falling
 from .errors import BetError
-from .features import CARD_FEATURES, FIRST_FOUR, POSITION_FEATURES
-from .classbatch import batch_ways
+from .features import CARD_FEATURES, DEAL_POSITIONS, DEAL_SLOTS, FIRST_FOUR, POSITION_FEATURES
+from . import classbatch
+from .classbatch import ClassBatchPlan, shoe_rows, splits
 from .modular import exact_dot, usable
 from .rankflush import RankFlushPlan
 from .reads import CARD_TABLE as _TABLE
@@ -100,12 +101,9 @@ class _Features(dict):
         return {"pair": same_rank, "suited_pair": same_rank & same_suit, "suited": same_suit}[base]
 
 
-_DEAL_NAMES = ("card1", "card2", "card3", "card4", "card5", "card6")
+_DEAL_NAMES = DEAL_POSITIONS
 _SLOT_NAMES = {0: ("player_card1", "card1"), 1: ("banker_card1", "card2"),
                2: ("player_card2", "card3"), 3: ("banker_card2", "card4")}
-#: Dealing positions (0-5) a named position can stand at.
-_DEAL_SLOTS = {**{name: (slot,) for slot, names in _SLOT_NAMES.items() for name in names},
-               "card5": (4,), "card6": (5,), "player_card3": (4,), "banker_card3": (4, 5)}
 
 
 def _holds(branch, f) -> np.ndarray:
@@ -160,6 +158,8 @@ class ClassTabulation:
                  requires=None, symmetric: bool = False, pins=None):
         self.events = len(events)
         self._naturals = table.rules.naturals
+        # batches: shoes asked for so far, the float64 plan once built, the classes' one-hot
+        self._batched, self._batch, self._onehot = 0, None, None
         # pins: {dealing position 0-5: 52 booleans}, the cards a known position may hold;
         # a pinned fifth or sixth card is drawn whether or not the coup uses it
         pins = dict(pins or {})
@@ -173,9 +173,9 @@ class ClassTabulation:
         k = self.k = int(self.classes.max()) + 1
         rep = np.zeros(k, dtype=np.int64)
         rep[self.classes[::-1]] = np.arange(51, -1, -1)          # lowest card of each class
-        self._rep = np.append(rep, -1)                             # class k: no card
+        self.rep = np.append(rep, -1)                             # class k: no card
         self._rank_uniform = all(len(set(self.classes[4 * r:4 * r + 4])) == 1 for r in range(13))
-        self._class_value = _TABLE["value"][:52][rep]
+        self.class_value = _TABLE["value"][:52][rep]
         budget = MAX_SEQUENCES if budget is None else budget
         # One pass over every sequence; or, when every event requires all the cards
         # of some group to pass a test (all(GROUP, ...)), one pass per event over
@@ -235,13 +235,13 @@ class ClassTabulation:
         self._plan(uniq)
         self.multisets = len(uniq)
         # a poker-like bet on the first cards as a multiset: per rank multiset (core/rankflush.py)
-        self._rank_flush = RankFlushPlan.detect(self.coef, self._idx[:, :self.fine_width], self._rep[:-1]) if (
+        self.rank_flush = RankFlushPlan.detect(self.coef, self.idx[:, :self.fine_width], self.rep[:-1]) if (
             k == 52 and not drawing and not pins and all(p["symmetric"] for p in plans)) else None
 
     @property
     def nbytes(self) -> int:
         """Bytes of the arrays a shoe's count reads (what keeping this tabulation costs)."""
-        return self.coef.nbytes + 2 * (self._idx.nbytes + self._off.nbytes)     # and their transposes
+        return self.coef.nbytes + 2 * (self.idx.nbytes + self.off.nbytes)     # and their transposes
 
     def _allowed(self, requirements):
         """Per dealing position 0-5, the classes an event admits there: a pair of
@@ -254,14 +254,14 @@ class ClassTabulation:
 
         for p, cards in self._pins.items():
             for drew in (0, 1):
-                restrict(p, drew, np.asarray(cards, dtype=bool)[self._rep[:-1]])
+                restrict(p, drew, np.asarray(cards, dtype=bool)[self.rep[:-1]])
         for group, pred in requirements:
-            ok = np.asarray(pred, dtype=bool)[self._rep[:-1]]
+            ok = np.asarray(pred, dtype=bool)[self.rep[:-1]]
             for name in group:
                 # a hand's third card is the fifth card if the Player drew it, the
                 # Banker's is the sixth then, else the fifth
                 slots = {"player_card3": ((4, 1),), "banker_card3": ((5, 1), (4, 0))}.get(
-                    name, ((_DEAL_SLOTS[name][0], 0), (_DEAL_SLOTS[name][0], 1)))
+                    name, ((DEAL_SLOTS[name][0], 0), (DEAL_SLOTS[name][0], 1)))
                 for p, drew in slots:
                     if p >= 4 and p in self._pins:
                         continue                 # drawn whether or not the coup uses it
@@ -295,7 +295,7 @@ class ClassTabulation:
         coarse = digits[:, nf:]
         idx = np.zeros((m, POSITIONS), dtype=np.int64)
         off = np.zeros((m, POSITIONS), dtype=np.int64)
-        value_of = np.append(self._class_value, -1)
+        value_of = np.append(self.class_value, -1)
         fine_of_value = np.stack([(value_of[fine] == v).sum(axis=1) for v in range(10)], axis=1)
         dealt = np.concatenate([fine < k, coarse < 10], axis=1)
         for col in range(POSITIONS):
@@ -314,7 +314,7 @@ class ClassTabulation:
         order = np.cumsum(~dealt, axis=1) - 1
         idx = np.where(dealt, idx, k + 10)
         off = np.where(dealt, off, ndealt[:, None] + order)
-        self._idx, self._off = idx, off
+        self.idx, self.off = idx, off
 
     # -- enumeration ---------------------------------------------------------
     def _first_four_plan(self, positions, allowed, symmetric):
@@ -362,7 +362,7 @@ class ClassTabulation:
             cards = {}
             for j, slot in enumerate(slots):
                 for name in _SLOT_NAMES[slot]:
-                    cards[name] = self._rep[fine[:, j]]
+                    cards[name] = self.rep[fine[:, j]]
             f = _Features({}, None, cards, self._naturals)
             f["winner"] = np.zeros(fine.shape[0], dtype=np.int8)
             yield fine, np.zeros((fine.shape[0], 0), dtype=np.int64), f, weight
@@ -370,7 +370,7 @@ class ClassTabulation:
     def _drawn_plan(self, table: CoupTable, positions, allowed):
         """Every dealt sequence of point values and how many class sequences it expands to."""
         k = self.k
-        fine_slots = sorted({s for p in positions for s in _DEAL_SLOTS[p]})
+        fine_slots = sorted({s for p in positions for s in DEAL_SLOTS[p]})
         coarse_slots = [p for p in range(POSITIONS) if p not in fine_slots]
         self.fine_width, self.coarse_width = len(fine_slots), len(coarse_slots)
         value52 = _TABLE["value"][:52]
@@ -427,7 +427,7 @@ class ClassTabulation:
                 fine[:, j] = np.where(dealt[sel, p][reps],
                                       by_value[p][drew[sel][reps], values[sel, p][reps], sub], k)
                 # a pinned card the coup does not use is drawn, but not dealt to a hand
-                deal[f"card{p + 1}"] = np.where(used[sel, p][reps], self._rep[fine[:, j]], -1)
+                deal[f"card{p + 1}"] = np.where(used[sel, p][reps], self.rep[fine[:, j]], -1)
                 stride = stride * f_p
             coarse = np.stack([np.where(dealt[sel, p], values[sel, p], 10)[reps] for p in coarse_slots],
                               axis=1) if coarse_slots else np.zeros((n, 0), dtype=np.int64)
@@ -462,11 +462,55 @@ class ClassTabulation:
 
     def ways_many(self, shoes, what: str = "bet", chunk: int = 64, rows=None,
                   backend: str = "auto") -> list[list[int]]:
-        """:meth:`ways` of many shoes, equal list for list: suited shoes within the float64
-        bound together, ``chunk`` at a time (:func:`analyzer.core.classbatch.batch_ways`;
-        ``rows``: its :func:`~analyzer.core.classbatch.shoe_rows`), the others one at a time.
-        ``backend``: as in :meth:`ways`; ``"float64"`` counts every shoe by the batch plans."""
-        return batch_ways(self, shoes, what, chunk, rows, backend)
+        """:meth:`ways` of many shoes, equal list for list.
+
+        The suited shoes within the float64 bound ``chunk`` at a time, by a
+        :class:`analyzer.core.classbatch.ClassBatchPlan` (built once this tabulation has
+        been asked for :data:`~analyzer.core.classbatch.PLAN_AFTER` shoes in batches) or,
+        for a bet counted per rank multiset, by
+        :meth:`analyzer.core.rankflush.RankFlushPlan.ways_many`; the others by
+        :meth:`ways`.  ``rows``: :func:`~analyzer.core.classbatch.shoe_rows` of ``shoes``,
+        when the caller has them.  ``backend`` (:mod:`analyzer.core.backend`):
+        ``"float64"`` counts every shoe by a plan (built at once; a suited shoe beyond
+        its bound is refused; a rank-only one, which no plan reads, is counted with
+        Python integers); any other name but ``"auto"``, every shoe by :meth:`ways`."""
+        if backend not in ("auto", "float64") or not shoes:
+            return [self.ways(s, what, backend) for s in shoes]
+        rf, plan = self.rank_flush, self._batch
+        self._batched += len(shoes)
+        if rf is None and plan is None and self._batched < classbatch.PLAN_AFTER and backend == "auto":
+            return [self.ways(s, what) for s in shoes]          # a plan costs more than it saves yet
+        if rf is None and plan is None:
+            coarse = bool(((self.idx >= self.k) & (self.idx < self.k + 10)).any())
+            plan = self._batch = ClassBatchPlan(self.idx, self.off, self.coef, self.k,
+                                                splits(self.class_value, self.rep[:-1], _TABLE, coarse))
+        cards, tail, suited = rows if rows is not None else shoe_rows(shoes)
+        n = tail[:, 10]
+        exact = rf.float_exact if rf is not None else plan.float_exact
+        lo, hi = int(n.min()), int(n.max())
+        if exact(lo) and exact(hi):           # each plan's exact range is one interval of N
+            batch = np.flatnonzero(suited)
+        else:
+            batch = np.flatnonzero(suited & np.array([exact(int(x)) for x in n], dtype=bool))
+        out = [None] * len(shoes)
+        if len(batch) and plan is not None:
+            if self._onehot is None:
+                self._onehot = (self.classes[:, None] == np.arange(self.k)[None, :]).astype(np.int64)
+            ext = np.concatenate([cards @ self._onehot, tail], axis=1)
+        for start in range(0, len(batch), chunk):
+            part = batch[start:start + chunk]
+            if rf is not None:
+                got = rf.ways_many(cards[part], [falling(int(n[i]) - rf.r, POSITIONS - rf.r) for i in part])
+            else:
+                got = plan.ways(ext[part]).tolist()
+            for i, w in zip(part.tolist(), got):
+                out[i] = w
+        if backend == "float64":
+            for s, w in zip(shoes, out):
+                if w is None and s.suited:
+                    raise beyond(backend, s.cards, "beyond the float64 bound of this bet's batch plan")
+            return [w if w is not None else self.ways(s, what, "python") for s, w in zip(shoes, out)]
+        return [w if w is not None else self.ways(s, what) for s, w in zip(shoes, out)]
 
     def ways(self, shoe, what: str = "bet", backend: str = "auto") -> list[int]:
         """Exact ordered six-card deals of each event on ``shoe``, in the arithmetic of
@@ -477,20 +521,20 @@ class ClassTabulation:
             return self.ways_many([shoe], what, backend=backend)[0]
         counts = self.class_counts(shoe, what)
         total = shoe.cards
-        if self._rank_flush is not None and backend == "auto":
-            r = self._rank_flush.r      # one card a class: the shoe's cards in card order
-            return self._rank_flush.ways([counts[c] for c in self.classes], total, falling(total - r, POSITIONS - r))
+        if self.rank_flush is not None and backend == "auto":
+            r = self.rank_flush.r      # one card a class: the shoe's cards in card order
+            return self.rank_flush.ways([counts[c] for c in self.classes], total, falling(total - r, POSITIONS - r))
         big = falling(total, POSITIONS) > INT64_LIMIT
         if backend == "int64" and big:
             raise beyond(backend, total, "N (N-1) ... (N-5) is beyond 2**63 - 1")
         if (backend == "residues" or big and backend == "auto") and usable(self.coef):   # see core/modular.py
-            return exact_dot(self.coef, self._idx, self._off, counts + [*shoe.value_counts, total], falling(total, 6))
+            return exact_dot(self.coef, self.idx, self.off, counts + [*shoe.value_counts, total], falling(total, 6))
         big = big or backend in ("python", "residues")
         n_ext = np.array(counts + list(shoe.value_counts) + [total], dtype=object if big else np.int64)
         if getattr(self, "_plan_t", None) is None:
             # factor-major contiguous copies of the plan: each factor one gather of a row (twice
             # as fast as gathering the (multisets, 6) table and reading its columns)
-            self._plan_t = (np.ascontiguousarray(self._idx.T), np.ascontiguousarray(self._off.T))
+            self._plan_t = (np.ascontiguousarray(self.idx.T), np.ascontiguousarray(self.off.T))
         fac = n_ext.take(self._plan_t[0]) - self._plan_t[1]
         mono = fac[0] * fac[1]
         for col in range(2, POSITIONS):

@@ -88,6 +88,11 @@ DEAL_POSITIONS = ("card1", "card2", "card3", "card4", "card5", "card6")
 FIRST_FOUR = {"player_card1": 0, "banker_card1": 1, "player_card2": 2, "banker_card2": 3,
               "card1": 0, "card2": 1, "card3": 2, "card4": 3}
 
+#: Dealing positions (0-5) a named position can stand at (a hand's third card is the
+#: fifth card dealt, or the Banker's the sixth when the Player drew).
+DEAL_SLOTS = {**{name: (slot,) for name, slot in FIRST_FOUR.items()},
+              "card5": (4,), "card6": (5,), "player_card3": (4,), "banker_card3": (4, 5)}
+
 #: Groups of cards the counting functions take: name -> positions.
 GROUPS: dict[str, tuple[str, ...]] = {
     "player": HAND_POSITIONS[:3],

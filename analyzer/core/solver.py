@@ -32,8 +32,8 @@ from .cardengine import CARD_LEVEL, MAX_EVALUATIONS, CardTabulation, evaluations
 from .backend import check_backend
 from .blocks import one_blas_thread
 from .classbatch import shoe_rows
-from .classengine import _DEAL_SLOTS, ClassTabulation, first_four_reads, reads_drawing
-from .features import CARD_FEATURES, POSITION_FEATURES
+from .classengine import ClassTabulation, first_four_reads, reads_drawing
+from .features import DEAL_SLOTS, POSITION_FEATURES
 from .engine import POSITIONS, Tabulation, coup_table, falling
 from .errors import BetError
 from .results import OUTCOMES, Analysis, BetLayout, BetResult, BetResults, EventResult, built
@@ -91,7 +91,7 @@ def _symmetric(conditions) -> bool:
     for c in conditions:
         if c.features:
             return False
-        groups |= {frozenset(_DEAL_SLOTS[p][0] for p in g) for g in c.groups}
+        groups |= {frozenset(DEAL_SLOTS[p][0] for p in g) for g in c.groups}
     return len(groups) == 1
 
 
