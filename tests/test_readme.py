@@ -18,6 +18,16 @@ def test_every_feature_is_documented():
     assert not missing
 
 
+def test_the_feature_table_is_the_registrys():
+    """Each feature of a coup (not a card position's) has its row in the README's table,
+    its kind and meaning as the registry states them (analyzer/core/features.py)."""
+    from analyzer.core.features import POSITION_FEATURES, REGISTRY
+    rows = [f"| `{n}` | {f.kind} | {f.doc} |" for n, f in REGISTRY.items() if n not in POSITION_FEATURES]
+    assert [r for r in rows if r not in README] == []
+    table = [line for line in README.splitlines() if line.startswith("| `") and line.count("|") == 4]
+    assert [line for line in table[:len(rows)]] == rows
+
+
 def test_every_group_function_is_documented():
     from analyzer.bets.conditions import FUNCTIONS
     assert not [f for f in FUNCTIONS if f"`{f}(" not in README]

@@ -55,7 +55,7 @@ import numpy as np
 
 from ..core.errors import BetError
 from ..core.features import (CARD_ATTRIBUTES, CARD_FEATURES, CARD_RANGES, FEATURES,  # noqa: F401
-                             POSITION_FEATURES, RANGES, SUIT_FEATURES)
+                             POSITION_FEATURES, RANGES, REGISTRY, SUIT_FEATURES)
 from .groups import CARDS, GroupError, cached, group_function, parse_group, pred_id, requirements as _combine
 from .tokens import tokens as _tokens
 
@@ -76,9 +76,6 @@ FUNCTIONS: dict[str, tuple[bool, str]] = {
     "of_a_kind": (False, "int"), "pairs": (False, "int"), "kinds": (False, "int"),
     "flush": (False, "bool"), "straight": (False, "bool"),
 }
-#: What the card engine must tell apart for the legacy first-two-card features.
-_LEGACY_READS = {"pair": ("rank",), "suited_pair": ("rank", "suit"), "suited": ("suit",),
-                 "rank1": ("rank",), "rank2": ("rank",), "suit1": ("suit",), "suit2": ("suit",)}
 _OPS = ("==", "!=", "<=", ">=", "<", ">")
 _COMPARE = {"==": np.equal, "!=": np.not_equal, "<": np.less, "<=": np.less_equal,
             ">": np.greater, ">=": np.greater_equal}
@@ -310,19 +307,12 @@ class _Parser:
         return _Node("int", terms=terms, const=const)
 
     def note_card_feature(self, name: str) -> None:
-        """Record what the card engine must know for a per-card or first-two-card feature."""
-        if name in POSITION_FEATURES:
-            pos, attr = POSITION_FEATURES[name]
-            self.positions.add(pos)
-            if attr != "dealt":
-                self.card_keys.add(("attr", attr))
-        elif name in CARD_FEATURES:
-            hand = name.split("_", 1)[0]
-            reads = _LEGACY_READS[name.split("_", 1)[1]]
-            digit = name[-1] if name[-1] in "12" else None
-            cards = [digit] if digit else ["1", "2"]
-            self.positions.update(f"{hand}_card{d}" for d in cards)
-            self.card_keys.update(("attr", a) for a in reads)
+        """Record what the card engine must know for a per-card or first-two-card feature:
+        the positions and attributes the registry says it reads."""
+        feature = REGISTRY[name]
+        if feature.level == "card":
+            self.positions.update(feature.positions)
+            self.card_keys.update(("attr", a) for a in feature.attrs)
 
     def card_atom(self, value: str, col: int) -> _Node:
         """An attribute of one card inside a card predicate: rank, suit, colour, value, face, ten."""
@@ -398,7 +388,7 @@ class _Parser:
             if value in FEATURES:
                 self.used.add(value)
                 self.note_card_feature(value)
-                fkind = FEATURES[value][0]
+                fkind = REGISTRY[value].kind
                 if fkind == "bool":
                     return _Node("bool", lambda f, name=value: f[name])
                 return _Node(fkind, terms=[(1, value)])

@@ -37,7 +37,7 @@ from __future__ import annotations
 import numpy as np
 
 from .cards import POINTS, RANKS
-from .features import SUIT_FEATURES
+from .features import SUIT_FEATURES, View
 from .backend import INT64_LIMIT, beyond
 from .engine import POSITIONS, CoupTable, falling
 from .errors import BetError
@@ -71,15 +71,28 @@ def _classes(level: str):
     return ranks, suits, values
 
 
-def _hand_feature(name: str, r1, s1, r2, s2) -> np.ndarray:
-    base = name.split("_", 1)[1]
-    return {
-        "pair": r1 == r2,
-        "suited_pair": (r1 == r2) & (s1 == s2),
-        "suited": s1 == s2,
-        "rank1": r1, "rank2": r2,
-        "suit1": s1, "suit2": s2,
-    }[base]
+class _Hand(View):
+    """One hand's first two cards as a :class:`~analyzer.core.features.View`: the rank
+    and suit of each card, over pairs of classes."""
+
+    def __init__(self, hand: str, r1, s1, r2, s2):
+        super().__init__()
+        self._attrs = {(f"{hand}_card1", "rank"): r1, (f"{hand}_card1", "suit"): s1,
+                       (f"{hand}_card2", "rank"): r2, (f"{hand}_card2", "suit"): s2}
+
+    def attr(self, position: str, attribute: str) -> np.ndarray:
+        return self._attrs[position, attribute]
+
+
+class _Fixed(dict):
+    """Feature arrays of ``base`` with some features fixed (a signature's values)."""
+
+    def __init__(self, base, fixed):
+        super().__init__(fixed)
+        self._base = base
+
+    def __missing__(self, name):
+        return self._base[name]
 
 
 class _Reducer:
@@ -190,7 +203,8 @@ def _signatures(features: frozenset[str], prefix: str, level: str):
     names = sorted(f for f in features if f.startswith(prefix))
     if not names:
         return names, np.zeros(k * k, dtype=np.int64), [()]
-    cols = np.stack([_hand_feature(n, r1, s1, r2, s2).astype(np.int64) for n in names], axis=1)
+    hand = _Hand(prefix[:-1], r1, s1, r2, s2)
+    cols = np.stack([np.asarray(hand[n]).astype(np.int64) for n in names], axis=1)
     uniq, inv = np.unique(cols, axis=0, return_inverse=True)
     return names, inv.ravel(), [tuple(int(x) for x in row) for row in uniq]
 
@@ -248,9 +262,7 @@ class CardTabulation:
         self._terms: list[list[tuple[int, int, int]]] = [[] for _ in events]
         for ip, pv in enumerate(p_values):
             for ib, bv in enumerate(b_values):
-                feats = dict(base)
-                feats.update(zip(p_names, pv))
-                feats.update(zip(b_names, bv))
+                feats = _Fixed(base, {**dict(zip(p_names, pv)), **dict(zip(b_names, bv))})
                 for e, fn in enumerate(events):
                     m = fn(feats)
                     if not m.any():

@@ -41,12 +41,12 @@ import numpy as np
 from .backend import INT64_LIMIT, beyond
 from .engine import POSITIONS, CoupTable, falling
 from .errors import BetError
-from .features import CARD_FEATURES, DEAL_POSITIONS, DEAL_SLOTS, FIRST_FOUR, POSITION_FEATURES
+from .features import DEAL_POSITIONS, DEAL_SLOTS, FIRST_FOUR, REGISTRY, Cards
 from . import classbatch
 from .classbatch import ClassBatchPlan, shoe_rows, splits
 from .modular import exact_dot, usable
 from .rankflush import RankFlushPlan
-from .reads import CARD_TABLE as _TABLE
+from .features import CARD_TABLE as _TABLE
 from .reads import FIRST_FOUR_VALUES, classes_for, first_four_reads, reads_drawing  # noqa: F401 (the engine's API)
 
 #: Most class sequences one tabulation enumerates (about 30 bytes each, in
@@ -56,49 +56,22 @@ CHUNK = 1 << 20
 
 
 
-class _Features(dict):
-    """Feature arrays of a chunk of class sequences, computed when first read."""
+class _Features(Cards):
+    """Feature arrays of a chunk of class sequences, computed when first read: from the
+    registry (:data:`analyzer.core.features.REGISTRY`) over the sequences' cards, and a
+    point-value feature of the drawing from the coup table's row of each sequence
+    (``index``; ``None`` when the events read the first four cards only)."""
 
     def __init__(self, table_features, index, cards, naturals=(8, 9)):
-        super().__init__()
-        self._table, self._index, self._cards = table_features, index, cards
-        self._naturals = sorted(naturals)
+        super().__init__(cards, naturals)
+        self._table, self._index = table_features, index
 
     def __missing__(self, name):
-        if name.startswith("card:"):
-            return self._cards[name[5:]]
-        if name in POSITION_FEATURES:
-            pos, attr = POSITION_FEATURES[name]
-            card = self._cards[pos]
-            out = card >= 0 if attr == "dealt" else _TABLE[attr][card]
-            if attr in ("face", "ten"):
-                out = out.astype(bool)
-        elif name in CARD_FEATURES:
-            out = self._legacy(name)
-        elif self._index is None and name in FIRST_FOUR_VALUES:
-            values = [_TABLE["value"][self._cards[p]] for p in FIRST_FOUR_VALUES[name]]
-            if name.endswith(("value1", "value2")):
-                out = values[0]
-            elif name.endswith("two_total"):
-                out = (values[0] + values[1]) % 10
-            else:
-                totals = [(values[i] + values[i + 1]) % 10 for i in range(0, len(values), 2)]
-                out = np.logical_or.reduce([np.isin(t, self._naturals) for t in totals])
-        else:
-            if self._index is None:
-                raise KeyError(name)
-            out = self._table[name][self._index]
-        self[name] = out
-        return out
-
-    def _legacy(self, name):
-        hand, base = name.split("_", 1)
-        rank, suit = _TABLE["rank"], _TABLE["suit"]
-        if base in ("rank1", "rank2", "suit1", "suit2"):
-            return (rank if base[:4] == "rank" else suit)[self._cards[f"{hand}_card{base[-1]}"]]
-        a, b = self._cards[f"{hand}_card1"], self._cards[f"{hand}_card2"]
-        same_rank, same_suit = rank[a] == rank[b], suit[a] == suit[b]
-        return {"pair": same_rank, "suited_pair": same_rank & same_suit, "suited": same_suit}[base]
+        feature = REGISTRY.get(name)
+        if self._index is not None and feature is not None and feature.level == "value":
+            out = self[name] = self._table[name][self._index]
+            return out
+        return super().__missing__(name)
 
 
 _DEAL_NAMES = DEAL_POSITIONS

@@ -46,6 +46,7 @@ from functools import lru_cache
 import numpy as np
 
 from .backend import INT64_LIMIT, beyond
+from .features import View
 from .rules import PUNTO_BANCO, Rules
 
 VALUES = 10
@@ -96,6 +97,25 @@ def _multisets():
     return multiset, exps  # exps (5005, 10): multiplicity of each value in multiset m
 
 
+class CoupValues(View):
+    """The coup table as a :class:`~analyzer.core.features.View`: the point value of the
+    card at each hand position (-1 where the tableau deals none) over every sequence;
+    the table knows no rank or suit."""
+
+    def __init__(self, table: "CoupTable"):
+        super().__init__()
+        self.naturals = table.rules.naturals
+        self._values = {"player_card1": table.p1, "player_card2": table.p2, "player_card3": table.p3,
+                        "banker_card1": table.b1, "banker_card2": table.b2, "banker_card3": table.b3}
+
+    def attr(self, position: str, attribute: str) -> np.ndarray:
+        if attribute == "value":
+            return self._values[position]
+        if attribute == "dealt":
+            return self._values[position] >= 0
+        raise KeyError(f"{position}_{attribute}")
+
+
 class CoupTable:
     """Every sequence of six point values and the coup it deals.
 
@@ -140,31 +160,13 @@ class CoupTable:
 
         self.multiset, self.exponents = _multisets()
 
-    def features(self) -> dict[str, np.ndarray]:
-        """Arrays for every feature of :data:`analyzer.core.features.FEATURES`."""
-        pt, bt = self.player_total, self.banker_total
-        return {
-            "winner": self.winner,
-            "player_total": pt,
-            "banker_total": bt,
-            "winning_total": np.where(self.winner == 1, bt, pt),
-            "margin": np.abs(pt.astype(np.int16) - bt),
-            "player_cards": self.player_cards,
-            "banker_cards": self.banker_cards,
-            "cards": self.cards_dealt,
-            "natural": self.natural,
-            "player_natural": self.player_natural,
-            "banker_natural": self.banker_natural,
-            "player_two_total": self.player_two,
-            "banker_two_total": self.banker_two,
-            "player_value1": self.p1,
-            "player_value2": self.p2,
-            "player_value3": self.p3,
-            "banker_value1": self.b1,
-            "banker_value2": self.b2,
-            "banker_value3": self.b3,
-            "max_value": self.max_value,
-        }
+    def features(self) -> "CoupValues":
+        """Every point-value feature of :data:`analyzer.core.features.REGISTRY` over the
+        ``10**6`` sequences, computed from the registry when first read (one
+        :class:`CoupValues` per table, shared: read only)."""
+        if getattr(self, "_features", None) is None:
+            self._features = CoupValues(self)
+        return self._features
 
     def monomial_plan(self):
         """How to build each multiset's product of falling factorials (cached).

@@ -6,20 +6,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from .features import CARD_FEATURES, FIRST_FOUR, POSITION_FEATURES, card_table
+from .features import CARD_TABLE, FIRST_FOUR, REGISTRY
 
-#: The card table (:func:`analyzer.core.features.card_table`) as int64 arrays.
-CARD_TABLE = {k: np.array(v, dtype=np.int64) for k, v in card_table().items()}
+__all__ = ["CARD_TABLE", "FIRST_FOUR_VALUES", "first_four_reads", "reads_drawing", "classes_for"]
 
 #: Point-value features of the first four cards (the drawing does not change them):
-#: name -> the positions it reads.
-FIRST_FOUR_VALUES = {
-    "player_value1": ("player_card1",), "player_value2": ("player_card2",),
-    "banker_value1": ("banker_card1",), "banker_value2": ("banker_card2",),
-    "player_two_total": ("player_card1", "player_card2"), "banker_two_total": ("banker_card1", "banker_card2"),
-    "player_natural": ("player_card1", "player_card2"), "banker_natural": ("banker_card1", "banker_card2"),
-    "natural": ("player_card1", "player_card2", "banker_card1", "banker_card2"),
-}
+#: name -> the positions it reads (from the registry).
+FIRST_FOUR_VALUES = {n: f.positions for n, f in REGISTRY.items() if f.level == "value" and not f.drawing}
 
 
 def first_four_reads(features) -> tuple[set, set]:
@@ -30,17 +23,11 @@ def first_four_reads(features) -> tuple[set, set]:
 
 
 def reads_drawing(features, positions) -> bool:
-    """True when a condition's count depends on the drawing rules: it reads a
-    total, the outcome, a third card or whether a card was dealt."""
-    for name in features:
-        if name in CARD_FEATURES or name in FIRST_FOUR_VALUES:
-            continue
-        if name in POSITION_FEATURES:
-            pos, attr = POSITION_FEATURES[name]
-            if pos in FIRST_FOUR and attr != "dealt":
-                continue
-        return True
-    return any(p not in FIRST_FOUR for p in positions)
+    """True when a condition's count depends on the drawing rules: it reads a feature
+    the registry marks ``drawing`` (a total, the outcome, a third card, whether a card
+    was dealt) or a position beyond the first four."""
+    return any(REGISTRY[n].drawing for n in features if n in REGISTRY) or \
+        any(p not in FIRST_FOUR for p in positions)
 
 
 def classes_for(card_keys, with_value: bool) -> np.ndarray:
