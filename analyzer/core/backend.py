@@ -45,8 +45,9 @@ from .errors import BetError
 
 BACKENDS = ("auto", "python", "int64", "float64", "residues")
 
-#: Largest value numpy ``int64`` holds.
+#: Largest value numpy ``int64`` holds, and the int64 plans' bound in words.
 INT64_LIMIT = 2**63 - 1
+INT64_BOUND = "N (N-1) ... (N-5) is beyond 2**63 - 1"
 
 
 def check_backend(backend: str | None) -> str:
@@ -55,6 +56,40 @@ def check_backend(backend: str | None) -> str:
     if name not in BACKENDS:
         raise BetError(f"unknown back end {backend!r} (choose from {', '.join(BACKENDS)})")
     return name
+
+
+def choose(backend: str, cards: int, plans) -> str:
+    """The plan that counts a shoe of ``cards`` cards: the one place a back end is chosen.
+
+    ``plans``: an engine's plans for this shoe, in the order ``"auto"`` prefers them,
+    each ``(name, arithmetic, exact, fast, bound)``: ``exact`` whether its bound holds
+    for this shoe, ``fast`` whether ``"auto"`` takes it when exact (a plan may be exact
+    but slower than the next), ``bound`` the bound in words.  ``"auto"``: the first
+    exact and fast plan; ``"python"``: ``"python"``; any other back end: the first of
+    its plans that is exact, a refusal (:func:`beyond`) when it has plans but none is
+    exact, ``"python"`` when the engine has no plan in that arithmetic.  ``"python"``
+    (Python integers, the reference) is always exact.
+
+    >>> plans = [("blocks", "float64", False, True, "up to 458 cards"), ("int64", "int64", True, False, "2**63"),
+    ...          ("residues", "residues", True, True, "")]
+    >>> choose("auto", 500, plans), choose("int64", 500, plans), choose("python", 500, plans)
+    ('residues', 'int64', 'python')
+    >>> choose("float64", 500, plans)
+    Traceback (most recent call last):
+    ...
+    analyzer.core.errors.BetError: back end 'float64' cannot count a shoe of 500 cards exactly (up to 458 cards); use back end 'auto' or 'python'
+    """
+    if backend == "python":
+        return "python"
+    if backend == "auto":
+        return next((name for name, _, exact, fast, _ in plans if exact and fast), "python")
+    own = [(name, exact, bound) for name, arithmetic, exact, _, bound in plans if arithmetic == backend]
+    for name, exact, _ in own:
+        if exact:
+            return name
+    if own:
+        raise beyond(backend, cards, own[0][2])
+    return "python"
 
 
 def beyond(backend: str, cards: int, bound: str) -> BetError:

@@ -38,7 +38,7 @@ import numpy as np
 
 from .cards import POINTS, RANKS
 from .features import SUIT_FEATURES, View
-from .backend import INT64_LIMIT, beyond
+from .backend import INT64_BOUND, INT64_LIMIT, choose
 from .engine import POSITIONS, CoupTable, falling
 from .errors import BetError
 
@@ -47,10 +47,8 @@ RANK_LEVEL = "rank"
 
 def _int64(backend: str, cards: int) -> bool:
     """Whether a shoe of ``cards`` cards is counted in int64 (else Python integers)."""
-    small = falling(cards, POSITIONS) <= INT64_LIMIT
-    if backend == "int64" and not small:
-        raise beyond(backend, cards, "N (N-1) ... (N-5) is beyond 2**63 - 1")
-    return small and backend in ("auto", "int64")
+    return choose(backend, cards, (("int64", "int64", falling(cards, POSITIONS) <= INT64_LIMIT, True,
+                                    INT64_BOUND),)) == "int64"
 CARD_LEVEL = "card"
 
 

@@ -38,7 +38,7 @@ import math
 
 import numpy as np
 
-from .backend import INT64_LIMIT, beyond
+from .backend import INT64_BOUND, INT64_LIMIT, choose
 from .engine import POSITIONS, CoupTable, falling
 from .errors import BetError
 from .features import DEAL_POSITIONS, DEAL_SLOTS, FIRST_FOUR, REGISTRY, Cards
@@ -460,11 +460,12 @@ class ClassTabulation:
         cards, tail, suited = rows if rows is not None else shoe_rows(shoes)
         n = tail[:, 10]
         exact = rf.float_exact if rf is not None else plan.float_exact
-        lo, hi = int(n.min()), int(n.max())
-        if exact(lo) and exact(hi):           # each plan's exact range is one interval of N
-            batch = np.flatnonzero(suited)
-        else:
-            batch = np.flatnonzero(suited & np.array([exact(int(x)) for x in n], dtype=bool))
+        # the plans read card counts: rank-only shoes go one at a time (Python integers
+        # under "float64", which has no other plan for them)
+        taken = {int(x): choose(backend, int(x), (("plan", "float64", exact(int(x)), True,
+                                                    "beyond the float64 bound of this bet's batch plan"),))
+                 for x in np.unique(n[suited])}
+        batch = np.flatnonzero(suited & np.isin(n, [x for x, how in taken.items() if how == "plan"]))
         out = [None] * len(shoes)
         if len(batch) and plan is not None:
             if self._onehot is None:
@@ -478,12 +479,8 @@ class ClassTabulation:
                 got = plan.ways(ext[part]).tolist()
             for i, w in zip(part.tolist(), got):
                 out[i] = w
-        if backend == "float64":
-            for s, w in zip(shoes, out):
-                if w is None and s.suited:
-                    raise beyond(backend, s.cards, "beyond the float64 bound of this bet's batch plan")
-            return [w if w is not None else self.ways(s, what, "python") for s, w in zip(shoes, out)]
-        return [w if w is not None else self.ways(s, what) for s, w in zip(shoes, out)]
+        rest = "python" if backend == "float64" else backend
+        return [w if w is not None else self.ways(s, what, rest) for s, w in zip(shoes, out)]
 
     def ways(self, shoe, what: str = "bet", backend: str = "auto") -> list[int]:
         """Exact ordered six-card deals of each event on ``shoe``, in the arithmetic of
@@ -494,15 +491,18 @@ class ClassTabulation:
             return self.ways_many([shoe], what, backend=backend)[0]
         counts = self.class_counts(shoe, what)
         total = shoe.cards
-        if self.rank_flush is not None and backend == "auto":
+        plans = [("int64", "int64", falling(total, POSITIONS) <= INT64_LIMIT, True, INT64_BOUND)]
+        if self.rank_flush is not None:      # its own exact integers (int64 or Python), auto's first
+            plans.insert(0, ("rank_flush", "per rank multiset", True, True, ""))
+        if usable(self.coef):                # see core/modular.py
+            plans.append(("residues", "residues", True, True, ""))
+        plan = choose(backend, total, plans)
+        if plan == "rank_flush":
             r = self.rank_flush.r      # one card a class: the shoe's cards in card order
             return self.rank_flush.ways([counts[c] for c in self.classes], total, falling(total - r, POSITIONS - r))
-        big = falling(total, POSITIONS) > INT64_LIMIT
-        if backend == "int64" and big:
-            raise beyond(backend, total, "N (N-1) ... (N-5) is beyond 2**63 - 1")
-        if (backend == "residues" or big and backend == "auto") and usable(self.coef):   # see core/modular.py
+        if plan == "residues":
             return exact_dot(self.coef, self.idx, self.off, counts + [*shoe.value_counts, total], falling(total, 6))
-        big = big or backend in ("python", "residues")
+        big = plan == "python"
         n_ext = np.array(counts + list(shoe.value_counts) + [total], dtype=object if big else np.int64)
         if getattr(self, "_plan_t", None) is None:
             # factor-major contiguous copies of the plan: each factor one gather of a row (twice

@@ -45,7 +45,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from .backend import INT64_LIMIT, beyond
+from .backend import INT64_BOUND, INT64_LIMIT, choose
 from .features import View
 from .rules import PUNTO_BANCO, Rules
 
@@ -419,18 +419,16 @@ class Tabulation:
         arithmetic of ``backend`` (:mod:`analyzer.core.backend`; ``"auto"``: int64 under
         its bound, residues beyond)."""
         n = sum(value_counts)
-        if backend != "auto":
-            return self.ways_many([value_counts], backend=backend)[0]
-        if falling(n, POSITIONS) <= INT64_LIMIT:
+        # one shoe: int64 without the batches' blocks where it is exact; else as a batch of one
+        single = (("int64", "int64", falling(n, POSITIONS) <= INT64_LIMIT, True, INT64_BOUND),)
+        if backend in ("auto", "int64") and choose(backend, n, single) == "int64":
             g = np.array(self._falling_table(value_counts), dtype=np.int64).take(self._gather)
             mono = g[0] * g[1]
             for row in g[2:]:
                 mono *= row
             coef = self._counted()[0]
             return self._complete(np.einsum("em,m->e", coef, mono).tolist(), falling(n, POSITIONS))
-        # one shoe beyond the int64 bound: its sums modulo a few primes below 2**31 (the
-        # block plan's, the primes as one batch) and the Chinese remainder theorem
-        return self._big_ways([tuple(int(x) for x in value_counts)])[0]
+        return self.ways_many([value_counts], backend=backend)[0]
 
     def ways_many(self, value_counts, chunk: int = BATCH_CHUNK, backend: str = "auto") -> list[list[int]]:
         """:meth:`ways` of many shoes (a sequence of value-count rows), equal list for list.
@@ -457,24 +455,20 @@ class Tabulation:
         cards = [sum(vc) for vc in rows]
         deals = [falling(n, POSITIONS) for n in cards]
         plan = self._block_plan()
+        few = len(self._counted()[0]) < RESIDUE_EVENTS
+        chosen = {}
+        for n, d in zip(cards, deals):
+            if n not in chosen:          # one choice per size of shoe (core/backend.py)
+                chosen[n] = choose(backend, n, (
+                    ("blocks", "float64", n <= plan.float_cards, True,
+                     f"this table's float64 blocks are exact up to {plan.float_cards} cards"),
+                    ("int64", "int64", d <= INT64_LIMIT, few, INT64_BOUND),
+                    ("residues", "residues", True, True, "")))
+        by = {"blocks": [], "int64": [], "residues": [], "python": []}
+        for i, n in enumerate(cards):
+            by[chosen[n]].append(i)
+        exact_float, small, big = by["blocks"], by["int64"], by["residues"]
         coef = self._counted()[0]
-        everyone = list(range(len(rows)))
-        if backend == "auto":
-            exact_float = [i for i, n in enumerate(cards) if n <= plan.float_cards]
-            int64 = [len(coef) < RESIDUE_EVENTS and d <= INT64_LIMIT for d in deals]
-            small = [i for i, n in enumerate(cards) if n > plan.float_cards and int64[i]]
-            big = [i for i, n in enumerate(cards) if n > plan.float_cards and not int64[i]]
-        elif backend == "float64":
-            if max(cards) > plan.float_cards:
-                raise beyond(backend, max(cards), f"this table's float64 blocks are exact up to "
-                                                  f"{plan.float_cards} cards")
-            exact_float, small, big = everyone, [], []
-        elif backend == "int64":
-            if max(deals) > INT64_LIMIT:
-                raise beyond(backend, max(cards), "N (N-1) ... (N-5) is beyond 2**63 - 1")
-            exact_float, small, big = [], everyone, []
-        else:                                   # residues
-            exact_float, small, big = [], [], everyone
         for start in range(0, len(exact_float), chunk):
             part = exact_float[start:start + chunk]
             ways = plan.exact_float_ways(np.array([rows[i] for i in part], dtype=np.int64))
