@@ -47,7 +47,7 @@ import numpy as np
 
 from .backend import INT64_BOUND, INT64_LIMIT, choose
 from .features import View
-from .rules import PUNTO_BANCO, Rules
+from .rules import PUNTO_BANCO, Rules, deal
 
 VALUES = 10
 POSITIONS = 6
@@ -120,41 +120,30 @@ class CoupTable:
     """Every sequence of six point values and the coup it deals.
 
     Each attribute is a numpy array over the ``10**6`` sequences (index
-    ``v1*10**5 + ... + v6``).  Cards not dealt are ``-1``.  ``rules``: the
-    drawing tableau (:class:`analyzer.core.rules.Rules`, Punto Banco by default).
+    ``v1*10**5 + ... + v6``), as :func:`analyzer.core.rules.deal` deals them.  Cards
+    not dealt are ``-1``.  ``rules``: the drawing tableau
+    (:class:`analyzer.core.rules.Rules`, Punto Banco by default).
     """
 
     def __init__(self, rules: Rules | None = None) -> None:
         rules = self.rules = rules or PUNTO_BANCO
-        naturals = sorted(rules.naturals)
         seq = np.indices((VALUES,) * POSITIONS, dtype=np.int8).reshape(POSITIONS, -1)
         p1, b1, p2, b2, c5, c6 = seq
-        p_two = (p1 + p2) % 10
-        b_two = (b1 + b2) % 10
-        natural = np.isin(p_two, naturals) | np.isin(b_two, naturals)
-        if rules.player_hands:
-            p_draws = ~natural & np.array(rules.player_grid, dtype=bool)[p1, p2]
-        else:
-            p_draws = ~natural & np.isin(p_two, sorted(rules.player_draws))
-        grid = np.array(rules.banker, dtype=bool)
-        b_draws = ~natural & np.where(p_draws, grid[b_two, c5],
-                                      np.isin(b_two, sorted(rules.banker_if_player_stood)))
-        none = np.int8(-1)
+        d = deal(rules, p1, b1, p2, b2, c5, c6)
         self.p1, self.b1, self.p2, self.b2 = p1, b1, p2, b2
-        self.p3 = np.where(p_draws, c5, none)
-        self.b3 = np.where(b_draws, np.where(p_draws, c6, c5), none)
-        self.player_two = p_two
-        self.banker_two = b_two
-        self.player_total = np.where(p_draws, (p_two + c5) % 10, p_two).astype(np.int8)
-        self.banker_total = np.where(b_draws, (b_two + self.b3) % 10, b_two).astype(np.int8)
-        self.player_cards = (2 + p_draws).astype(np.int8)
-        self.banker_cards = (2 + b_draws).astype(np.int8)
-        self.player_natural = np.isin(p_two, naturals)
-        self.banker_natural = np.isin(b_two, naturals)
-        self.natural = natural
-        pt, bt = self.player_total, self.banker_total
-        self.winner = np.where(pt > bt, 0, np.where(bt > pt, 1, 2)).astype(np.int8)
-        self.cards_dealt = self.player_cards + self.banker_cards
+        self.p3 = d.player_third
+        self.b3 = d.banker_third
+        self.player_two = d.player_two
+        self.banker_two = d.banker_two
+        self.player_total = d.player_total
+        self.banker_total = d.banker_total
+        self.player_cards = (2 + d.player_drew).astype(np.int8)
+        self.banker_cards = (2 + d.banker_drew).astype(np.int8)
+        self.player_natural = d.player_natural
+        self.banker_natural = d.banker_natural
+        self.natural = d.natural
+        self.winner = d.winner
+        self.cards_dealt = d.cards
         dealt = np.stack([p1, b1, p2, b2, self.p3, self.b3])
         self.max_value = dealt.max(axis=0)
 

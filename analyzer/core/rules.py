@@ -4,7 +4,9 @@ The Banker's third-card rule is kept as a literal table shaped like the printed
 one (``RULES.md``): for each Banker two-card total, the point values of Player's
 third card on which Banker draws, and those on which it stands.  Everything else
 in the package derives from it: :data:`BANKER_DRAWS` is the same table as a
-10 x 10 grid, and :func:`play_coup` deals one coup card by card.
+10 x 10 grid, a :class:`Rules` value is a tableau as data, and :func:`deal` is
+the one place the tableau is played: it deals coups from point values, any number
+at once (numpy arrays); :func:`play_coup` is one of them.
 
 >>> play_coup([2, 4, 3, 2, 7, 2])      # P 2,3 then 7; B 4,2 then 2 -> Banker 8 wins
 Coup(player=(2, 3, 7), banker=(4, 2, 2), player_total=2, banker_total=8, winner='banker')
@@ -17,7 +19,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from itertools import islice
+from typing import NamedTuple
+
+import numpy as np
 
 from .errors import BaccaratError
 
@@ -123,33 +129,107 @@ class Coup:
             is_natural(hand_total(self.player)) or is_natural(hand_total(self.banker)))
 
 
-def play_coup(values: Sequence[int], rules: Rules | None = None) -> Coup:
+def play_coup(values: Iterable[int], rules: Rules | None = None) -> Coup:
     """Deal a coup from point values in shoe order (P, B, P, B, then third cards).
 
-    Needs at least as many values as the coup uses (4 to 6); extra ones are ignored.
-    The fifth card goes to whichever hand draws first.  ``rules``: a :class:`Rules`
-    (default: Punto Banco).
+    Needs at least as many values as the coup uses (4 to 6), or a ``ValueError``
+    ("not enough cards to finish the coup"); extra ones are ignored.  The fifth card
+    goes to whichever hand draws first.  ``rules``: a :class:`Rules` (default: Punto
+    Banco).  The coup is one element of :func:`deal` (the values it does not reach
+    are dealt as 0, and read by nothing).
     """
-    it = iter(values)
-    try:
-        p = [next(it)]
-        b = [next(it)]
-        p.append(next(it))
-        b.append(next(it))
-        pt, bt = hand_total(p), hand_total(b)
-        naturals = NATURAL_TOTALS if rules is None else rules.naturals
-        if not (pt in naturals or bt in naturals):
-            third = None
-            if player_draws(pt) if rules is None else rules.player_grid[p[0]][p[1]]:
-                third = next(it)
-                p.append(third)
-            if banker_draws(bt, third, rules):
-                b.append(next(it))
-    except StopIteration:
-        raise ValueError("not enough cards to finish the coup") from None
-    pt, bt = hand_total(p), hand_total(b)
-    winner = "player" if pt > bt else "banker" if bt > pt else "tie"
-    return Coup(tuple(p), tuple(b), pt, bt, winner)
+    vals = list(islice(values, 6))
+    if len(vals) >= 4:
+        d = deal(rules or PUNTO_BANCO, *vals, *[0] * (6 - len(vals)))
+        if d.cards <= len(vals):
+            player = (vals[0], vals[2]) + ((int(d.player_third),) if d.player_drew else ())
+            banker = (vals[1], vals[3]) + ((int(d.banker_third),) if d.banker_drew else ())
+            return Coup(player, banker, int(d.player_total), int(d.banker_total), WINNERS[d.winner])
+    raise ValueError("not enough cards to finish the coup")
+
+
+#: The winner codes of :func:`deal`: ``WINNERS[code]`` names the winner.
+WINNERS = ("player", "banker", "tie")
+
+#: ``WINNER_CODE[10 * player_total + banker_total]``: the higher final total wins, equal is a tie.
+WINNER_CODE = np.array([WINNERS.index("player" if p > b else "banker" if b > p else "tie")
+                        for p in range(10) for b in range(10)], dtype=np.int8)
+WINNER_CODE.flags.writeable = False
+
+
+def winner_codes(player_total, banker_total):
+    """The winner of final totals (integer arrays, or integers), coded as :data:`WINNERS`:
+    0 Player, 1 Banker, 2 tie; ``int8``.
+
+    >>> winner_codes(np.array([7, 2, 6]), np.array([3, 8, 6])).tolist()
+    [0, 1, 2]
+    """
+    return WINNER_CODE[10 * player_total + banker_total]
+
+
+class Deal(NamedTuple):
+    """What :func:`deal` deals: one field per fact, each an array over the coups (or one
+    scalar per fact for one coup).  The flags are booleans; totals and values are
+    integers of the values' type (``int8`` values give ``int8``); ``winner`` and
+    ``cards`` are ``int8``."""
+
+    player_two: object          # Player's two-card total 0-9
+    banker_two: object
+    player_natural: object      # the two-card total is a natural of the rule set
+    banker_natural: object
+    natural: object             # either is: nobody draws
+    player_drew: object         # the hand drew a third card
+    banker_drew: object
+    player_third: object        # the point value of the hand's third card, -1 for none
+    banker_third: object
+    player_total: object        # final totals 0-9
+    banker_total: object
+    winner: object              # 0 Player, 1 Banker, 2 tie (:data:`WINNERS`)
+    cards: object               # cards the coup uses, 4-6
+
+
+def deal(rules: Rules, p1, b1, p2, b2, c5, c6, player_draws=None) -> Deal:
+    """Deal coups by ``rules`` from point values 0-9 in shoe order: Player, Banker,
+    Player, Banker, then the fifth and sixth cards, which go to whichever hand draws
+    (the Player first).
+
+    Each value is an integer numpy array (all of one shape: one coup per element)
+    or one integer (one coup: each field a scalar).  A card the coup does not
+    use is read by nothing.  A natural of the rule set (a two-card total in
+    ``rules.naturals``, either hand) ends the coup; otherwise the Player draws by
+    ``rules.player_grid`` and the Banker by ``rules.banker`` (the Player drew: on the
+    point value of the Player's third card) or ``rules.banker_if_player_stood``.
+
+    ``player_draws`` (booleans, optional): whether the Player draws, in place of the
+    Player's rule (a log replayed, a Player who chose); a natural still ends the coup,
+    and the Banker acts on what the Player did.
+
+    >>> d = deal(PUNTO_BANCO, 2, 4, 3, 2, 7, 2)      # P 2,3 then 7; B 4,2 then 2
+    >>> int(d.player_third), int(d.banker_third), int(d.player_total), int(d.banker_total)
+    (7, 2, 2, 8)
+    >>> d = deal(PUNTO_BANCO, *np.array([[2, 4, 3, 2, 7, 2], [4, 2, 4, 5, 0, 0], [3, 4, 3, 1, 9, 9]]).T)
+    >>> d.winner.tolist(), d.cards.tolist(), d.natural.tolist(), d.banker_third.tolist()
+    ([1, 0, 0], [6, 4, 5], [False, True, False], [2, -1, 9])
+    """
+    # The tables are 0/1 integers and every step an integer expression, so that one
+    # statement deals arrays and a single coup alike: arrays index the tables as numpy
+    # arrays, one coup as bytes (Python integers: as fast as a coup written for one).
+    natural_at, player_rule, banker_rule = (
+        (np.frombuffer(t, dtype=np.int8) for t in rules.lookup) if isinstance(p1, np.ndarray) else rules.lookup)
+    p_two = (p1 + p2) % 10
+    b_two = (b1 + b2) % 10
+    p_natural = natural_at[p_two]
+    b_natural = natural_at[b_two]
+    open_ = (1 - p_natural) * (1 - b_natural)           # 1 when neither hand has a natural
+    p_drew = open_ * (player_rule[10 * p1 + p2] if player_draws is None else player_draws)
+    p_third = p_drew * (c5 + 1) - 1                     # c5 if the Player drew, else -1
+    b_drew = open_ * banker_rule[11 * b_two + 1 + p_third]   # (1 + p_third == 0: the Player stood)
+    b_card = c5 + p_drew * (c6 - c5)                    # c6 if the Player drew, else c5
+    b_third = b_drew * (b_card + 1) - 1
+    p_total = (p_two + p_drew * c5) % 10
+    b_total = (b_two + b_drew * b_card) % 10
+    return Deal(p_two, b_two, p_natural == 1, b_natural == 1, open_ == 0, p_drew == 1, b_drew == 1,
+                p_third, b_third, p_total, b_total, winner_codes(p_total, b_total), 4 + p_drew + b_drew)
 
 
 # -- rule sets as data ---------------------------------------------------------------
@@ -214,6 +294,18 @@ class Rules:
         hands = dict(self.player_hands)
         return tuple(tuple(hands.get((min(a, b), max(a, b)), (a + b) % 10 in self.player_draws)
                            for b in range(10)) for a in range(10))
+
+    @cached_property
+    def lookup(self) -> tuple[bytes, bytes, bytes]:
+        """The tableau as the flat tables :func:`deal` reads, one byte a cell (1 yes, 0 no):
+        ``natural[t]``: a two-card total ``t`` is a natural; ``player[10 * v1 + v2]``:
+        :attr:`player_grid`; ``banker[11 * t + k]``: the Banker on ``t`` draws when the
+        Player stood (``k = 0``, :attr:`banker_if_player_stood`) or drew a third card of
+        point value ``p`` (``k = 1 + p``, :attr:`banker`)."""
+        return (bytes(t in self.naturals for t in range(10)),
+                bytes(cell for row in self.player_grid for cell in row),
+                bytes(cell for t, row in enumerate(self.banker)
+                      for cell in (t in self.banker_if_player_stood,) + row))
 
     def banker_rows(self) -> tuple[tuple[tuple[int, ...], str, str], ...]:
         """The Banker table shaped like :data:`BANKER_RULE_TABLE` (consecutive equal rows merged)."""

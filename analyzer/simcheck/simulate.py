@@ -3,7 +3,8 @@
 Each shoe is the declared shoe shuffled with numpy's PCG64 generator seeded by
 ``seed`` (same seed, same shoes, same log).  Coups are dealt from the top in
 the order of ``RULES.md`` (P B P B, then third cards by the tableau kept in
-:mod:`analyzer.core.rules`) until the cut card comes out, with the conventions of
+:mod:`analyzer.core.rules`: each coup is read from the table of what
+:func:`analyzer.core.rules.deal` deals from every six point values) until the cut card comes out, with the conventions of
 :mod:`analyzer.studies.study`: the cut card sits ``cut_card`` cards (at least 6) from
 the end, a coup starts only while at least ``cut_card`` cards remain, and the
 coup in which the cut card comes out is finished, then ``after_cut`` more coups
@@ -33,8 +34,9 @@ from __future__ import annotations
 
 import io
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from functools import lru_cache
 from typing import TextIO
 
 import numpy as np
@@ -145,6 +147,25 @@ def _event_tables(bets: tuple[Bet, ...], rules: Rules | None = None) -> list[np.
     return [event_index(bet, features).astype(np.int8) for bet in bets]
 
 
+@lru_cache(maxsize=4)
+def _dealing_tables(rules: Rules, banker_cell: tuple[int, int] | None):
+    """The coup every six point values deal, as the simulator deals them: the
+    :class:`~analyzer.core.engine.CoupTable` of ``rules`` (``deal`` of every sequence) with
+    the Banker's cell ``banker_cell`` flipped (:attr:`Faults.banker_cell`), and for the dealing
+    loop, as bytes indexed by the sequence, which hands drew (1 the Player, 2 the Banker, 3
+    both) and the winner code."""
+    from ..core.engine import coup_table
+
+    if banker_cell is not None:
+        t, p = banker_cell
+        grid = [list(row) for row in rules.banker]
+        grid[t][p] = not grid[t][p]
+        rules = replace(rules, banker=tuple(tuple(row) for row in grid))
+    table = coup_table(rules)
+    drew = (table.player_cards == 3) + 2 * (table.banker_cards == 3)
+    return table, drew.astype(np.uint8).tobytes(), table.winner.astype(np.uint8).tobytes()
+
+
 def _base_cards(shoe: Shoe, faults: Faults) -> np.ndarray:
     """The shoe's cards as codes, in new-deck order (deck by deck when standard)."""
     if shoe.suited:
@@ -216,21 +237,14 @@ def simulate(shoe: Shoe, shoes: int, seed: int, cut_card: int = DEFAULT_CUT_CARD
     n_cards = int(base.shape[0])
     point_of = list(CARD_POINT)
     name_of = [card_text(c) for c in range(len(CARD_POINT))]
-    grid = [list(row) for row in rules.banker]
-    if faults.banker_cell is not None:
-        t, p = faults.banker_cell
-        grid[t][p] = not grid[t][p]
-    bdraw = tuple(tuple(row) for row in grid)
-    natural = [t in rules.naturals for t in range(10)]
-    pdraw = [rules.player_grid[a][b] for a in range(10) for b in range(10)]   # [10 * p1 + p2]
-    bstood = [t in rules.banker_if_player_stood for t in range(10)]
+    dealt, drew, won = _dealing_tables(rules, faults.banker_cell)
+    used = (4, 5, 5, 6)          # cards a coup uses, by drew: 1 the Player drew, 2 the Banker
+    unused = (100, 10, 10, 1)    # 10 ** (positions of the six a coup leaves unused)
     stop = n_cards - cut_card      # a coup starts at position pos only while pos <= stop
     extra_coups = procedure.after_cut
     outcome_word = OUTCOME_NAMES
     seq_out: list[int] = []
-    tot_out: list[int] = []
-    n_out: list[int] = []
-    seqs_append, tots_append, n_append = seq_out.append, tot_out.append, n_out.append
+    seqs_append = seq_out.append
     write = log.write if log is not None else None
     if write is not None and log_format == "csv":
         write(log_header(show) + "\n")
@@ -268,38 +282,21 @@ def simulate(shoe: Shoe, shoes: int, seed: int, cut_card: int = DEFAULT_CUT_CARD
             if pos > stop:
                 after -= 1
             i = pos
-            p1, b1, p2, b2 = v[i], v[i + 1], v[i + 2], v[i + 3]
-            pt = (p1 + p2) % 10
-            bt = (b1 + b2) % 10
-            j = i + 4
-            c5 = c6 = 0
-            p3 = b3 = -1
-            if not (natural[pt] or natural[bt]):
-                if pdraw[10 * p1 + p2]:
-                    p3 = c5 = v[j]
-                    j += 1
-                    if bdraw[bt][p3]:
-                        b3 = c6 = v[j]
-                        j += 1
-                    pt = (pt + p3) % 10
-                elif bstood[bt]:
-                    b3 = c5 = v[j]
-                    j += 1
-                if b3 >= 0:
-                    bt = (bt + b3) % 10
-            w = 0 if pt > bt else 1 if bt > pt else 2
-            seqs_append(((((p1 * 10 + b1) * 10 + p2) * 10 + b2) * 10 + c5) * 10 + c6)
-            tots_append(pt * 10 + bt)
-            n_append(j - i)
+            # the six values from here index the coup they deal (at least six cards remain)
+            s6 = ((((v[i] * 10 + v[i + 1]) * 10 + v[i + 2]) * 10 + v[i + 3]) * 10 + v[i + 4]) * 10 + v[i + 5]
+            k = drew[s6]
+            seqs_append(s6 - s6 % unused[k])       # the cards it does not use as 0, engine order
+            j = i + used[k]
             if write is not None:
                 pc = codes
-                if p3 >= 0:
+                w = won[s6]
+                if k & 1:
                     ph = f"{name_of[pc[i]]} {name_of[pc[i + 2]]} {name_of[pc[i + 4]]}"
-                    bh = (f"{name_of[pc[i + 1]]} {name_of[pc[i + 3]]} {name_of[pc[i + 5]]}" if b3 >= 0
+                    bh = (f"{name_of[pc[i + 1]]} {name_of[pc[i + 3]]} {name_of[pc[i + 5]]}" if k & 2
                           else f"{name_of[pc[i + 1]]} {name_of[pc[i + 3]]}")
                 else:
                     ph = f"{name_of[pc[i]]} {name_of[pc[i + 2]]}"
-                    bh = (f"{name_of[pc[i + 1]]} {name_of[pc[i + 3]]} {name_of[pc[i + 4]]}" if b3 >= 0
+                    bh = (f"{name_of[pc[i + 1]]} {name_of[pc[i + 3]]} {name_of[pc[i + 4]]}" if k & 2
                           else f"{name_of[pc[i + 1]]} {name_of[pc[i + 3]]}")
                 if log_format == "csv":
                     lines.append(f"{sid},{ph},{bh},{outcome_word[w]},{seen}" if show
@@ -317,13 +314,10 @@ def simulate(shoe: Shoe, shoes: int, seed: int, cut_card: int = DEFAULT_CUT_CARD
             progress(s - (s - 1) // 100 * 100)
 
     seqs = np.array(seq_out, dtype=np.int64)
-    tots = np.array(tot_out, dtype=np.int64)
-    ncs = np.array(n_out, dtype=np.int64)
-    pt_all, bt_all = tots // 10, tots % 10
-    win = np.where(pt_all > bt_all, 0, np.where(bt_all > pt_all, 1, 2))
-    wc = np.bincount(win, minlength=3)
+    tots = dealt.player_total[seqs].astype(np.int64) * 10 + dealt.banker_total[seqs]
+    wc = np.bincount(dealt.winner[seqs], minlength=3)
     tc = np.bincount(tots, minlength=100)
-    cc = np.bincount(ncs, minlength=7)
+    cc = np.bincount(dealt.cards_dealt[seqs], minlength=7)
     result = SimResult(
         coups=int(seqs.shape[0]), shoes=shoes,
         outcomes={o: int(wc[i]) for i, o in enumerate(OUTCOME_NAMES)},

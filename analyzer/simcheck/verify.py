@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..core.cards import RANKS, SUITS
-from ..core.rules import PUNTO_BANCO, Rules, format_values
+from ..core.rules import PUNTO_BANCO, Rules, deal, format_values, winner_codes
 from ..core.shoe import Shoe
 from ..io.tables import csv_text, json_text
 from .logs import CARD_CODES, CARD_POINT, NO_SUIT, OUTCOME_NAMES, HandLog, card_text
@@ -125,21 +125,18 @@ def replay(log: HandLog, shoe: Shoe, limit: int | None = None, rules: Rules | No
     b3 = np.where(b_drew, B[:, 2], -1)
     shape_ok = (plen >= 2) & (plen <= 3) & (blen >= 2) & (blen <= 3)
 
-    pt2 = (p1 + p2) % 10
-    bt2 = (b1 + b2) % 10
-    nat_t = np.array(sorted(rules.naturals))
-    natural = np.isin(pt2, nat_t) | np.isin(bt2, nat_t)
-    p_should = ~natural & np.array(rules.player_grid, dtype=bool)[p1, p2]
-    p_free = ~natural & np.isin(pt2, sorted(rules.player_option))   # the Player may choose
-    grid = np.array(rules.banker, dtype=bool)
-    b_should = ~natural & np.where(p_drew, grid[bt2, np.maximum(p3, 0)],
-                                   np.isin(bt2, sorted(rules.banker_if_player_stood)))
-    pt = (pt2 + np.maximum(p3, 0)) % 10
-    bt = (bt2 + np.maximum(b3, 0)) % 10
-    winner = np.where(pt > bt, 0, np.where(bt > pt, 1, 2)).astype(np.int8)
-    cards = (plen + blen).astype(np.int8)
     c5 = np.where(p_drew, p3, np.where(b_drew, b3, 0))
     c6 = np.where(p_drew & b_drew, b3, 0)
+    ruled = deal(rules, p1, b1, p2, b2, c5, c6)              # what the rules do with these cards
+    acted = deal(rules, p1, b1, p2, b2, c5, c6, player_draws=p_drew)  # the Banker on what the Player did
+    pt2, bt2, natural = ruled.player_two, ruled.banker_two, ruled.natural
+    p_should = ruled.player_drew
+    p_free = ~natural & np.isin(pt2, sorted(rules.player_option))   # the Player may choose
+    b_should = acted.banker_drew
+    pt = (pt2 + np.maximum(p3, 0)) % 10                      # the totals the cards give
+    bt = (bt2 + np.maximum(b3, 0)) % 10
+    winner = winner_codes(pt, bt)
+    cards = (plen + blen).astype(np.int8)
     sequence = (((((p1.astype(np.int64) * 10 + b1) * 10 + p2) * 10 + b2) * 10 + c5) * 10 + c6)
 
     found: list[tuple[int, int, str, str]] = []  # (coup index, order, rule, message)
@@ -150,7 +147,7 @@ def replay(log: HandLog, shoe: Shoe, limit: int | None = None, rules: Rules | No
             found.append((int(k), len(found), rule, make(int(k))))
 
     def natural_who(k):
-        if pt2[k] in rules.naturals:
+        if ruled.player_natural[k]:
             return f"player has a natural {pt2[k]}"
         return f"banker has a natural {bt2[k]}"
 
