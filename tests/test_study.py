@@ -129,8 +129,8 @@ def test_suit_and_rank_bets_and_the_standard_burn_are_exact():
 def test_large_shoes_take_the_python_integer_path_exactly():
     params = StudyParams.create(Shoe.standard(20), shoes=1, seed=1, cut_card=400, bet_ids=("dragon7", "tie"),
                                 count=())
-    from analyzer.studies.evs import _engine
-    assert not _engine(params.bet_ids, None, params.cards).int64      # 1040 cards: past int64
+    from analyzer.studies.evs import batch_ev
+    assert not batch_ev(params.bet_ids, None, params.cards).int64      # 1040 cards: past int64
     coups = trace_shoe(params, 0)
     for c in coups[::40] + [coups[-1]]:
         fresh = analyze(c.remaining, ["dragon7", "tie"])

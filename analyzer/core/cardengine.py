@@ -43,13 +43,13 @@ from .engine import POSITIONS, CoupTable, falling
 from .errors import BetError
 
 RANK_LEVEL = "rank"
+CARD_LEVEL = "card"
 
 
 def _int64(backend: str, cards: int) -> bool:
     """Whether a shoe of ``cards`` cards is counted in int64 (else Python integers)."""
     return choose(backend, cards, (("int64", "int64", falling(cards, POSITIONS) <= INT64_LIMIT, True,
                                     INT64_BOUND),)) == "int64"
-CARD_LEVEL = "card"
 
 
 def level_for(features: frozenset[str]) -> str:

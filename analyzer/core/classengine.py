@@ -41,12 +41,12 @@ import numpy as np
 from .backend import INT64_BOUND, INT64_LIMIT, choose
 from .engine import POSITIONS, CoupTable, falling
 from .errors import BetError
+from .features import CARD_TABLE as _TABLE
 from .features import DEAL_POSITIONS, DEAL_SLOTS, FIRST_FOUR, REGISTRY, Cards
 from . import classbatch
 from .classbatch import ClassBatchPlan, shoe_rows, splits
 from .modular import exact_dot, usable
 from .rankflush import RankFlushPlan
-from .features import CARD_TABLE as _TABLE
 from .reads import FIRST_FOUR_VALUES, classes_for, first_four_reads, reads_drawing  # noqa: F401 (the engine's API)
 
 #: Most class sequences one tabulation enumerates (about 30 bytes each, in
@@ -74,7 +74,6 @@ class _Features(Cards):
         return super().__missing__(name)
 
 
-_DEAL_NAMES = DEAL_POSITIONS
 _SLOT_NAMES = {0: ("player_card1", "card1"), 1: ("banker_card1", "card2"),
                2: ("player_card2", "card3"), 3: ("banker_card2", "card4")}
 
@@ -139,7 +138,7 @@ class ClassTabulation:
         self._pins = pins
         if pins:
             card_keys = set(card_keys) | {("pred", tuple(bool(x) for x in m)) for m in pins.values()}
-            positions = set(positions) | {_DEAL_NAMES[p] for p in pins}
+            positions = set(positions) | {DEAL_POSITIONS[p] for p in pins}
             drawing = drawing or any(p >= 4 for p in pins)
             symmetric = False
         self.classes = classes_for(card_keys, drawing)

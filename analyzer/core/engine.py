@@ -417,6 +417,8 @@ class Tabulation:
                 mono *= row
             coef = self._counted()[0]
             return self._complete(np.einsum("em,m->e", coef, mono).tolist(), falling(n, POSITIONS))
+        if backend == "auto":      # beyond the int64 bound: residues, as a batch of one would
+            return self._big_ways([tuple(int(x) for x in value_counts)])[0]
         return self.ways_many([value_counts], backend=backend)[0]
 
     def ways_many(self, value_counts, chunk: int = BATCH_CHUNK, backend: str = "auto") -> list[list[int]]:

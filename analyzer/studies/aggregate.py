@@ -20,8 +20,8 @@ from ..core.shoe import MIN_CARDS, Shoe
 from ..core.solver import Solver
 from ..io.tables import exact
 from .counting import count_correlations, count_summary
-from .dealing import _remaining, deal_shoe
-from .evs import ExactSums, _engine
+from .dealing import deal_shoe, remaining_counts
+from .evs import ExactSums, batch_ev
 from .params import CARDS_PER_DECK, FORMAT_VERSION, HIST_BINS_PER_UNIT, StudyError, StudyParams
 
 
@@ -35,7 +35,7 @@ def run_chunk(params: StudyParams, index: int) -> dict:
     if not 0 <= index < len(chunks):
         raise StudyError(f"chunk {index} out of range")
     _, first, count = chunks[index]
-    engine = _engine(params.bet_ids, params.bets_toml, params.cards, params.rules())
+    engine = batch_ev(params.bet_ids, params.bets_toml, params.cards, params.rules())
     total = params.cards
     size = total + 1
     nb = len(engine.bets)
@@ -57,7 +57,7 @@ def run_chunk(params: StudyParams, index: int) -> dict:
     dens = [[d * L for d in deals] for L in engine.scales]
     for shoe_index in range(first, first + count):
         dealt = deal_shoe(params, shoe_index)
-        ranks, cards = _remaining(params, dealt)
+        ranks, cards = remaining_counts(params, dealt)
         nums = engine.numerators(ranks, cards)
         left = ranks.sum(axis=1).tolist()
         for n in left:

@@ -17,7 +17,7 @@ from ..core.engine import POSITIONS, falling
 from ..core.rules import play_coup
 from ..core.shoe import Shoe
 from .counting import true_count
-from .evs import _engine
+from .evs import batch_ev
 from .params import StudyParams
 
 _RANK_POINTS = np.array([POINTS[r] for r in RANKS], dtype=np.int64)
@@ -68,7 +68,7 @@ def deal_shoe(params: StudyParams, index: int) -> DealtShoe:
     return DealtShoe(ranks, cards, starts, ends, burnt, shown)
 
 
-def _remaining(params: StudyParams, dealt: DealtShoe):
+def remaining_counts(params: StudyParams, dealt: DealtShoe):
     """Rank counts ``(K, 13)`` left before each coup, and card counts ``(K, 52)`` if tracked.
 
     Cards burnt face down are not seen, so they still count as in the shoe.
@@ -100,9 +100,9 @@ class CoupTrace:
 
 def trace_shoe(params: StudyParams, index: int) -> list[CoupTrace]:
     """Every coup of shoe ``index`` with the exact EVs the study uses (for checking)."""
-    engine = _engine(params.bet_ids, params.bets_toml, params.cards, params.rules())
+    engine = batch_ev(params.bet_ids, params.bets_toml, params.cards, params.rules())
     dealt = deal_shoe(params, index)
-    ranks, cards = _remaining(params, dealt)
+    ranks, cards = remaining_counts(params, dealt)
     nums = engine.numerators(ranks, cards)
     tags = params.tag_map()
     start = np.asarray(params.rank_counts)

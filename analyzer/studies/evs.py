@@ -113,8 +113,8 @@ class BatchEV:
 
 
 @lru_cache(maxsize=4)
-def _engine(bet_ids: tuple[str, ...], bets_toml: str | None, max_cards: int, rules=None) -> BatchEV:
-    """One compiled engine per process, bet set and rule set."""
+def batch_ev(bet_ids: tuple[str, ...], bets_toml: str | None, max_cards: int, rules=None) -> BatchEV:
+    """The :class:`BatchEV` of these bets: one compiled per process, bet set and rule set (cached)."""
     return BatchEV(select_bets(bet_ids, bets_toml), max_cards, rules)
 
 
