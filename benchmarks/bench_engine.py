@@ -123,7 +123,8 @@ def main(argv=None) -> int:
 
     # (b) warm solves of new shoes, int64 path
     from analyzer import analyze, solver
-    from analyzer.core.engine import INT64_LIMIT, POSITIONS, falling
+    from analyzer.core.backend import INT64_LIMIT
+    from analyzer.core.engine import POSITIONS, falling
     s = solver()
     s.solve(Shoe.standard(8))                       # compile outside the timings
     seen: set = {Shoe.standard(8).value_counts}

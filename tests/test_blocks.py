@@ -20,7 +20,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from analyzer import Shoe, Solver, catalog
 from analyzer.core import blocks
 from analyzer.core.blocks import PRIME_BITS, BlockPlan, crt, crt_rows, moduli_for, primes_below
-from analyzer.core.engine import INT64_LIMIT, POSITIONS, Tabulation, coup_table, falling
+from analyzer.core.backend import INT64_LIMIT
+from analyzer.core.engine import POSITIONS, Tabulation, coup_table, falling
 
 MAIN = ["player", "banker", "tie"]
 #: bets on point values with many distinct events: every coefficient pattern of the table
@@ -57,7 +58,7 @@ def boundary_shoes(seed: int) -> list[list[int]]:
 def test_boundaries_are_where_the_docstrings_say():
     assert perm(458, 6) <= 2**53 < perm(459, 6)
     assert falling(1450, POSITIONS) <= INT64_LIMIT < falling(1451, POSITIONS)
-    plan = tabulation(MAIN)._block_plan()
+    plan = tabulation(MAIN).ways_table.blocks
     assert plan.float_exact(458) and not plan.float_exact(459) and plan.float_cards == 458
     assert len(moduli_for(falling(1451, POSITIONS), wrapped=False)) == 3
     assert len(moduli_for(falling(46_343, POSITIONS), wrapped=False)) == 3
@@ -83,10 +84,10 @@ def test_residue_bounds_of_the_docstring():
     assert max(math.factorial(6) // math.factorial(j) * 5**j for j in range(3, 7)) == 18_750
     everything = Solver(tuple(catalog().bets.values()))._tab
     for tab in (tabulation(MAIN), tabulation(VALUE_BETS), everything):
-        plan = tab._block_plan()
+        plan = tab.ways_table.blocks
         assert plan.stage1 <= 18_750 and plan.stage1 * 2**PRIME_BITS < 2**46
-        assert tab._counted()[0].sum(axis=1).max() <= 10**6
-    coef = tabulation(MAIN)._counted()[0].copy()
+        assert tab.ways_table.counted[0].sum(axis=1).max() <= 10**6
+    coef = tabulation(MAIN).ways_table.counted[0].copy()
     exponents = coup_table().exponents
     one_value = int(np.nonzero(exponents.max(axis=1) == POSITIONS)[0][0])     # six equal values: 1 ordering
     coef[0, one_value] = 2
@@ -109,9 +110,9 @@ def test_every_path_equals_python_integers(ids, residue_form):
                 min_size=1, max_size=12), st.booleans())                # at most 450 cards
 def test_float_blocks_exact_on_small_shoes(shoes, many):
     tab = tabulation(VALUE_BETS if many else MAIN)
-    got = tab._block_plan().exact_float_ways(np.array(shoes)).tolist()
+    got = tab.ways_table.blocks.exact_float_ways(np.array(shoes)).tolist()
     deals = [falling(sum(c), POSITIONS) for c in shoes]
-    assert [tab._complete(w, d) for w, d in zip(got, deals)] == [tab.ways_exact(c) for c in shoes]
+    assert [tab.ways_table.complete(w, d) for w, d in zip(got, deals)] == [tab.ways_exact(c) for c in shoes]
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -120,8 +121,8 @@ def test_float_blocks_exact_on_small_shoes(shoes, many):
 def test_modular_blocks_exact_on_big_shoes(residue_form, shoes, many):
     """1..12 shoes: the reductions of few shoes (one remainder) and of many (by each prime)."""
     tab = tabulation(VALUE_BETS if many else MAIN)
-    plan = tab._block_plan()
-    coef = tab._counted()[0]
+    plan = tab.ways_table.blocks
+    coef = tab.ways_table.counted[0]
     want = [[sum(int(c) * m for c, m in zip(row, _monomials(counts))) for row in coef] for counts in shoes]
     bound = max(falling(sum(c), POSITIONS) for c in shoes)
     assert plan.modular_ways(shoes, bound) == want
@@ -144,7 +145,7 @@ def test_the_whole_catalog_on_big_shoes():
     """The catalog's 61 counted rows: residues in the monomial form (its default), and
     float64 inner sums, against Python integers."""
     tab = Solver(tuple(catalog().bets.values()))._tab
-    assert tab._block_plan().events >= blocks.MONOMIAL_EVENTS
+    assert tab.ways_table.blocks.events >= blocks.MONOMIAL_EVENTS
     rng = random.Random(61)
     rows = [composition(rng, n) for n in (416, 458, 2080, 46_344, 520_000, 520_000)]
     assert tab.ways_many(rows) == [tab.ways_exact(r) for r in rows]
@@ -154,13 +155,13 @@ def test_derived_rows_in_int64_and_python_integers():
     """The derived rows (the tie: every deal less the Player's and Banker's wins) in int64
     while (|c_all| + sum |c|) * deals fits, else in Python integers: both equal."""
     tab = tabulation(MAIN)
-    assert tab._weight == 3
+    assert tab.ways_table.derived_weight == 3
     for n in (458, 1450):                    # 3 * deals below, then beyond the int64 bound
         rows = [composition(random.Random(n), n) for _ in range(4)]
-        counted = np.array([[tab.ways_exact(r)[i] for i in tab._counted()[1]] for r in rows], dtype=np.int64)
+        counted = np.array([[tab.ways_exact(r)[i] for i in tab.ways_table.counted[1]] for r in rows], dtype=np.int64)
         deals = [falling(n, POSITIONS)] * 4
-        assert (tab._weight * deals[0] > INT64_LIMIT) == (n == 1450)
-        assert tab._complete_many(counted, deals) == [tab.ways_exact(r) for r in rows]
+        assert (tab.ways_table.derived_weight * deals[0] > INT64_LIMIT) == (n == 1450)
+        assert tab.ways_table.complete_many(counted, deals) == [tab.ways_exact(r) for r in rows]
 
 
 def _monomials(counts):
@@ -169,7 +170,7 @@ def _monomials(counts):
 
 
 def test_float_path_refuses_a_shoe_beyond_its_bound():
-    plan = tabulation(MAIN)._block_plan()
+    plan = tabulation(MAIN).ways_table.blocks
     with pytest.raises(ValueError, match="float64 bound"):
         plan.exact_float_ways(np.array([[46] * 10]))
 
@@ -210,8 +211,8 @@ def test_wrapped_sums_and_their_primes(shoes):
     """The sums modulo 2**64 in wrapping uint64 (counts beyond 2**64 too), and the primes
     they stand in for: every count against Python integers."""
     tab = tabulation(MAIN)
-    plan = tab._block_plan()
-    coef = tab._counted()[0]
+    plan = tab.ways_table.blocks
+    coef = tab.ways_table.counted[0]
     want = [[sum(int(c) * m for c, m in zip(row, _monomials(counts))) for row in coef] for counts in shoes]
     assert plan.wrapped_ways(shoes).tolist() == [[w % 2**64 for w in row] for row in want]
     bound = max(falling(sum(c), POSITIONS) for c in shoes)

@@ -18,6 +18,7 @@ from analyzer.core.errors import BetError
 from analyzer.core import classbatch
 from analyzer.core.classbatch import ClassBatchPlan, splits
 from analyzer.core.reads import CARD_TABLE as _TABLE
+from analyzer.core.ways import WaysTable
 
 from test_classengine import CASES, small  # noqa: F401 (the fixture: every deal of a small shoe)
 from test_rankflush import product_path as python_path, shoes as rankflush_shoes
@@ -76,9 +77,10 @@ def test_eight_decks_take_the_batch_path(bet_id):
     the plan's own bounds stop at 458 cards, where N (N-1) ... (N-5) passes 2**53."""
     tab = tab_for(bet_id)
     tab.ways_many([Shoe.standard(1)])                     # builds the plan
-    exact = tab.rank_flush.float_exact if tab.rank_flush is not None else tab._batch.float_exact
+    table = tab.ways_table
+    exact = table.rank_flush.float_exact if table.rank_flush is not None else table.class_batch().float_exact
     assert exact(416) and exact(458)
-    if tab.rank_flush is None:
+    if table.rank_flush is None:
         assert perm(459, 6) > FLOAT_EXACT and not exact(459) and not exact(5)
 
 
@@ -146,10 +148,12 @@ def test_batches_with_known_cards_and_other_rules(known, rules):
 def test_a_plan_is_built_once_enough_shoes_were_batched(monkeypatch):
     monkeypatch.setattr(classbatch, "PLAN_AFTER", 10)
     tab = tab_for("all_red")
-    tab._batch, tab._batched = None, 0                  # the tabulation is cached: as if new
+    t = tab.ways_table
+    table = WaysTable(t.coef, t.idx, t.off, t.k, t.classes)       # the tabulation is cached: a new table
     shoes_ = [Shoe.standard(8).remove(c) for c in CARDS[:12]]
-    first = tab.ways_many(shoes_[:6])
-    assert getattr(tab, "_batch", None) is None                    # 6 shoes: one at a time
-    assert tab.ways_many(shoes_[6:]) == [python_path(tab, s) for s in shoes_[6:]]
-    assert tab._batch is not None                                   # 12: the plan
+    rows = [tab.class_counts(s) + list(s.value_counts) + [s.cards] for s in shoes_]
+    first = table.ways_many(rows[:6])
+    assert "class_batch" not in table.built()                     # 6 shoes: one at a time
+    assert table.ways_many(rows[6:]) == [python_path(tab, s) for s in shoes_[6:]]
+    assert "class_batch" in table.built()                         # 12: the plan
     assert first == [python_path(tab, s) for s in shoes_[:6]]

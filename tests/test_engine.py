@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from analyzer import Shoe, analyze, solver
-from analyzer.core.engine import INT64_LIMIT, POSITIONS, Tabulation, coup_table, falling
+from analyzer.core.backend import INT64_LIMIT
+from analyzer.core.engine import POSITIONS, Tabulation, coup_table, falling
 
 from oracle import full_shoe_counts, six_card_counts, value_recursion_counts
 

@@ -46,8 +46,8 @@ def shoes(seed: int) -> list[Shoe]:
 
 def test_jackpot_is_counted_per_rank_multiset_and_equals_the_product_path():
     tab = tab_of(catalog().bets["jackpot"])
-    assert tab.rank_flush is not None
-    assert len(tab.rank_flush.ranks) < tab.multisets / 20
+    assert tab.ways_table.rank_flush is not None
+    assert len(tab.ways_table.rank_flush.ranks) < tab.multisets / 20
     for shoe in shoes(1):
         assert tab.ways(shoe) == product_path(tab, shoe), shoe
 
@@ -81,7 +81,7 @@ def test_rank_and_flush_events_against_every_deal(text):
     assert tally["x"][True] > 0
     tab = tab_of(one_bet(text))
     shoe = Shoe.from_counts(dict(Counter(cards)))
-    assert tab.rank_flush is not None
+    assert tab.ways_table.rank_flush is not None
     assert tab.ways(shoe) == [tally["x"][True]]
     assert Solver([one_bet(text)]).solve(shoe).deals == deals
 
@@ -91,6 +91,6 @@ def test_suits_beyond_one_suit_keep_the_product_path():
                  "straight(first4) and count(first4, colour == red) == 3", "pairs(first4) == 1 and not flush(first4)"
                  " and count(first4, suit == hearts) == 2"]:
         tab = tab_of(one_bet(text))
-        assert tab.rank_flush is None, text
+        assert tab.ways_table.rank_flush is None, text
         shoe = Shoe.standard(1).remove("As 7h Kd")
         assert tab.ways(shoe) == product_path(tab, shoe)

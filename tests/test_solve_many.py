@@ -9,7 +9,8 @@ import pytest
 
 from analyzer import Shoe, Solver, catalog
 from analyzer.core.cardengine import CARD_LEVEL, CardTabulation
-from analyzer.core.engine import INT64_LIMIT, POSITIONS, falling
+from analyzer.core.backend import INT64_LIMIT
+from analyzer.core.engine import POSITIONS, falling
 from analyzer.core.known import parse_known
 from analyzer.core.rules import GOLD
 
@@ -157,11 +158,11 @@ def test_derived_rows_are_exact_combinations():
     from analyzer.core.engine import coup_table
     import numpy as np
     s = solver(tuple(MAIN))
-    _, basis, derived = s._tab._counted()
+    _, basis, derived = s._tab.ways_table.counted
     assert basis == [0, 1] and derived == [(2, [(0, -1), (1, -1)], 1)]
     full = solver(("all",))
     coef = full._tab.coef
-    _, basis, derived = full._tab._counted()
+    _, basis, derived = full._tab.ways_table.counted
     assert derived and len(basis) + len(derived) == coef.shape[0]
     every = coup_table().coefficients(np.ones(coup_table().size, dtype=bool))
     for r, terms, c_all in derived:

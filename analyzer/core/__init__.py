@@ -2,11 +2,14 @@
 
 Owns: :mod:`.cards` (ranks, suits, point values), :mod:`.shoe` (the immutable
 shoe), :mod:`.rules` (the drawing tableau as data), :mod:`.features` (what a
-bet can read of a coup), :mod:`.engine` (the point-value engine, with
-:mod:`.blocks`: batches in exact float64 blocks, and beyond int64 by residues),
-:mod:`.cardengine` (ranks and suits of the first two cards of each hand),
-:mod:`.classengine` (any card of the coup, with :mod:`.reads`, :mod:`.rankflush`,
-:mod:`.modular`, and :mod:`.classbatch`: batches in exact float64 blocks),
+bet can read of a coup), :mod:`.ways` (the one counting model, ``WaysTable``,
+and its one evaluator, the only place a numeric back end is chosen
+(:mod:`.backend`), with its plans: :mod:`.blocks` and :mod:`.classbatch`, exact
+float64 blocks; :mod:`.rankflush`, per rank multiset; :mod:`.modular` and the
+blocks' residues beyond int64), the compilers of bets into tables:
+:mod:`.engine` (point values) and :mod:`.classengine` (any card of the coup, with
+:mod:`.reads`), and :mod:`.cardengine` (the pair engine: ranks and suits of the
+first two cards of each hand in closed form, a kind of its own),
 :mod:`.results` (exact results, each bet wrapped when first read) and :mod:`.solver` (a set
 of bets compiled once, then counted on any shoe), with :mod:`.errors` (the input
 errors).

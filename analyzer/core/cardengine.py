@@ -38,18 +38,18 @@ import numpy as np
 
 from .cards import POINTS, RANKS
 from .features import SUIT_FEATURES, View
-from .backend import INT64_BOUND, INT64_LIMIT, choose
-from .engine import POSITIONS, CoupTable, falling
+from .engine import CoupTable
 from .errors import BetError
+from .ways import integer_arithmetic
 
 RANK_LEVEL = "rank"
 CARD_LEVEL = "card"
 
 
 def _int64(backend: str, cards: int) -> bool:
-    """Whether a shoe of ``cards`` cards is counted in int64 (else Python integers)."""
-    return choose(backend, cards, (("int64", "int64", falling(cards, POSITIONS) <= INT64_LIMIT, True,
-                                    INT64_BOUND),)) == "int64"
+    """Whether a shoe of ``cards`` cards is counted in int64 (else Python integers), as
+    the evaluator decides (:func:`analyzer.core.ways.integer_arithmetic`)."""
+    return integer_arithmetic(backend, cards) == "int64"
 
 
 def level_for(features: frozenset[str]) -> str:

@@ -38,15 +38,12 @@ import math
 
 import numpy as np
 
-from .backend import INT64_BOUND, INT64_LIMIT, choose
-from .engine import POSITIONS, CoupTable, falling
+from .engine import POSITIONS, CoupTable
 from .errors import BetError
 from .features import CARD_TABLE as _TABLE
 from .features import DEAL_POSITIONS, DEAL_SLOTS, FIRST_FOUR, REGISTRY, Cards
-from . import classbatch
-from .classbatch import ClassBatchPlan, shoe_rows, splits
-from .modular import exact_dot, usable
-from .rankflush import RankFlushPlan
+from .classbatch import shoe_rows
+from .ways import WaysTable
 from .reads import FIRST_FOUR_VALUES, classes_for, first_four_reads, reads_drawing  # noqa: F401 (the engine's API)
 
 #: Most class sequences one tabulation enumerates (about 30 bytes each, in
@@ -130,8 +127,7 @@ class ClassTabulation:
                  requires=None, symmetric: bool = False, pins=None):
         self.events = len(events)
         self._naturals = table.rules.naturals
-        # batches: shoes asked for so far, the float64 plan once built, the classes' one-hot
-        self._batched, self._batch, self._onehot = 0, None, None
+        self._onehot = None          # the classes' one-hot, for batches of suited shoes
         # pins: {dealing position 0-5: 52 booleans}, the cards a known position may hold;
         # a pinned fifth or sixth card is drawn whether or not the coup uses it
         pins = dict(pins or {})
@@ -206,14 +202,15 @@ class ClassTabulation:
         self.coef = np.ascontiguousarray(coef.T)                   # (events, multisets)
         self._plan(uniq)
         self.multisets = len(uniq)
-        # a poker-like bet on the first cards as a multiset: per rank multiset (core/rankflush.py)
-        self.rank_flush = RankFlushPlan.detect(self.coef, self.idx[:, :self.fine_width], self.rep[:-1]) if (
-            k == 52 and not drawing and not pins and all(p["symmetric"] for p in plans)) else None
+        #: the compiled table (:class:`analyzer.core.ways.WaysTable`), whose evaluator counts
+        #: every shoe (a poker-like bet on the first cards as a multiset per rank multiset,
+        #: batches in float64 blocks: plans of that evaluator)
+        self.ways_table = WaysTable(self.coef, self.idx, self.off, k, self.classes)
 
     @property
     def nbytes(self) -> int:
         """Bytes of the arrays a shoe's count reads (what keeping this tabulation costs)."""
-        return self.coef.nbytes + 2 * (self.idx.nbytes + self.off.nbytes)     # and their transposes
+        return self.ways_table.nbytes
 
     def _allowed(self, requirements):
         """Per dealing position 0-5, the classes an event admits there: a pair of
@@ -434,82 +431,25 @@ class ClassTabulation:
 
     def ways_many(self, shoes, what: str = "bet", chunk: int = 64, rows=None,
                   backend: str = "auto") -> list[list[int]]:
-        """:meth:`ways` of many shoes, equal list for list.
-
-        The suited shoes within the float64 bound ``chunk`` at a time, by a
-        :class:`analyzer.core.classbatch.ClassBatchPlan` (built once this tabulation has
-        been asked for :data:`~analyzer.core.classbatch.PLAN_AFTER` shoes in batches) or,
-        for a bet counted per rank multiset, by
-        :meth:`analyzer.core.rankflush.RankFlushPlan.ways_many`; the others by
-        :meth:`ways`.  ``rows``: :func:`~analyzer.core.classbatch.shoe_rows` of ``shoes``,
-        when the caller has them.  ``backend`` (:mod:`analyzer.core.backend`):
-        ``"float64"`` counts every shoe by a plan (built at once; a suited shoe beyond
-        its bound is refused; a rank-only one, which no plan reads, is counted with
-        Python integers); any other name but ``"auto"``, every shoe by :meth:`ways`."""
-        if backend not in ("auto", "float64") or not shoes:
-            return [self.ways(s, what, backend) for s in shoes]
-        rf, plan = self.rank_flush, self._batch
-        self._batched += len(shoes)
-        if rf is None and plan is None and self._batched < classbatch.PLAN_AFTER and backend == "auto":
-            return [self.ways(s, what) for s in shoes]          # a plan costs more than it saves yet
-        if rf is None and plan is None:
-            coarse = bool(((self.idx >= self.k) & (self.idx < self.k + 10)).any())
-            plan = self._batch = ClassBatchPlan(self.idx, self.off, self.coef, self.k,
-                                                splits(self.class_value, self.rep[:-1], _TABLE, coarse))
+        """:meth:`ways` of many shoes, equal list for list, by the table's evaluator
+        (:meth:`analyzer.core.ways.WaysTable.ways_many`: float64 blocks within their
+        bounds, per rank multiset for a poker-like bet, int64 or residues beyond).
+        ``rows``: :func:`~analyzer.core.classbatch.shoe_rows` of ``shoes``, when the
+        caller has them."""
+        if not shoes:
+            return []
         cards, tail, suited = rows if rows is not None else shoe_rows(shoes)
-        n = tail[:, 10]
-        exact = rf.float_exact if rf is not None else plan.float_exact
-        # the plans read card counts: rank-only shoes go one at a time (Python integers
-        # under "float64", which has no other plan for them)
-        taken = {int(x): choose(backend, int(x), (("plan", "float64", exact(int(x)), True,
-                                                    "beyond the float64 bound of this bet's batch plan"),))
-                 for x in np.unique(n[suited])}
-        batch = np.flatnonzero(suited & np.isin(n, [x for x, how in taken.items() if how == "plan"]))
-        out = [None] * len(shoes)
-        if len(batch) and plan is not None:
-            if self._onehot is None:
-                self._onehot = (self.classes[:, None] == np.arange(self.k)[None, :]).astype(np.int64)
-            ext = np.concatenate([cards @ self._onehot, tail], axis=1)
-        for start in range(0, len(batch), chunk):
-            part = batch[start:start + chunk]
-            if rf is not None:
-                got = rf.ways_many(cards[part], [falling(int(n[i]) - rf.r, POSITIONS - rf.r) for i in part])
-            else:
-                got = plan.ways(ext[part]).tolist()
-            for i, w in zip(part.tolist(), got):
-                out[i] = w
-        rest = "python" if backend == "float64" else backend
-        return [w if w is not None else self.ways(s, what, rest) for s, w in zip(shoes, out)]
+        if self._onehot is None:
+            self._onehot = (self.classes[:, None] == np.arange(self.k)[None, :]).astype(np.int64)
+        counts = np.concatenate([cards @ self._onehot, tail], axis=1) if suited.all() else [
+            self.class_counts(s, what) + list(s.value_counts) + [s.cards] for s in shoes]
+        return self.ways_table.ways_many(counts, backend, chunk)
 
     def ways(self, shoe, what: str = "bet", backend: str = "auto") -> list[int]:
         """Exact ordered six-card deals of each event on ``shoe``, in the arithmetic of
-        ``backend`` (:mod:`analyzer.core.backend`): ``"auto"`` counts per rank multiset
-        when the bet allows it (:mod:`.rankflush`), else in int64 under its bound and by
-        residues beyond; ``"python"`` is the reference (Python integers, term by term)."""
-        if backend == "float64":
-            return self.ways_many([shoe], what, backend=backend)[0]
-        counts = self.class_counts(shoe, what)
-        total = shoe.cards
-        plans = [("int64", "int64", falling(total, POSITIONS) <= INT64_LIMIT, True, INT64_BOUND)]
-        if self.rank_flush is not None:      # its own exact integers (int64 or Python), auto's first
-            plans.insert(0, ("rank_flush", "per rank multiset", True, True, ""))
-        if usable(self.coef):                # see core/modular.py
-            plans.append(("residues", "residues", True, True, ""))
-        plan = choose(backend, total, plans)
-        if plan == "rank_flush":
-            r = self.rank_flush.r      # one card a class: the shoe's cards in card order
-            return self.rank_flush.ways([counts[c] for c in self.classes], total, falling(total - r, POSITIONS - r))
-        if plan == "residues":
-            return exact_dot(self.coef, self.idx, self.off, counts + [*shoe.value_counts, total], falling(total, 6))
-        big = plan == "python"
-        n_ext = np.array(counts + list(shoe.value_counts) + [total], dtype=object if big else np.int64)
-        if getattr(self, "_plan_t", None) is None:
-            # factor-major contiguous copies of the plan: each factor one gather of a row (twice
-            # as fast as gathering the (multisets, 6) table and reading its columns)
-            self._plan_t = (np.ascontiguousarray(self.idx.T), np.ascontiguousarray(self.off.T))
-        fac = n_ext.take(self._plan_t[0]) - self._plan_t[1]
-        mono = fac[0] * fac[1]
-        for col in range(2, POSITIONS):
-            mono *= fac[col]
-        # every factor run reaches 0 before it could go negative: mono >= 0
-        return [int(x) for x in (self.coef.astype(object) if big else self.coef).dot(mono)]
+        ``backend`` (:mod:`analyzer.core.backend`; :meth:`analyzer.core.ways.WaysTable.ways`):
+        ``"auto"`` counts per rank multiset when the bet allows it (:mod:`.rankflush`),
+        else in int64 under its bound and by residues beyond; ``"python"`` is the
+        reference (Python integers, term by term)."""
+        counts = self.class_counts(shoe, what) + list(shoe.value_counts) + [shoe.cards]
+        return self.ways_table.ways(counts, backend)

@@ -27,50 +27,26 @@ independent, built once) and ``ff(n, m)`` a product of falling factorials of the
 shoe's counts.  A solve for a new shoe is then 5005 small products and one
 integer matrix-vector product.
 
-Exactness: with numpy ``int64`` every monomial and every partial sum is at most
-``N (N-1) ... (N-5)`` (each counts ordered selections of distinct cards), so
-int64 is used only when that bound is below ``2**63``.  Batches of shoes under
-``2**53`` are counted in float64 matrix products whose every intermediate is an
-integer at most ``2**53`` (:mod:`analyzer.core.blocks`); shoes beyond ``2**63`` are
-counted modulo a few primes below ``2**31`` (the same products, every intermediate
-below ``2**53`` or in int64 below ``2**63``; in batches also modulo ``2**64``, in
-wrapping ``uint64``), and the Chinese remainder theorem gives the integers back.  :meth:`Tabulation.ways_exact` (Python integers only) is the
-reference every path is tested against.  Nothing is ever rounded.
+The coefficients form one :class:`analyzer.core.ways.WaysTable` (no card
+classes, the ten value counts and ``N``); its evaluator chooses the arithmetic and
+states the bound that makes each exact (int64 under ``N (N-1) ... (N-5) < 2**63``,
+float64 blocks up to 458 cards, residues beyond; Python integers the reference).
+Nothing is ever rounded.
 """
 
 from __future__ import annotations
 
-import math
 from functools import lru_cache
 
 import numpy as np
 
-from .backend import INT64_BOUND, INT64_LIMIT, choose
 from .features import View
 from .rules import PUNTO_BANCO, Rules, deal
+from .ways import BATCH_CHUNK, WaysTable, falling  # noqa: F401 (the engine's API)
 
 VALUES = 10
 POSITIONS = 6
-#: Shoes counted together by :meth:`Tabulation.ways_many` (arrays of a few MB at most).
-BATCH_CHUNK = 64
-#: Counted rows from which :meth:`Tabulation.ways_many` counts shoes beyond the float64
-#: bound by residues even under the int64 bound (measured on 20-deck shoes: numpy's
-#: integer products cost about as much with 4 rows, 15% more with 15, 3.4x with 61).
-RESIDUE_EVENTS = 8
-
 WINNER_CODES = {"player": 0, "banker": 1, "tie": 2}
-
-
-def falling(n: int, k: int) -> int:
-    """``n (n-1) ... (n-k+1)``: ordered ways to take ``k`` of ``n`` distinct cards.
-
-    >>> falling(416, 6), falling(3, 4)
-    (4998398275503360, 0)
-    """
-    out = 1
-    for i in range(k):
-        out *= n - i
-    return out
 
 
 @lru_cache(maxsize=1)
@@ -157,26 +133,6 @@ class CoupTable:
             self._features = CoupValues(self)
         return self._features
 
-    def monomial_plan(self):
-        """How to build each multiset's product of falling factorials (cached).
-
-        Returns ``(gather, terms)``: ``gather`` indexes a flattened table
-        ``F[v, k] = n_v (n_v - 1) ... (n_v - k + 1)`` (k = 0..6), one row per
-        distinct value of the multiset, padded with ``F[0, 0] == 1`` and laid out
-        factor-major so the product is five vectorised multiplications;
-        ``terms`` lists ``(v, k)`` per multiset for the Python-integer path.
-        """
-        if getattr(self, "_plan", None) is None:
-            exps = self.exponents
-            gather = np.zeros((POSITIONS, exps.shape[0]), dtype=np.intp)
-            terms = []
-            for m, row in enumerate(exps):
-                nz = [(v, int(k)) for v, k in enumerate(row) if k]
-                gather[:len(nz), m] = [v * (POSITIONS + 1) + k for v, k in nz]
-                terms.append(nz)
-            self._plan = (gather, terms)
-        return self._plan
-
     def batch_monomials(self, value_counts: np.ndarray, dtype=np.int64) -> np.ndarray:
         """``(5005, B)`` products of falling factorials for ``B`` shoes at once.
 
@@ -221,37 +177,7 @@ class CoupTable:
                 return idx, (cols, a_u, a_i, b_u, b_i)
 
             self._halves = (half([0, 1, 2, 3, 4]), half([5, 6, 7, 8, 9]))
-            step = POSITIONS + 1
-            # the same plan as flat column indices of F[v, k] (for batch_monomial_rows)
-            self._half_columns = [
-                (idx, a_i, b_i, cols[0] * step + a_u[:, 0], cols[1] * step + a_u[:, 1],
-                 cols[2] * step + b_u[:, 0], cols[3] * step + b_u[:, 1], cols[4] * step + b_u[:, 2])
-                for idx, (cols, a_u, a_i, b_u, b_i) in self._halves]
         return self._halves
-
-    def batch_monomial_rows(self, value_counts: np.ndarray) -> np.ndarray:
-        """:meth:`batch_monomials` as ``(B, 5005)`` ``int64`` (one row a shoe, the layout
-        of a batched matrix product), under the same bound: exact when every shoe's
-        ``N (N-1) ... (N-5)`` is below ``2**63``."""
-        self._half_plan()
-        vc = np.asarray(value_counts, dtype=np.int64)            # (B, 10)
-        f = np.empty((vc.shape[0], VALUES, POSITIONS + 1), dtype=np.int64)
-        f[:, :, 0] = 1
-        for k in range(1, POSITIONS + 1):
-            f[:, :, k] = f[:, :, k - 1] * np.maximum(vc - (k - 1), 0)
-        f = f.reshape(vc.shape[0], -1)
-        mono = None
-        for idx, a_i, b_i, a0, a1, b0, b1, b2 in self._half_columns:
-            a = f[:, a0] * f[:, a1]
-            b = f[:, b0] * f[:, b1]
-            b *= f[:, b2]
-            part = a[:, a_i]
-            part *= b[:, b_i]
-            if mono is None:
-                mono = part[:, idx]
-            else:
-                mono *= part[:, idx]
-        return mono
 
     @property
     def size(self) -> int:
@@ -277,44 +203,13 @@ def _coup_table(rules: Rules) -> CoupTable:
     return CoupTable(rules)
 
 
-#: Largest tabulation whose rows are searched for integer combinations of others.
-MAX_DERIVED_EVENTS = 256
-
-
-def _derive_rows(coef: np.ndarray, table: CoupTable):
-    """Rows of ``coef`` that are integer combinations of the rows before them and of the
-    row of every sequence (whose ways are ``N (N-1) ... (N-5)``, no count needed).
-
-    Returns ``(basis, derived)``: the rows to count, and ``(row, [(basis row, c), ...],
-    c_all)`` for each other row.  A combination is found in floating point but kept
-    only if it reproduces the row exactly in integers, so a derived count is exact.
-    """
-    events = coef.shape[0]
-    if events > MAX_DERIVED_EVENTS:          # the search is quadratic: big tables count every row
-        return list(range(events)), []
-    fact = np.array([math.factorial(k) for k in range(POSITIONS + 1)], dtype=np.int64)
-    every = math.factorial(POSITIONS) // fact[table.exponents].prod(axis=1)
-    basis, derived = [], []
-    rows = np.vstack([coef, every])                      # the last row: every sequence
-    exact = rows.astype(np.int64)
-    floats = rows.astype(float)
-    gram = floats @ floats.T                             # proposals by the normal equations
-    for r in range(events):
-        use = basis + [events]
-        q = np.linalg.lstsq(gram[np.ix_(use, use)], gram[use, r], rcond=None)[0]
-        qi = np.rint(q).astype(np.int64)
-        if np.abs(q - qi).max() < 1e-6 and np.abs(qi).max() < 2**20 and (qi @ exact[use] == exact[r]).all():
-            derived.append((r, [(basis[i], int(c)) for i, c in enumerate(qi[:-1]) if c], int(qi[-1])))
-        else:
-            basis.append(r)
-    return basis, derived
-
-
 class Tabulation:
-    """A fixed list of events, compiled once, counted exactly on any shoe.
+    """A fixed list of events on point values, compiled once, counted exactly on any shoe.
 
     ``Tabulation(masks).ways(value_counts)`` returns, for each event, the number
-    of ordered six-card deals (over ``N (N-1) ... (N-5)``) that fall in it.
+    of ordered six-card deals (over ``N (N-1) ... (N-5)``) that fall in it.  The
+    events compile to one :class:`analyzer.core.ways.WaysTable` over the 5005
+    multisets of six values (:attr:`ways_table`), whose evaluator counts them.
     """
 
     def __init__(self, masks: list[np.ndarray], table: CoupTable | None = None,
@@ -326,61 +221,7 @@ class Tabulation:
         self.coef = coef
         self.events = coef.shape[0]
         self._table = table
-        self._gather, self._exps = table.monomial_plan()
-        self._sparse = None  # Python-integer form of coef, built when first needed
-        self._rows = None    # (basis coef, basis rows, derived rows): see _derive_rows
-        self._blocks = None  # the counted rows as float64 blocks (core/blocks.py)
-
-    def _counted(self):
-        """The rows the int64 paths count, and how the others follow (built once)."""
-        if self._rows is None:
-            basis, derived = _derive_rows(self.coef, self._table)
-            self._rows = (np.ascontiguousarray(self.coef[basis]), basis, derived)
-            self._weight = max((abs(c_all) + sum(abs(c) for _, c in terms) for _, terms, c_all in derived),
-                               default=0)
-        return self._rows
-
-    def _block_plan(self):
-        """The counted rows as :class:`analyzer.core.blocks.BlockPlan` (built once)."""
-        if self._blocks is None:
-            from .blocks import BlockPlan
-            self._blocks = BlockPlan(self._counted()[0], self._table.exponents)
-        return self._blocks
-
-    def _complete(self, counted: list[int], deals: int) -> list[int]:
-        """All rows' ways from the counted rows' (Python integers: no overflow)."""
-        _, basis, derived = self._rows
-        if not derived:
-            return counted
-        out = [0] * self.events
-        for i, w in zip(basis, counted):
-            out[i] = w
-        for r, terms, c_all in derived:
-            out[r] = c_all * deals + sum(c * out[i] for i, c in terms)
-        return out
-
-    def _complete_many(self, counted: np.ndarray, deals: list[int]) -> list[list[int]]:
-        """:meth:`_complete` of many shoes: ``counted`` ``(B, counted rows)`` int64 ways.
-
-        In ``int64`` when no value can pass the int64 bound: a derived row is
-        ``c_all * deals + sum c * w`` with every ``w`` (a count of ways) at most the deals,
-        so each partial sum is at most ``(|c_all| + sum |c|) * deals``
-        (:attr:`_weight`, the largest over the derived rows) times the largest deals;
-        beyond that, Python integers."""
-        _, basis, derived = self._rows
-        if not derived:
-            return counted.tolist()
-        if self._weight * max(deals) > INT64_LIMIT:
-            return [self._complete(w, d) for w, d in zip(counted.tolist(), deals)]
-        out = np.empty((self.events, counted.shape[0]), dtype=np.int64)
-        out[basis] = counted.T
-        d = np.array(deals, dtype=np.int64)
-        for r, terms, c_all in derived:
-            row = d * c_all
-            for i, c in terms:
-                row += out[i] * c
-            out[r] = row
-        return out.T.tolist()
+        self.ways_table = WaysTable.of_values(coef, table.exponents)
 
     @classmethod
     def grouped(cls, groups: np.ndarray, size: int, table: CoupTable | None = None) -> Tabulation:
@@ -392,114 +233,28 @@ class Tabulation:
         coef = np.bincount(key, minlength=size * table.multisets).reshape(size, table.multisets)
         return cls([], table, coef.astype(np.int64))
 
-    @staticmethod
-    def _falling_table(value_counts) -> list[int]:
-        flat = []
-        for n in value_counts:
-            f = 1
-            flat.append(1)
-            for i in range(POSITIONS):
-                f *= n - i
-                flat.append(f if f > 0 else 0)
-        return flat
-
     def ways(self, value_counts, backend: str = "auto") -> list[int]:
         """Exact ways of each event for a shoe with these counts of values 0..9, in the
         arithmetic of ``backend`` (:mod:`analyzer.core.backend`; ``"auto"``: int64 under
-        its bound, residues beyond)."""
-        n = sum(value_counts)
-        # one shoe: int64 without the batches' blocks where it is exact; else as a batch of one
-        single = (("int64", "int64", falling(n, POSITIONS) <= INT64_LIMIT, True, INT64_BOUND),)
-        if backend in ("auto", "int64") and choose(backend, n, single) == "int64":
-            g = np.array(self._falling_table(value_counts), dtype=np.int64).take(self._gather)
-            mono = g[0] * g[1]
-            for row in g[2:]:
-                mono *= row
-            coef = self._counted()[0]
-            return self._complete(np.einsum("em,m->e", coef, mono).tolist(), falling(n, POSITIONS))
-        if backend == "auto":      # beyond the int64 bound: residues, as a batch of one would
-            return self._big_ways([tuple(int(x) for x in value_counts)])[0]
-        return self.ways_many([value_counts], backend=backend)[0]
+        its bound, residues beyond; :meth:`analyzer.core.ways.WaysTable.ways`)."""
+        vc = [int(x) for x in value_counts]
+        return self.ways_table.ways(vc + [sum(vc)], backend)
 
     def ways_many(self, value_counts, chunk: int = BATCH_CHUNK, backend: str = "auto") -> list[list[int]]:
-        """:meth:`ways` of many shoes (a sequence of value-count rows), equal list for list.
-
-        Shoes are counted together, ``chunk`` at a time.  Up to 458 cards (every shoe of
-        8 decks or fewer; :attr:`analyzer.core.blocks.BlockPlan.float_cards`): float64
-        block products, exact by their bounds
-        (:meth:`analyzer.core.blocks.BlockPlan.exact_float_ways`).  Under the int64 bound
-        (:data:`INT64_LIMIT`, the same test as :meth:`ways`) with fewer than
-        :data:`RESIDUE_EVENTS` counted rows: one :meth:`CoupTable.batch_monomial_rows`
-        and one integer matrix product per chunk (every entry and partial sum at most that
-        shoe's ``N (N-1) ... (N-5)``).  Beyond, or with more rows: :meth:`_big_ways`.
-        Rows that are integer combinations of others (the tie: every deal less the
-        Player's and Banker's wins) are derived, not counted (:func:`_derive_rows`;
-        :meth:`_complete_many`).  ``backend`` other than ``"auto"``: every shoe by that
-        arithmetic (:mod:`analyzer.core.backend`), a shoe beyond its bound refused.
-        """
-        rows = [tuple(int(x) for x in vc) for vc in value_counts]
-        out: list = [None] * len(rows)
-        if not rows:
-            return out
-        if backend == "python":
-            return [self.ways_exact(vc) for vc in rows]
-        cards = [sum(vc) for vc in rows]
-        deals = [falling(n, POSITIONS) for n in cards]
-        plan = self._block_plan()
-        few = len(self._counted()[0]) < RESIDUE_EVENTS
-        chosen = {}
-        for n, d in zip(cards, deals):
-            if n not in chosen:          # one choice per size of shoe (core/backend.py)
-                chosen[n] = choose(backend, n, (
-                    ("blocks", "float64", n <= plan.float_cards, True,
-                     f"this table's float64 blocks are exact up to {plan.float_cards} cards"),
-                    ("int64", "int64", d <= INT64_LIMIT, few, INT64_BOUND),
-                    ("residues", "residues", True, True, "")))
-        by = {"blocks": [], "int64": [], "residues": [], "python": []}
-        for i, n in enumerate(cards):
-            by[chosen[n]].append(i)
-        exact_float, small, big = by["blocks"], by["int64"], by["residues"]
-        coef = self._counted()[0]
-        for start in range(0, len(exact_float), chunk):
-            part = exact_float[start:start + chunk]
-            ways = plan.exact_float_ways(np.array([rows[i] for i in part], dtype=np.int64))
-            for i, w in zip(part, self._complete_many(ways, [deals[i] for i in part])):
-                out[i] = w
-        for start in range(0, len(small), chunk):
-            part = small[start:start + chunk]
-            mono = self._table.batch_monomial_rows(np.array([rows[i] for i in part], dtype=np.int64))
-            # numpy's integer einsum loops run several times faster than its integer matmul
-            ways = np.einsum("bm,em->be", mono, coef)                            # (B, counted rows)
-            for i, w in zip(part, self._complete_many(ways, [deals[i] for i in part])):
-                out[i] = w
-        for start in range(0, len(big), chunk):
-            part = big[start:start + chunk]
-            for i, w in zip(part, self._big_ways([rows[i] for i in part])):
-                out[i] = w
-        return out
-
-    def _big_ways(self, rows) -> list[list[int]]:
-        """:meth:`ways` of shoes beyond the float64 bound: the sums modulo a few primes below
-        ``2**31`` and the Chinese remainder theorem
-        (:meth:`analyzer.core.blocks.BlockPlan.modular_ways`); 8 shoes or more beyond the int64
-        bound with few rows, modulo ``2**64`` too (``BlockPlan.wrapped_ways``) for two primes."""
-        deals = [falling(sum(vc), POSITIONS) for vc in rows]
-        wrapped = None
-        if max(deals) > INT64_LIMIT and len(self._counted()[0]) < RESIDUE_EVENTS and len(rows) >= 8:
-            wrapped = self._block_plan().wrapped_ways(rows)
-        ways = self._block_plan().modular_ways(rows, max(deals), wrapped)
-        return [self._complete(w, d) for w, d in zip(ways, deals)]
+        """:meth:`ways` of many shoes (a sequence of value-count rows), equal list for list
+        (:meth:`analyzer.core.ways.WaysTable.ways_many`: float64 blocks up to 458 cards,
+        every shoe of 8 decks or fewer; int64 or residues beyond; rows that are integer
+        combinations of others derived, not counted)."""
+        try:
+            vc = np.array(value_counts, dtype=np.int64).reshape(-1, VALUES)
+        except OverflowError:
+            vc = None
+        if vc is not None and (vc.size == 0 or int(vc.max()) < 2**52):     # the sums fit int64
+            return self.ways_table.ways_many(np.concatenate([vc, vc.sum(axis=1, keepdims=True)], axis=1),
+                                             backend, chunk)
+        rows = [[int(x) for x in v] for v in value_counts]
+        return self.ways_table.ways_many([r + [sum(r)] for r in rows], backend, chunk)
 
     def ways_exact(self, value_counts) -> list[int]:
-        """Same as :meth:`ways`, with Python integers only (any shoe size)."""
-        ff = self._falling_table(value_counts)
-        step = POSITIONS + 1
-        mono = []
-        for terms in self._exps:
-            p = 1
-            for v, k in terms:
-                p *= ff[v * step + k]
-            mono.append(p)
-        if self._sparse is None:
-            self._sparse = [[(m, int(c)) for m, c in enumerate(row) if c] for row in self.coef]
-        return [sum(c * mono[m] for m, c in row) for row in self._sparse]
+        """Same as :meth:`ways`, with Python integers only (any shoe size): the reference."""
+        return self.ways(value_counts, "python")

@@ -117,12 +117,12 @@ class RankFlushPlan:
         ranks, mults, orderings, one_suit, ev = (np.array(x, dtype=np.int64) for x in zip(*rows))
         return cls(r, ranks.reshape(-1, r), mults.reshape(-1, r), orderings, one_suit.astype(bool), ev, events)
 
-    def ways(self, card_counts, total: int, rest: int) -> list[int]:
+    def ways(self, card_counts, total: int, rest: int, big: bool = False) -> list[int]:
         """Ordered deals of each event: ``card_counts`` the shoe's 52 card counts
         (rank-major), ``total`` its cards, ``rest`` the ways of the positions not read
-        (``(N - r) (N - r - 1) ... (N - 5)``).  int64 when ``N (N-1) ... (N-r+1)``, which
-        bounds every product and sum before ``rest``, is below ``2**63``; else Python integers."""
-        big = math.perm(total, self.r) >= 2**63
+        (``(N - r) (N - r - 1) ... (N - 5)``).  In int64 (exact when ``N (N-1) ... (N-r+1)``,
+        which bounds every product and sum before ``rest``, is below ``2**63``: the caller
+        checks, :mod:`analyzer.core.ways`), or with ``big`` in Python integers."""
         dtype = object if big else np.int64
         n = np.zeros((RANKS + 1, SUITS + 1), dtype=dtype)      # row 13: no card; column 4: the rank
         n[:RANKS, :SUITS] = np.array(list(card_counts), dtype=dtype).reshape(RANKS, SUITS)
