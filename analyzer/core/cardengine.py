@@ -235,7 +235,6 @@ class CardTabulation:
         self.k = k
         first = np.repeat(np.arange(k), k)    # first card of a hand's pair
         second = np.tile(np.arange(k), k)     # second card
-        self._first, self._second = first, second
         self._same = (first == second).astype(np.int64)
         p_names, sig_p, p_values = _signatures(features, "player_", level)
         b_names, sig_b, b_values = _signatures(features, "banker_", level)

@@ -46,7 +46,6 @@ from .ways import BATCH_CHUNK, WaysTable, falling  # noqa: F401 (the engine's AP
 
 VALUES = 10
 POSITIONS = 6
-WINNER_CODES = {"player": 0, "banker": 1, "tie": 2}
 
 
 @lru_cache(maxsize=1)
@@ -120,8 +119,6 @@ class CoupTable:
         self.natural = d.natural
         self.winner = d.winner
         self.cards_dealt = d.cards
-        dealt = np.stack([p1, b1, p2, b2, self.p3, self.b3])
-        self.max_value = dealt.max(axis=0)
 
         self.multiset, self.exponents = _multisets()
 
