@@ -1,5 +1,6 @@
 """The prefix-basis ways and the exact sums of the shoe-aware check (issue 14 item 5) equal the plain
-product and exact Fractions; the reports are the same byte for byte."""
+product (the core tabulation's int64 back end) and exact Fractions; the reports are the same byte for
+byte."""
 
 import numpy as np
 
@@ -14,12 +15,7 @@ from analyzer.simcheck.verify import replay
 EIGHT = Shoe.standard(8)
 
 
-def _with_plain(counter, fn):
-    counter.prefix = False
-    try:
-        return fn()
-    finally:
-        counter.prefix = True
+PLAIN = "int64"              # the core's plain (cells x 5005) integer product
 
 
 def test_prefix_ways_equal_the_plain_product():
@@ -30,7 +26,8 @@ def test_prefix_ways_equal_the_plain_product():
         c = counter_for(fams)
         vc = np.maximum(np.array([128] + [32] * 9) - rng.integers(0, 34, (400, 10)), 0)
         vc[:4] = [[0] * 9 + [6], [1] * 6 + [0] * 4, [128] + [32] * 9, [3, 2, 1] + [0] * 7]
-        assert np.array_equal(c.ways(vc), _with_plain(c, lambda: c.ways(vc)))
+        assert c.plan(int(vc.sum(axis=1).max())) == "prefix" and c.plan(416, PLAIN) == "core"
+        assert np.array_equal(c.ways(vc), c.ways(vc, backend=PLAIN))
 
 
 def test_shoe_aware_sums_equal_the_plain_path_on_a_simulated_log():
@@ -41,7 +38,7 @@ def test_shoe_aware_sums_equal_the_plain_path_on_a_simulated_log():
     fams = build_families(_select_bets(("player", "banker", "tie"), None))
     obs = {"outcome": fams[0].code[rep.sequence[keep]]}
     new = shoe_aware(EIGHT, fams, rep.remaining[keep], obs)
-    old = _with_plain(counter_for(fams), lambda: shoe_aware(EIGHT, fams, rep.remaining[keep], obs))
+    old = shoe_aware(EIGHT, fams, rep.remaining[keep], obs, backend=PLAIN)
     assert new.coups == old.coups > 1000
     for key, fr in new.families.items():
         o = old.families[key]
@@ -76,8 +73,8 @@ def test_prefix_ways_equal_the_plain_product_for_bets_rules_and_small_shoes():
     for rules, bets, cats in _bets_and_rules():
         c = counter_for(build_families(_select_bets(bets, None), cats, rules))
         for vc in (big, small, big[:1]):
-            assert np.array_equal(c.ways(vc), _with_plain(c, lambda: c.ways(vc))), (rules, bets, cats)
-        assert c._prefix is not False
+            assert np.array_equal(c.ways(vc), c.ways(vc, backend=PLAIN)), (rules, bets, cats)
+        assert c.plan(6) == c.plan(416) == "prefix"
 
 
 def test_batch_sums_equal_python_integer_sums():
@@ -119,7 +116,7 @@ def test_shoe_aware_reference_equals_exact_fractions_per_coup():
     fams = build_families(_select_bets(("player", "banker", "tie", "dragon7"), None))
     got = shoe_aware(EIGHT, fams, rep.remaining[keep], {"outcome": fams[0].code[rep.sequence[keep]]})
     c = counter_for(fams)
-    W = _with_plain(c, lambda: c.ways(rep.remaining[keep]))
+    W = c.ways(rep.remaining[keep], backend=PLAIN)
     D = [falling(int(n), 6) for n in rep.remaining[keep].sum(axis=1)]
     for fam in fams:
         p = [[Fraction(int(w), d) for w in row[fam.rows]] for row, d in zip(W, D)]
@@ -143,8 +140,8 @@ def test_check_reports_are_identical_on_the_plain_product():
         log = read_hand_log("sim.csv", text)
         new = check_log(log, EIGHT, bets=bets, rules=rules)
         c = counter_for(build_families(_select_bets(bets, None), ("outcome", "cards", "totals"), rules))
-        assert c._prefix                  # the check above counted with this counter's prefix basis
-        old = _with_plain(c, lambda: check_log(log, EIGHT, bets=bets, rules=rules))
+        assert c.plan(416) == "prefix"    # the check above counted with this counter's prefix basis
+        old = check_log(log, EIGHT, bets=bets, rules=rules, backend=PLAIN)
         assert report_json(new) == report_json(old) and report_markdown(new) == report_markdown(old)
 
 

@@ -188,7 +188,7 @@ def _return_from_counts(bet: Bet, tallies: Tallies) -> Fraction | None:
 def check_log(log: HandLog, shoe: Shoe, reference: str = "shoe-aware", bets: tuple[str, ...] = MAIN_BETS,
               catalog_obj=None, alpha: Fraction = DEFAULT_ALPHA, power: Fraction = DEFAULT_POWER,
               detect: Fraction = DEFAULT_DETECT, depletion: bool = True, jobs: int = 1,
-              progress=None, order: bool = False, rules=None, procedure=None) -> Report:
+              progress=None, order: bool = False, rules=None, procedure=None, backend: str = "auto") -> Report:
     """Check a hand log (replayed first: any violation is an error).
 
     ``progress(coups)``, when given, is called as the shoe-aware solves go.
@@ -199,17 +199,19 @@ def check_log(log: HandLog, shoe: Shoe, reference: str = "shoe-aware", bets: tup
     card-order chi-square of :mod:`.order` (is the shoe shuffled?).  ``rules``: the drawing
     rules (:class:`analyzer.core.rules.Rules`, default Punto Banco) the log is replayed against
     and the reference is dealt under; a rule set that leaves the Player a choice needs it fixed
-    first (``Rules.with_player_option``).  :func:`check_stream` does the same on a log read in
-    chunks."""
+    first (``Rules.with_player_option``).  ``backend``: the arithmetic of the shoe-aware
+    counts (:mod:`analyzer.core.backend`; every back end that can count the shoes exactly gives
+    the same report, one that cannot is refused with a :class:`BetError`).
+    :func:`check_stream` does the same on a log read in chunks."""
     from .stream import LogStream
     return check_stream(LogStream.of(log), shoe, reference, bets, catalog_obj, alpha, power, detect, depletion,
-                        jobs, progress, order, rules, procedure)
+                        jobs, progress, order, rules, procedure, backend)
 
 
 def check_stream(stream, shoe: Shoe, reference: str = "shoe-aware", bets: tuple[str, ...] = MAIN_BETS,
                  catalog_obj=None, alpha: Fraction = DEFAULT_ALPHA, power: Fraction = DEFAULT_POWER,
                  detect: Fraction = DEFAULT_DETECT, depletion: bool = True, jobs: int = 1,
-                 progress=None, order: bool = False, rules=None, procedure=None) -> Report:
+                 progress=None, order: bool = False, rules=None, procedure=None, backend: str = "auto") -> Report:
     """:func:`check_log` of a :class:`~.stream.LogStream`, chunk by chunk: each chunk is replayed,
     its observed cells counted and its exact per-coup distributions summed, then dropped.
 
@@ -223,7 +225,7 @@ def check_stream(stream, shoe: Shoe, reference: str = "shoe-aware", bets: tuple[
     if isinstance(jobs, int) and jobs > 1 and can_fork():
         with ForkRunner(jobs) as runner:         # processes forked once for every chunk
             return check_stream(stream, shoe, reference, bets, catalog_obj, alpha, power, detect, depletion,
-                                runner, progress, order, rules, procedure)
+                                runner, progress, order, rules, procedure, backend)
 
     if rules is not None and rules.player_option:
         raise CheckError(f"rule set {rules.name!r} lets the Player choose: the check needs the choice the "
@@ -237,7 +239,7 @@ def check_stream(stream, shoe: Shoe, reference: str = "shoe-aware", bets: tuple[
     except BetError as e:
         bet_error = e
     aware = reference == "shoe-aware"
-    sums = ShoeAwareSums(shoe, fams, depletion) if aware and fams else None
+    sums = ShoeAwareSums(shoe, fams, depletion, backend) if aware and fams else None
     cards = CardOrder(shoe, stream.value_level) if order else None
     observed = {fam.key: np.zeros(fam.cells, dtype=np.int64) for fam in fams or ()}
     carry: dict = {}

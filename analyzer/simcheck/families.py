@@ -2,13 +2,13 @@
 
 A *family* partitions every coup into cells: the outcome, the cards dealt,
 the final totals, or a bet's pay-table events.  Each family maps the
-``10**6`` value sequences of the coup table to a cell, so the ways of every
-cell for a shoe are one matrix product (:class:`Counter`).
+``10**6`` value sequences of the coup table to a cell, so the cells of the
+families are one tabulation of the core, counted for many shoes at once
+(:class:`Counter`).
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -16,7 +16,8 @@ from functools import lru_cache
 import numpy as np
 
 from ..bets.catalog import Bet
-from ..core.engine import POSITIONS, falling
+from ..core.backend import INT64_LIMIT, check_backend, choose
+from ..core.engine import POSITIONS, VALUES, falling
 from ..core.errors import BetError
 from .logs import OUTCOME_NAMES
 
@@ -136,75 +137,85 @@ def counter_for(families: tuple[Family, ...]) -> Counter:
 class Counter:
     """Exact ways of every cell of ``families`` for many shoes (value counts) at once.
 
-    For a shoe with ``n_v`` cards of value ``v``, the ordered six-card deals
-    showing a value multiset ``m`` number ``prod_v n_v (n_v-1)...``
-    (:meth:`analyzer.core.engine.CoupTable.batch_monomials`, for a batch of shoes at
-    once), and the cells' counts are one matrix product.  While ``N (N-1) ... (N-5) <
-    2**53`` (shoes of at most 458 cards) every monomial, product and partial sum
-    is an integer below ``2**53``, so double precision is exact; larger shoes
-    use int64 (below ``2**63``) or Python integers.
+    A thin layer over the core: the cells of every family are compiled once as one
+    :class:`analyzer.core.engine.Tabulation` (:meth:`~analyzer.core.engine.Tabulation.grouped`,
+    one event per cell, the families' rows one after the other at their offsets) and
+    counted by :meth:`~analyzer.core.engine.Tabulation.ways_many`, which picks the
+    arithmetic (``backend``, :mod:`analyzer.core.backend`).  One more plan, for the shoes
+    within its float64 bound: :class:`.prefix.PrefixWays` (the ways of the cards a coup
+    deals, about three times as fast as the core's float64 blocks on these cells,
+    measured with ``benchmarks/bench_check.py --compare``), taken or not by the core's
+    one rule, :func:`analyzer.core.backend.choose` (:meth:`plan`).
     """
 
     def __init__(self, families: list[Family]):
-        from ..core.engine import coup_table
+        from ..core.engine import Tabulation, coup_table
 
         table = coup_table(families[0].rules if families else None)
         self.families = families
-        M = table.multisets
-        self.M = M
-        blocks = [np.bincount(fam.code.astype(np.int64) * M + table.multiset,
-                              minlength=fam.cells * M).reshape(fam.cells, M) for fam in families]
-        self.coef = np.concatenate(blocks).astype(np.int64)          # (E, 5005)
-        self.E = self.coef.shape[0]
-        self._coef_f = self.coef.astype(np.float64)
-        self._coef_obj = None
-        self._exact_cache: dict = {}
-        self._exps = table.exponents
+        self.E = sum(f.cells for f in families)
+        coef = np.concatenate([Tabulation.grouped(f.code, f.cells, table).coef for f in families]) \
+            if families else np.zeros((0, table.multisets), dtype=np.int64)
+        #: the cells as one core tabulation (rows ``fam.rows`` of each family)
+        self.tabulation = Tabulation([], table, coef)
         self._table = table
-        self._prefix = None                 # built on first use (see :class:`.prefix.PrefixWays`)
-        self.prefix = True                  # False: the plain (cells x 5005) product
+        self._prefix = None                 # built on first use (False: the cells do not allow it)
 
-    def ways(self, value_counts: np.ndarray) -> np.ndarray:
-        """``(B, E)`` int64 (or object) exact ways for ``B`` shoes given by value counts."""
-        vc = np.asarray(value_counts, dtype=np.int64)
-        if vc.ndim == 1:
-            vc = vc[None, :]
-        n_max = int(vc.sum(axis=1).max()) if vc.shape[0] else 0
-        bound = falling(n_max, POSITIONS)
-        if bound < 2**53:
-            dtype = np.float64
-        elif bound < 2**63:
-            dtype = np.int64
-        else:
-            return self.ways_exact(vc)
-        if dtype is np.float64 and self.prefix and vc.shape[0]:
-            if self._prefix is None:
-                from .prefix import PrefixWays
-                self._prefix = PrefixWays.build(self.families, self._table)
-            if self._prefix is not False:
-                return self._prefix.ways(vc)
-        mono = self._table.batch_monomials(vc, dtype)
-        if dtype is np.float64:
-            return (self._coef_f @ mono).T.astype(np.int64)
-        return (self.coef @ mono).T
+    def _prefix_ways(self):
+        if self._prefix is None:
+            from .prefix import PrefixWays
+            self._prefix = PrefixWays.build(self.families, self._table) if self.families else False
+        return self._prefix
+
+    def plans(self, cards: int) -> tuple:
+        """The plans that can count a shoe of ``cards`` cards, as
+        :func:`analyzer.core.backend.choose` reads them: :class:`.prefix.PrefixWays` (float64,
+        exact up to :data:`.prefix.FLOAT_CARDS` cards) when these cells allow it, then the
+        core's tabulation, which checks the bound of the arithmetic it is asked for itself."""
+        from .prefix import FLOAT_CARDS
+        plans = []
+        if self._prefix_ways():
+            plans.append(("prefix", "float64", cards <= FLOAT_CARDS, True,
+                          f"the prefix sums are exact up to {FLOAT_CARDS} cards"))
+        plans.extend(("core", arithmetic, True, True, "") for arithmetic in ("float64", "int64", "residues"))
+        return tuple(plans)
+
+    def plan(self, cards: int, backend: str = "auto") -> str:
+        """``"prefix"``, ``"core"`` (the tabulation, in ``backend``) or ``"python"``: how
+        :meth:`ways` counts a shoe of ``cards`` cards."""
+        return choose(check_backend(backend), int(cards), self.plans(int(cards)))
+
+    def ways(self, value_counts, backend: str = "auto") -> np.ndarray:
+        """``(B, E)`` exact ways for ``B`` shoes given by value counts: ``int64`` when every
+        shoe's ``N (N-1) ... (N-5)`` fits in it, else Python integers (``object``), counted
+        in the arithmetic of ``backend`` (:meth:`plan`, per size of shoe).
+
+        Column-major whatever the plan (the layout of the prefix sums): numpy's float sums
+        along an axis add in an order that follows the layout, so the check's float
+        statistics come out the same bits on every back end."""
+        backend = check_backend(backend)
+        vc = np.asarray(value_counts, dtype=np.int64).reshape(-1, VALUES)
+        B = vc.shape[0]
+        if not B:
+            return np.zeros((0, self.E), dtype=np.int64, order="F")
+        cards = vc.sum(axis=1)
+        sizes = np.unique(cards)
+        prefix = [n for n in sizes.tolist() if self.plan(n, backend) == "prefix"]
+        if len(prefix) == len(sizes):
+            return np.asfortranarray(self._prefix.ways(vc))
+        big = falling(int(sizes[-1]), POSITIONS) > INT64_LIMIT
+        out = np.empty((B, self.E), dtype=object if big else np.int64, order="F")
+        on = np.isin(cards, prefix)
+        if on.any():
+            out[on] = self._prefix.ways(vc[on])
+        rest = np.flatnonzero(~on)
+        rows = self.tabulation.ways_many(vc[rest], backend=backend)
+        out[rest] = np.array(rows, dtype=out.dtype).reshape(len(rest), self.E)
+        return out
 
     def ways_exact(self, value_counts) -> np.ndarray:
-        """Python-integer version (any shoe size); ``(B, E)`` object array."""
-        vc = np.asarray(value_counts, dtype=np.int64)
-        if vc.ndim == 1:
-            vc = vc[None, :]
-        out = np.empty((vc.shape[0], self.E), dtype=object)
-        if self._coef_obj is None:
-            self._coef_obj = self.coef.astype(object)
-            self._exp_terms = [[(v, int(k)) for v, k in enumerate(e) if k] for e in self._exps.tolist()]
-        for b, row in enumerate(vc.tolist()):
-            key = tuple(row)
-            if key not in self._exact_cache:
-                ff = [[falling(n, k) for k in range(POSITIONS + 1)] for n in row]
-                mono = np.array([math.prod(ff[v][k] for v, k in terms) for terms in self._exp_terms],
-                                dtype=object)
-                if len(self._exact_cache) > 64:
-                    self._exact_cache.clear()
-                self._exact_cache[key] = self._coef_obj @ mono
-            out[b] = self._exact_cache[key]
-        return out
+        """:meth:`ways` in Python integers (``backend="python"``, the core's reference): a
+        ``(B, E)`` ``object`` array, whatever the shoes' size."""
+        vc = np.asarray(value_counts, dtype=np.int64).reshape(-1, VALUES)
+        rows = self.tabulation.ways_many(vc, backend="python")
+        return np.array(rows, dtype=object).reshape(vc.shape[0], self.E)

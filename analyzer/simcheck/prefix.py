@@ -23,8 +23,8 @@ main bets) are sums of totals ways; a family whose cell is, for each ``L``, a
 function of the totals cell (cards dealt) is summed per ``L``; any other family
 (a bet on how many cards a hand drew, say) gets its own rows in every residue.
 
-Exactness (the float path of :meth:`.families.Counter.ways`, shoes of at most
-458 cards, so that ``N (N-1) ... (N-5) < 2**53``): every quantity is a
+Exactness (the ``"prefix"`` plan of :meth:`.families.Counter.ways`, shoes of at most
+:data:`FLOAT_CARDS` = 458 cards, so that ``N (N-1) ... (N-5) < 2**53``): every quantity is a
 nonnegative integer below ``2**53``, hence exact in double precision.  A ``y``
 of ``s`` values is at most ``(N)_s``; ``Z[L, s]`` counts (value sequences of
 the cell with ``L - s`` zeros) x (ordered choices of ``s`` non-zero cards), at
@@ -32,16 +32,20 @@ most ``C(6, 3) (N)_s <= 20 * 458**5 < 2**49`` for ``s <= 5`` and at most the
 cell's ways for ``s = 6``; every partial sum of a product is a sub-sum of such
 a total; ``(n_0)_{L-s} Z[L, s]`` and their sums are terms and partial sums of
 the cell's ways.  Padding entries multiply a finite value by a zero
-coefficient.  Tested equal to the plain (cells x 5005) product
-(``tests/test_check_speed.py``).
+coefficient.  Tested equal to the core's tabulation of the same cells (its int64 and Python-integer
+back ends, ``tests/test_check_speed.py``, ``tests/test_check_core.py``).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..core.engine import POSITIONS
+from ..core.engine import POSITIONS, falling
 
+#: The largest shoe whose ways :class:`PrefixWays` counts exactly: ``N (N-1) ... (N-5) < 2**53``
+#: (458 cards; every shoe of 8 decks or fewer).  :meth:`.families.Counter.plans` gives it to
+#: :func:`analyzer.core.backend.choose`.
+FLOAT_CARDS = next(n for n in range(POSITIONS, 10**4) if falling(n + 1, POSITIONS) >= 2**53)
 MAX_ROWS = 600          # y gathered per product (a few residues): two such blocks stay in cache
 SUB = 128               # coups per pass
 
@@ -62,7 +66,7 @@ def _parts(exps: np.ndarray):
 
 
 class PrefixWays:
-    """The exact ways of :class:`.families.Counter` (float path), see the module docstring."""
+    """The exact ways of :class:`.families.Counter` (its ``"prefix"`` plan), see the module docstring."""
 
     @classmethod
     def build(cls, families, table):

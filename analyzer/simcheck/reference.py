@@ -40,6 +40,7 @@ from fractions import Fraction
 import numpy as np
 from threadpoolctl import threadpool_limits
 
+from ..core.backend import check_backend
 from ..core.engine import POSITIONS, falling
 from ..core.shoe import Shoe
 from .distributed import ForkRunner, can_fork
@@ -227,15 +228,16 @@ def off_the_top(shoe: Shoe, families, coups: int) -> Reference:
 
 def shoe_aware(shoe: Shoe, families, remaining: np.ndarray,
                observed_cells: dict[str, np.ndarray] | None = None, jobs: int = 1,
-               progress=None) -> Reference:
+               progress=None, backend: str = "auto") -> Reference:
     """Sum the exact per-coup distributions of ``remaining`` (``(n, 10)`` unseen value counts).
 
     ``observed_cells`` (family key -> observed cell of each coup) feeds the
     depletion statistics (see :func:`depletion_test`).  ``jobs`` > 1 shares the
     coups among that many forked processes (where ``fork`` exists); the sums,
-    and so the result, are the same.  :class:`ShoeAwareSums` does the same a chunk
-    of coups at a time."""
-    sums = ShoeAwareSums(shoe, families, observed_cells is not None and "outcome" in observed_cells)
+    and so the result, are the same, as they are in every ``backend`` (the arithmetic of the
+    per-coup counts, :meth:`.families.Counter.ways`).  :class:`ShoeAwareSums` does the same a
+    chunk of coups at a time."""
+    sums = ShoeAwareSums(shoe, families, observed_cells is not None and "outcome" in observed_cells, backend)
     sums.add(remaining, observed_cells["outcome"] if sums.depletion else None, jobs, progress)
     return sums.reference()
 
@@ -245,8 +247,9 @@ class ShoeAwareSums:
     order, any split), then :meth:`reference`.  Exact sums are kept as Python integers per number of
     unseen cards (a few hundred keys at most), so memory does not grow with the coups."""
 
-    def __init__(self, shoe: Shoe, families, depletion: bool = True):
+    def __init__(self, shoe: Shoe, families, depletion: bool = True, backend: str = "auto"):
         self.shoe = shoe
+        self.backend = check_backend(backend)
         self.families = tuple(families)
         self.counter = counter_for(self.families)
         self.bet_fams = [f for f in self.families if f.bet is not None]
@@ -280,7 +283,7 @@ class ShoeAwareSums:
         order = np.argsort(N, kind="stable")
         state = _LoopState(self.counter, remaining[order], N[order], self.bet_fams, self.scales, wbits, ubits,
                            max_n, self.outcome if obs is not None else None, self.p0 if obs is not None else None,
-                           obs[order] if obs is not None else None)
+                           obs[order] if obs is not None else None, backend=self.backend)
         # Fixed blocks, merged in order whoever computes them: the float sums (covariance,
         # depletion) come out the same bits on one job, forked jobs or a cluster (jobs.run).
         blocks = _blocks(n)
@@ -375,6 +378,7 @@ class _LoopState:
     p0: np.ndarray | None
     obs: np.ndarray | None
     progress: object = None     # called with the number of coups done, batch by batch
+    backend: str = "auto"       # the arithmetic of the counts (Counter.ways)
 
 
 def _blocks(n: int) -> list[tuple[int, int]]:
@@ -423,7 +427,7 @@ def _accumulate(st: _LoopState, lo: int, hi: int):
             stop = min(start + BATCH, hi)
             keys = st.N[start:stop]
             local = keys - base
-            W = st.counter.ways(st.remaining[start:stop])
+            W = st.counter.ways(st.remaining[start:stop], backend=st.backend)
             if W.dtype == object:
                 _add_object(sums, local, W)
             else:
