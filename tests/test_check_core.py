@@ -86,12 +86,15 @@ def test_counter_ways_equal_the_core_python_reference(case, size):
 
 def test_counter_plans_go_through_the_core_rule():
     """The prefix sums count the shoes within their float64 bound (458 cards) under ``auto`` and
-    ``float64``; every other shoe and back end goes to the core's tabulation; ``python`` is the
+    ``float64``; every other shoe and back end takes the evaluator's other plans; ``python`` is the
     reference; an unknown back end is refused."""
     counter = counter_for(_families(*FAMILY_SETS[0]))
-    assert [counter.plan(n) for n in (6, 416, 458, 459, 520_000)] == ["prefix"] * 3 + ["core"] * 2
-    assert counter.plan(416, "float64") == "prefix" and counter.plan(459, "float64") == "core"
-    assert {counter.plan(416, b) for b in ("int64", "residues")} == {"core"}
+    # beyond: residues, even under the int64 bound (114 rows: cheaper than int64 products)
+    assert [counter.plan(n) for n in (6, 416, 458, 459, 520_000)] == ["prefix"] * 3 + ["residues"] * 2
+    assert counter.plan(416, "float64") == "prefix"
+    with pytest.raises(BetError, match="float64"):
+        counter.plan(459, "float64")
+    assert [counter.plan(416, b) for b in ("int64", "residues")] == ["int64", "residues"]
     assert counter.plan(416, "python") == "python"
     with pytest.raises(BetError, match="unknown back end"):
         counter.ways([[32] * 10], backend="gpu")

@@ -26,7 +26,7 @@ def test_prefix_ways_equal_the_plain_product():
         c = counter_for(fams)
         vc = np.maximum(np.array([128] + [32] * 9) - rng.integers(0, 34, (400, 10)), 0)
         vc[:4] = [[0] * 9 + [6], [1] * 6 + [0] * 4, [128] + [32] * 9, [3, 2, 1] + [0] * 7]
-        assert c.plan(int(vc.sum(axis=1).max())) == "prefix" and c.plan(416, PLAIN) == "core"
+        assert c.plan(int(vc.sum(axis=1).max())) == "prefix" and c.plan(416, PLAIN) == PLAIN
         assert np.array_equal(c.ways(vc), c.ways(vc, backend=PLAIN))
 
 
@@ -50,7 +50,7 @@ def test_shoe_aware_sums_equal_the_plain_path_on_a_simulated_log():
         assert np.allclose(new.depletion[k], old.depletion[k], rtol=1e-9)
 
 
-# -- the value-0 prefix basis (simcheck/prefix.py) and the batch sums (reference._BatchSums) --------------
+# -- the value-0 prefix basis (core/prefix.py) and the batch sums (reference._BatchSums) --------------
 
 def _bets_and_rules():
     from analyzer.core.rules import GOLD

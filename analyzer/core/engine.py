@@ -210,7 +210,7 @@ class Tabulation:
     """
 
     def __init__(self, masks: list[np.ndarray], table: CoupTable | None = None,
-                 coef: np.ndarray | None = None):
+                 coef: np.ndarray | None = None, partitions=None):
         table = table or coup_table()
         if coef is None:
             coef = np.stack([table.coefficients(m) for m in masks]) if masks else \
@@ -218,17 +218,33 @@ class Tabulation:
         self.coef = coef
         self.events = coef.shape[0]
         self._table = table
-        self.ways_table = WaysTable.of_values(coef, table.exponents)
+        self.ways_table = WaysTable.of_values(coef, table.exponents,
+                                              None if partitions is None else (tuple(partitions), table))
+
+    @staticmethod
+    def _cells(groups: np.ndarray, size: int, table: CoupTable) -> np.ndarray:
+        keep = groups >= 0
+        key = groups[keep].astype(np.int64) * table.multisets + table.multiset[keep]
+        return np.bincount(key, minlength=size * table.multisets).reshape(size, table.multisets).astype(np.int64)
 
     @classmethod
     def grouped(cls, groups: np.ndarray, size: int, table: CoupTable | None = None) -> Tabulation:
         """One event per group id ``0 .. size-1`` of a partition of the value sequences
         (sequences with a negative id belong to no event); compiled in one pass."""
         table = table or coup_table()
-        keep = groups >= 0
-        key = groups[keep].astype(np.int64) * table.multisets + table.multiset[keep]
-        coef = np.bincount(key, minlength=size * table.multisets).reshape(size, table.multisets)
-        return cls([], table, coef.astype(np.int64))
+        return cls([], table, cls._cells(groups, size, table))
+
+    @classmethod
+    def partitions(cls, parts, table: CoupTable | None = None) -> Tabulation:
+        """One event per cell of each partition of ``parts`` (``[(codes, cells), ...]``: every
+        value sequence in cell ``codes[i]``, ``0 .. cells-1``, of each), the partitions' rows one
+        after the other; the table keeps the codes, so that its evaluator can count the cells
+        from the cards each coup deals (:mod:`analyzer.core.prefix`)."""
+        table = table or coup_table()
+        parts = [(np.asarray(code), int(cells)) for code, cells in parts]
+        coef = np.concatenate([cls._cells(code, cells, table) for code, cells in parts]) if parts else \
+            np.zeros((0, table.multisets), dtype=np.int64)
+        return cls([], table, coef, parts)
 
     def ways(self, value_counts, backend: str = "auto") -> list[int]:
         """Exact ways of each event for a shoe with these counts of values 0..9, in the
@@ -251,6 +267,12 @@ class Tabulation:
                                              backend, chunk)
         rows = [[int(x) for x in v] for v in value_counts]
         return self.ways_table.ways_many([r + [sum(r)] for r in rows], backend, chunk)
+
+    def ways_array(self, value_counts, backend: str = "auto") -> np.ndarray:
+        """:meth:`ways_many` as one ``(B, events)`` array (``int64`` where every shoe's deals fit
+        in it, else Python integers: :meth:`analyzer.core.ways.WaysTable.ways_array`)."""
+        vc = np.asarray(value_counts, dtype=np.int64).reshape(-1, VALUES)
+        return self.ways_table.ways_array(np.concatenate([vc, vc.sum(axis=1, keepdims=True)], axis=1), backend)
 
     def ways_exact(self, value_counts) -> list[int]:
         """Same as :meth:`ways`, with Python integers only (any shoe size): the reference."""

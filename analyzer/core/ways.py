@@ -68,6 +68,7 @@ from . import classbatch
 from .classbatch import ClassBatchPlan, splits
 from .features import CARD_TABLE
 from .modular import exact_dot, usable
+from .prefix import FLOAT_CARDS, PrefixPlan
 from .rankflush import RankFlushPlan
 
 POSITIONS = 6
@@ -122,7 +123,10 @@ class WaysTable:
     extended counts ``(K classes, 10 values, N)`` (``idx == K + 10`` is ``N``); ``k`` the
     number of classes; ``classes`` the class of each of the 52 cards (rank-major; ``None``
     for a point-value table, ``k == 0``); ``every`` the row of every sequence (its ways
-    are the deals), when known.  The plans are built when first needed and kept.
+    are the deals), when known; ``partitions`` ``(((codes, cells), ...), coup table)`` of a
+    point-value table compiled from partitions of the value sequences (its rows the cells,
+    one partition after the other), for :class:`~analyzer.core.prefix.PrefixPlan`.  The
+    plans are built when first needed and kept.
     """
 
     coef: np.ndarray
@@ -131,6 +135,7 @@ class WaysTable:
     k: int = 0
     classes: np.ndarray | None = None
     every: np.ndarray | None = None
+    partitions: tuple | None = None
     _state: dict = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self):
@@ -138,9 +143,10 @@ class WaysTable:
             raise ValueError("a ways table counts sequences: its coefficients are non-negative")
 
     @classmethod
-    def of_values(cls, coef: np.ndarray, exponents: np.ndarray) -> WaysTable:
+    def of_values(cls, coef: np.ndarray, exponents: np.ndarray, partitions=None) -> WaysTable:
         """The point-value table of ``coef`` over multisets of six values (``exponents``
-        ``(M, 10)``: each multiset's count of each value), the row of every sequence known."""
+        ``(M, 10)``: each multiset's count of each value), the row of every sequence known
+        (``partitions``: as the class says)."""
         m = exponents.shape[0]
         idx = np.zeros((m, POSITIONS), dtype=np.int64)
         off = np.zeros((m, POSITIONS), dtype=np.int64)
@@ -152,7 +158,7 @@ class WaysTable:
                 idx[rows[take], col[take]] = v
                 off[rows[take], col[take]] = j
                 col[take] += 1
-        return cls(np.ascontiguousarray(coef, dtype=np.int64), idx, off, 0, None, _orderings(exponents))
+        return cls(np.ascontiguousarray(coef, dtype=np.int64), idx, off, 0, None, _orderings(exponents), partitions)
 
     # -- what the table is -------------------------------------------------------
     @property
@@ -183,7 +189,7 @@ class WaysTable:
     # -- plans ---------------------------------------------------------------------
     def built(self) -> tuple[str, ...]:
         """The plans built so far (each is built when first needed, then kept)."""
-        names = ("counted", "blocks", "rank_flush", "_halves", "class_batch", "python")
+        names = ("counted", "blocks", "prefix", "rank_flush", "_halves", "class_batch", "python")
         return tuple(n.lstrip("_") for n in names if n in self.__dict__ or n in self._state)
 
     @cached_property
@@ -226,6 +232,15 @@ class WaysTable:
             return BlockPlan(self.counted[0], self.exponents)
         except ValueError:                   # coefficients beyond the blocks' bounds
             return None
+
+    @cached_property
+    def prefix(self) -> PrefixPlan | None:
+        """The plan of a table compiled from partitions of the coups
+        (:class:`~analyzer.core.prefix.PrefixPlan`), or ``None``."""
+        if self.partitions is None:
+            return None
+        parts, coup_table = self.partitions
+        return PrefixPlan.build(parts, coup_table)
 
     @cached_property
     def rank_flush(self) -> RankFlushPlan | None:
@@ -292,15 +307,7 @@ class WaysTable:
             return self.ways_many([counts], backend=backend)[0]
         n = counts[-1]
         deals = falling(n, POSITIONS)
-        plans = []
-        rf = self.rank_flush
-        if rf is not None:
-            plans += [("rank_flush", "int64", math.perm(n, rf.r) < 2**63, True, INT64_BOUND),
-                      ("rank_flush_big", "python", True, True, "")]
-        plans.append(("int64", "int64", deals <= INT64_LIMIT, True, INT64_BOUND))
-        if self.blocks is not None or usable(self.coef):
-            plans.append(("residues", "residues", True, True, ""))
-        plan = choose(backend, n, plans)
+        plan = choose(backend, n, self._single_plans(n))
         if plan == "python":
             return self._python(counts)
         if plan in ("rank_flush", "rank_flush_big"):
@@ -316,6 +323,18 @@ class WaysTable:
         # numpy's integer einsum loops run several times faster than its integer matmul
         return self.complete(np.einsum("em,m->e", coef, mono).tolist(), deals)
 
+    def _single_plans(self, n: int):
+        """This table's plans for one shoe of ``n`` cards, in the order ``"auto"`` prefers."""
+        plans = []
+        rf = self.rank_flush
+        if rf is not None:
+            plans += [("rank_flush", "int64", math.perm(n, rf.r) < 2**63, True, INT64_BOUND),
+                      ("rank_flush_big", "python", True, True, "")]
+        plans.append(("int64", "int64", falling(n, POSITIONS) <= INT64_LIMIT, True, INT64_BOUND))
+        if self.blocks is not None or usable(self.coef):
+            plans.append(("residues", "residues", True, True, ""))
+        return plans
+
     def ways_many(self, rows, backend: str = "auto", chunk: int = BATCH_CHUNK) -> list[list[int]]:
         """:meth:`ways` of many shoes (rows of extended counts), equal list for list.
 
@@ -327,6 +346,14 @@ class WaysTable:
         :data:`~analyzer.core.classbatch.PLAN_AFTER` shoes in batches (building one costs
         more than a few shoes save), at once under ``backend="float64"``.  ``rows``: a
         sequence of rows of integers, or an ``(B, width)`` int64 array."""
+        return self._many(rows, backend, chunk, False)
+
+    def ways_array(self, rows, backend: str = "auto", chunk: int = BATCH_CHUNK) -> np.ndarray:
+        """:meth:`ways_many` as one ``(B, events)`` array: ``int64`` when every shoe's deals
+        fit in it (no count passes its deals), else Python integers (``object``)."""
+        return self._many(rows, backend, chunk, True)
+
+    def _many(self, rows, backend: str, chunk: int, as_array: bool):
         if isinstance(rows, np.ndarray) and rows.dtype == np.int64 and rows.ndim == 2:
             ext, lists = rows, None
         else:
@@ -335,32 +362,52 @@ class WaysTable:
             fits = all(-2**62 < x < 2**62 for r in lists for x in r)
             ext = np.array(lists, dtype=np.int64).reshape(len(lists), self.width) if fits else None
         b_count = len(lists) if ext is None else ext.shape[0]
-        if not b_count:
-            return []
-        if backend == "python":
-            return [self._python(r) for r in (lists if ext is None else ext.tolist())]
-        self._state["batched"] = self._state.get("batched", 0) + b_count
         sizes = [r[-1] for r in lists] if ext is None else ext[:, -1].tolist()
+        dtype = np.int64 if all(falling(n, POSITIONS) <= INT64_LIMIT for n in set(sizes)) else object
+
+        def shaped(got):
+            if not as_array:
+                return got.tolist() if isinstance(got, np.ndarray) else got
+            if isinstance(got, np.ndarray) and got.dtype == dtype:
+                return got
+            return np.array(got, dtype=dtype).reshape(-1, self.events)
+
+        if not b_count:
+            return shaped([])
+        if backend == "python":
+            return shaped([self._python(r) for r in (lists if ext is None else ext.tolist())])
+        self._state["batched"] = self._state.get("batched", 0) + b_count
         chosen: dict[int, str] = {}
         by: dict[str, list[int]] = {}
         for i, n in enumerate(sizes):
             if n not in chosen:
                 chosen[n] = choose(backend, n, self._batch_plans(n, backend))
             by.setdefault(chosen[n], []).append(i)
-        if len(by) == 1 and b_count <= chunk and ext is not None and next(iter(by)) != "int64":
-            return self._run(next(iter(by)), ext, None)          # one plan, one step: no gathering
-        out: list = [None] * b_count
+        if len(by) == 1 and ext is not None and (b_count <= chunk and next(iter(by)) != "int64"
+                                                 or next(iter(by)) == "prefix"):
+            return shaped(self._run(next(iter(by)), ext, None))  # one plan, one step: no gathering
+        out = np.empty((b_count, self.events), dtype=dtype) if as_array else [None] * b_count
         for plan, members in by.items():
-            step = chunk
+            step = len(members) if plan == "prefix" else chunk      # the prefix plan takes its own passes
             if plan == "int64":
                 step = max(1, min(chunk, BATCH_ELEMENTS // max(1, self.multisets)))
             for start in range(0, len(members), step):
                 part = members[start:start + step]
                 got = self._run(plan, None if ext is None else ext[part],
                                 None if lists is None else [lists[i] for i in part])
-                for i, w in zip(part, got):
-                    out[i] = w
+                if as_array:
+                    out[part] = shaped(got)
+                else:
+                    for i, w in zip(part, shaped(got)):
+                        out[i] = w
         return out
+
+    def plan(self, n: int, backend: str = "auto", batch: bool = True) -> str:
+        """The plan :meth:`ways_many` (``batch``) or :meth:`ways` takes for a shoe of ``n``
+        cards under ``backend`` (a one-line refusal when that back end cannot count it)."""
+        if not batch and backend != "float64":
+            return choose(backend, n, self._single_plans(n))
+        return "python" if backend == "python" else choose(backend, n, self._batch_plans(n, backend))
 
     def _batch_plans(self, n: int, backend: str):
         """This table's plans for a batch of shoes of ``n`` cards, in the order ``"auto"`` prefers."""
@@ -368,7 +415,11 @@ class WaysTable:
         int64 = deals <= INT64_LIMIT
         if self.blocks is not None:
             few = len(self.counted[1]) < RESIDUE_EVENTS
-            return (("blocks", "float64", n <= self.blocks.float_cards, True,
+            first = ()
+            if self.partitions is not None and self.prefix is not None:
+                first = (("prefix", "float64", POSITIONS <= n <= FLOAT_CARDS, True,
+                          f"the prefix sums are exact up to {FLOAT_CARDS} cards"),)
+            return first + (("blocks", "float64", n <= self.blocks.float_cards, True,
                      f"this table's float64 blocks are exact up to {self.blocks.float_cards} cards"),
                     ("int64", "int64", int64, few, INT64_BOUND),
                     ("residues", "residues", True, True, ""))
@@ -380,7 +431,8 @@ class WaysTable:
                       ("rank_flush", "int64", math.perm(n, rf.r) < 2**63, True, INT64_BOUND),
                       ("rank_flush_big", "python", True, True, "")]
         elif self.k:
-            ready = "class_batch" in self._state or backend == "float64" or self._state["batched"] >= classbatch.PLAN_AFTER
+            ready = ("class_batch" in self._state or backend == "float64"
+                     or self._state.get("batched", 0) >= classbatch.PLAN_AFTER)
             if ready:
                 plans.append(("class_batch", "float64", self.class_batch().float_exact(n), True,
                               "beyond the float64 bound of this bet's batch plan"))
@@ -389,10 +441,11 @@ class WaysTable:
             plans.append(("residues", "residues", True, True, ""))
         return plans
 
-    def _run(self, plan: str, ext: np.ndarray | None, rows: list[list[int]] | None) -> list[list[int]]:
-        """Ways of these shoes (of sizes ``plan`` is exact for) by ``plan``: their rows as
-        an int64 array ``ext`` and/or as lists of Python integers ``rows`` (either may be
-        ``None``; the array is there whenever the counts fit int64)."""
+    def _run(self, plan: str, ext: np.ndarray | None, rows: list[list[int]] | None):
+        """Ways of these shoes (of sizes ``plan`` is exact for) by ``plan``, as ``(B, events)``
+        int64 or lists of Python integers: their rows as an int64 array ``ext`` and/or as
+        lists of Python integers ``rows`` (either may be ``None``; the array is there
+        whenever the counts fit int64)."""
         if plan in ("python", "residues", "rank_flush", "rank_flush_big"):
             rows = rows if rows is not None else ext.tolist()
             if plan == "python":
@@ -404,11 +457,13 @@ class WaysTable:
             rf = self.rank_flush
             rests = [falling(n - rf.r, POSITIONS - rf.r) for n in ext[:, -1].tolist()]
             return rf.ways_many(ext[:, self.classes], rests)
+        if plan == "prefix":
+            return self.prefix.ways(ext[:, :VALUES])
         deals = [falling(n, POSITIONS) for n in ext[:, -1].tolist()]
         if plan == "blocks":
             return self.complete_many(self.blocks.exact_float_ways(ext[:, :VALUES]), deals)
         if plan == "class_batch":
-            return self.class_batch().ways(ext).tolist()
+            return self.class_batch().ways(ext)
         # int64: every monomial the product of its two halves
         (i1, o1, of1), (i2, o2, of2) = self._halves
         halves = []
@@ -472,8 +527,9 @@ class WaysTable:
             out[r] = c_all * deals + sum(c * out[i] for i, c in terms)
         return out
 
-    def complete_many(self, counted: np.ndarray, deals: list[int]) -> list[list[int]]:
-        """:meth:`complete` of many shoes: ``counted`` ``(B, counted rows)`` int64 ways.
+    def complete_many(self, counted: np.ndarray, deals: list[int]):
+        """:meth:`complete` of many shoes: ``counted`` ``(B, counted rows)`` int64 ways; all
+        rows' ways as ``(B, events)`` int64, or lists of Python integers.
 
         In ``int64`` when no value can pass the int64 bound: a derived row is
         ``c_all * deals + sum c * w`` with every ``w`` (a count of ways) at most the deals,
@@ -481,7 +537,7 @@ class WaysTable:
         beyond that, Python integers."""
         _, basis, derived = self.counted
         if not derived:
-            return counted.tolist()
+            return counted
         if self.derived_weight * max(deals) > INT64_LIMIT:
             return [self.complete(w, d) for w, d in zip(counted.tolist(), deals)]
         out = np.empty((self.events, counted.shape[0]), dtype=np.int64)
@@ -492,4 +548,4 @@ class WaysTable:
             for i, c in terms:
                 row += out[i] * c
             out[r] = row
-        return out.T.tolist()
+        return out.T

@@ -4,7 +4,7 @@ Owns: :mod:`.logs` (hand logs), :mod:`.shapes` (the shapes simulators write, the
 in :mod:`.columns`), :mod:`.stream`
 (long logs read chunk by chunk) and :mod:`.tallies` (tally files), :mod:`.verify`
 (replay of every coup against the rules and the shoe), :mod:`.families` (the
-categories a check counts, with :mod:`.prefix`: the ways of the cards a coup deals),
+categories a check counts, compiled once and counted by the core's evaluator),
 :mod:`.reference` (their exact expected counts and variances, off the top or shoe-aware;
 :mod:`.distributed` runs the sums on forked processes or Dask workers), :mod:`.stats` (tests, Holm's correction,
 power), :mod:`.check` (the check itself), :mod:`.check_format` (its reports) and

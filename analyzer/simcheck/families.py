@@ -16,8 +16,8 @@ from functools import lru_cache
 import numpy as np
 
 from ..bets.catalog import Bet
-from ..core.backend import INT64_LIMIT, check_backend, choose
-from ..core.engine import POSITIONS, VALUES, falling
+from ..core.backend import check_backend
+from ..core.engine import VALUES
 from ..core.errors import BetError
 from .logs import OUTCOME_NAMES
 
@@ -137,15 +137,12 @@ def counter_for(families: tuple[Family, ...]) -> Counter:
 class Counter:
     """Exact ways of every cell of ``families`` for many shoes (value counts) at once.
 
-    A thin layer over the core: the cells of every family are compiled once as one
-    :class:`analyzer.core.engine.Tabulation` (:meth:`~analyzer.core.engine.Tabulation.grouped`,
-    one event per cell, the families' rows one after the other at their offsets) and
-    counted by :meth:`~analyzer.core.engine.Tabulation.ways_many`, which picks the
-    arithmetic (``backend``, :mod:`analyzer.core.backend`).  One more plan, for the shoes
-    within its float64 bound: :class:`.prefix.PrefixWays` (the ways of the cards a coup
-    deals, about three times as fast as the core's float64 blocks on these cells,
-    measured with ``benchmarks/bench_check.py --compare``), taken or not by the core's
-    one rule, :func:`analyzer.core.backend.choose` (:meth:`plan`).
+    A thin layer over the core: the families are compiled once as one
+    :class:`analyzer.core.engine.Tabulation` of partitions
+    (:meth:`~analyzer.core.engine.Tabulation.partitions`: one event per cell, the families'
+    rows one after the other at their offsets), which its evaluator counts: within the
+    float64 bound from the cards each coup deals (:mod:`analyzer.core.prefix`), beyond by
+    the value engine's plans, in the arithmetic of ``backend`` (:mod:`analyzer.core.backend`).
     """
 
     def __init__(self, families: list[Family]):
@@ -154,64 +151,24 @@ class Counter:
         table = coup_table(families[0].rules if families else None)
         self.families = families
         self.E = sum(f.cells for f in families)
-        coef = np.concatenate([Tabulation.grouped(f.code, f.cells, table).coef for f in families]) \
-            if families else np.zeros((0, table.multisets), dtype=np.int64)
         #: the cells as one core tabulation (rows ``fam.rows`` of each family)
-        self.tabulation = Tabulation([], table, coef)
-        self._table = table
-        self._prefix = None                 # built on first use (False: the cells do not allow it)
-
-    def _prefix_ways(self):
-        if self._prefix is None:
-            from .prefix import PrefixWays
-            self._prefix = PrefixWays.build(self.families, self._table) if self.families else False
-        return self._prefix
-
-    def plans(self, cards: int) -> tuple:
-        """The plans that can count a shoe of ``cards`` cards, as
-        :func:`analyzer.core.backend.choose` reads them: :class:`.prefix.PrefixWays` (float64,
-        exact up to :data:`.prefix.FLOAT_CARDS` cards) when these cells allow it, then the
-        core's tabulation, which checks the bound of the arithmetic it is asked for itself."""
-        from .prefix import FLOAT_CARDS
-        plans = []
-        if self._prefix_ways():
-            plans.append(("prefix", "float64", cards <= FLOAT_CARDS, True,
-                          f"the prefix sums are exact up to {FLOAT_CARDS} cards"))
-        plans.extend(("core", arithmetic, True, True, "") for arithmetic in ("float64", "int64", "residues"))
-        return tuple(plans)
+        self.tabulation = Tabulation.partitions([(f.code, f.cells) for f in families], table)
 
     def plan(self, cards: int, backend: str = "auto") -> str:
-        """``"prefix"``, ``"core"`` (the tabulation, in ``backend``) or ``"python"``: how
-        :meth:`ways` counts a shoe of ``cards`` cards."""
-        return choose(check_backend(backend), int(cards), self.plans(int(cards)))
+        """The evaluator's plan for a batch of shoes of ``cards`` cards
+        (:meth:`analyzer.core.ways.WaysTable.plan`): ``"prefix"`` within the float64 bound."""
+        return self.tabulation.ways_table.plan(int(cards), check_backend(backend))
 
     def ways(self, value_counts, backend: str = "auto") -> np.ndarray:
         """``(B, E)`` exact ways for ``B`` shoes given by value counts: ``int64`` when every
         shoe's ``N (N-1) ... (N-5)`` fits in it, else Python integers (``object``), counted
-        in the arithmetic of ``backend`` (:meth:`plan`, per size of shoe).
+        in the arithmetic of ``backend``.
 
         Column-major whatever the plan (the layout of the prefix sums): numpy's float sums
         along an axis add in an order that follows the layout, so the check's float
         statistics come out the same bits on every back end."""
-        backend = check_backend(backend)
         vc = np.asarray(value_counts, dtype=np.int64).reshape(-1, VALUES)
-        B = vc.shape[0]
-        if not B:
-            return np.zeros((0, self.E), dtype=np.int64, order="F")
-        cards = vc.sum(axis=1)
-        sizes = np.unique(cards)
-        prefix = [n for n in sizes.tolist() if self.plan(n, backend) == "prefix"]
-        if len(prefix) == len(sizes):
-            return np.asfortranarray(self._prefix.ways(vc))
-        big = falling(int(sizes[-1]), POSITIONS) > INT64_LIMIT
-        out = np.empty((B, self.E), dtype=object if big else np.int64, order="F")
-        on = np.isin(cards, prefix)
-        if on.any():
-            out[on] = self._prefix.ways(vc[on])
-        rest = np.flatnonzero(~on)
-        rows = self.tabulation.ways_many(vc[rest], backend=backend)
-        out[rest] = np.array(rows, dtype=out.dtype).reshape(len(rest), self.E)
-        return out
+        return np.asfortranarray(self.tabulation.ways_array(vc, check_backend(backend)))
 
     def ways_exact(self, value_counts) -> np.ndarray:
         """:meth:`ways` in Python integers (``backend="python"``, the core's reference): a

@@ -1,7 +1,13 @@
-"""Exact ways of the tested cells from the cards a coup deals, value 0 factored out.
+"""A plan of the evaluator for partitions of the coups: the ways of every cell from the
+cards a coup deals, value 0 factored out.
 
-The shoe-aware check needs, for every coup, the exact ways of every cell
-(:class:`.families.Counter`).  A coup that deals ``L`` cards (4, 5 or 6) is in
+A point-value table compiled from *partitions* of the ``10**6`` value sequences (each
+sequence in one cell of each: the outcome, the cards dealt, the final totals, a bet's
+pay-table events; :meth:`analyzer.core.engine.Tabulation.partitions`; the shoe-aware check
+of :mod:`analyzer.simcheck` counts every coup so) keeps the partitions' codes, and
+:class:`analyzer.core.ways.WaysTable` counts its shoes within the float64 bound by this
+plan (about three times as fast as the value blocks on the check's 114 cells).  A coup
+that deals ``L`` cards (4, 5 or 6) is in
 the same cell whatever the undealt positions hold, so its ways are the ways of
 its ``L``-value prefix times ``(N-L)(N-L-1)...``.  The ways of a prefix are a
 falling-factorial monomial ``prod_v (n_v)_{e_v}``; this module writes it as
@@ -18,12 +24,14 @@ falling-factorial monomial ``prod_v (n_v)_{e_v}``; this module writes it as
 
 Each ``y`` is (values 1-4 part) x (values 5-9 part), gathered from two small
 tables; the gathers and products go a few residues at a time so that they stay
-in cache.  Families whose cell is a function of the totals cell (outcome, the
-main bets) are sums of totals ways; a family whose cell is, for each ``L``, a
-function of the totals cell (cards dealt) is summed per ``L``; any other family
-(a bet on how many cards a hand drew, say) gets its own rows in every residue.
+in cache.  Partitions whose cell is a function of the totals cell (outcome, the
+main bets) are sums of totals ways (the *totals* partition: cell ``10 P + B`` of the
+final totals, found by its codes); a partition whose cell is, for each ``L``, a
+function of the totals cell (cards dealt) is summed per ``L``; any other partition
+(a bet on how many cards a hand drew, say) gets its own rows in every residue.  A
+partition whose cell reads an undealt position has no such plan (:meth:`PrefixPlan.build`).
 
-Exactness (the ``"prefix"`` plan of :meth:`.families.Counter.ways`, shoes of at most
+Exactness (the ``"prefix"`` plan, shoes of at most
 :data:`FLOAT_CARDS` = 458 cards, so that ``N (N-1) ... (N-5) < 2**53``): every quantity is a
 nonnegative integer below ``2**53``, hence exact in double precision.  A ``y``
 of ``s`` values is at most ``(N)_s``; ``Z[L, s]`` counts (value sequences of
@@ -40,12 +48,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.engine import POSITIONS, falling
+POSITIONS = 6
 
-#: The largest shoe whose ways :class:`PrefixWays` counts exactly: ``N (N-1) ... (N-5) < 2**53``
-#: (458 cards; every shoe of 8 decks or fewer).  :meth:`.families.Counter.plans` gives it to
-#: :func:`analyzer.core.backend.choose`.
-FLOAT_CARDS = next(n for n in range(POSITIONS, 10**4) if falling(n + 1, POSITIONS) >= 2**53)
+
+def _falling(n: int, k: int) -> int:
+    out = 1
+    for i in range(k):
+        out *= n - i
+    return out
+
+
+#: The largest shoe whose ways :class:`PrefixPlan` counts exactly: ``N (N-1) ... (N-5) < 2**53``
+#: (458 cards; every shoe of 8 decks or fewer).
+FLOAT_CARDS = next(n for n in range(POSITIONS, 10**4) if _falling(n + 1, POSITIONS) >= 2**53)
 MAX_ROWS = 600          # y gathered per product (a few residues): two such blocks stay in cache
 SUB = 128               # coups per pass
 
@@ -65,21 +80,35 @@ def _parts(exps: np.ndarray):
     return pu, pi.ravel(), tu, ti.ravel()
 
 
-class PrefixWays:
-    """The exact ways of :class:`.families.Counter` (its ``"prefix"`` plan), see the module docstring."""
+class _Part:
+    """One partition: its cells' codes over the value sequences, its number of cells, its rows."""
+
+    def __init__(self, code: np.ndarray, cells: int, offset: int):
+        self.code, self.cells, self.rows = code, cells, slice(offset, offset + cells)
+
+
+class PrefixPlan:
+    """The exact ways of every cell of ``partitions`` (``[(codes, cells), ...]``, rows one
+    partition after the other) over the coup table ``table``; see the module docstring."""
 
     @classmethod
-    def build(cls, families, table):
+    def build(cls, partitions, table):
+        """The plan, or ``None`` when a partition's cell reads an undealt position."""
         try:
-            return cls(families, table)
+            return cls(partitions, table)
         except ValueError:
-            return False
+            return None
 
-    def __init__(self, families, table):
+    def __init__(self, partitions, table):
+        families, offset = [], 0
+        for code, cells in partitions:
+            families.append(_Part(code, cells, offset))
+            offset += cells
         seq = np.indices((10,) * POSITIONS, dtype=np.int8).reshape(POSITIONS, -1)
         cards = table.cards_dealt
-        self.E = E = sum(f.cells for f in families)
-        tot = next((f for f in families if f.key == "totals"), None)
+        self.E = offset
+        totals = table.player_total.astype(np.int64) * 10 + table.banker_total
+        tot = next((f for f in families if f.cells == 100 and np.array_equal(f.code, totals)), None)
         self.tot_rows = tot.rows if tot is not None else None
         self.derived = []                   # (rows, matrix): a function of the totals cell
         others = []
@@ -98,7 +127,7 @@ class PrefixWays:
             step = 10 ** (POSITIONS - L)
             for fam in families:
                 if not np.array_equal(fam.code[sel], fam.code[(sel // step) * step]):
-                    raise ValueError(f"{fam.key}: the cell reads undealt positions")
+                    raise ValueError(f"partition at rows {fam.rows.start}-{fam.rows.stop - 1}: the cell reads undealt positions")
             first = sel[sel % step == 0]
             digits = seq[:L, first].astype(np.int64)
             ycode = pow7[digits].sum(axis=0) - (digits == 0).sum(axis=0)     # value 0 left out (7**0 = 1)
