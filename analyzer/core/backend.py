@@ -50,6 +50,18 @@ INT64_LIMIT = 2**63 - 1
 INT64_BOUND = "N (N-1) ... (N-5) is beyond 2**63 - 1"
 
 
+def falling(n: int, k: int) -> int:
+    """``n (n-1) ... (n-k+1)``: ordered ways to take ``k`` of ``n`` distinct cards.
+
+    >>> falling(416, 6), falling(3, 4)
+    (4998398275503360, 0)
+    """
+    out = 1
+    for i in range(k):
+        out *= n - i
+    return out
+
+
 def check_backend(backend: str | None) -> str:
     """The back end's name (``None`` is ``"auto"``), or a one-line :class:`BetError`."""
     name = "auto" if backend is None else backend

@@ -48,19 +48,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from .backend import falling
+
 POSITIONS = 6
-
-
-def _falling(n: int, k: int) -> int:
-    out = 1
-    for i in range(k):
-        out *= n - i
-    return out
-
 
 #: The largest shoe whose ways :class:`PrefixPlan` counts exactly: ``N (N-1) ... (N-5) < 2**53``
 #: (458 cards; every shoe of 8 decks or fewer).
-FLOAT_CARDS = next(n for n in range(POSITIONS, 10**4) if _falling(n + 1, POSITIONS) >= 2**53)
+FLOAT_CARDS = next(n for n in range(POSITIONS, 10**4) if falling(n + 1, POSITIONS) >= 2**53)
 MAX_ROWS = 600          # y gathered per product (a few residues): two such blocks stay in cache
 SUB = 128               # coups per pass
 

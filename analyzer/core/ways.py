@@ -62,7 +62,7 @@ from functools import cached_property
 
 import numpy as np
 
-from .backend import INT64_BOUND, INT64_LIMIT, choose
+from .backend import INT64_BOUND, INT64_LIMIT, choose, falling
 from .blocks import BlockPlan, unique_rows
 from . import classbatch
 from .classbatch import ClassBatchPlan, splits
@@ -85,18 +85,6 @@ RESIDUE_EVENTS = 8
 MAX_DERIVED_EVENTS = 256
 
 __all__ = ["WaysTable", "falling", "integer_arithmetic"]
-
-
-def falling(n: int, k: int) -> int:
-    """``n (n-1) ... (n-k+1)``: ordered ways to take ``k`` of ``n`` distinct cards.
-
-    >>> falling(416, 6), falling(3, 4)
-    (4998398275503360, 0)
-    """
-    out = 1
-    for i in range(k):
-        out *= n - i
-    return out
 
 
 def integer_arithmetic(backend: str, cards: int) -> str:
