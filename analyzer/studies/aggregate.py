@@ -9,8 +9,11 @@ figures of a :class:`StudyResult`.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
+from itertools import repeat
+from operator import floordiv, mul
 
 import numpy as np
 
@@ -64,7 +67,7 @@ def run_chunk(params: StudyParams, index: int) -> dict:
     pos_sum = [[0] * size for _ in range(nb)]
     ssum = [[0] * size for _ in range(nb)]
     ssq = [[0] * size for _ in range(nb)]
-    hist: list[dict[tuple[int, int], int]] = [{} for _ in range(nb)]
+    hist: list[Counter[tuple[int, int]]] = [Counter() for _ in range(nb)]
     shoe_win = [Fraction(0)] * nb
     shoe_win_sq = [Fraction(0)] * nb
     tags = params.tag_map()
@@ -89,16 +92,19 @@ def run_chunk(params: StudyParams, index: int) -> dict:
             d_i = dens_left.get(L)
             if d_i is None:
                 d_i = dens_left[L] = [deals[n] * L for n in left]
-            win = 0.0
-            for x, n, den, bucket in zip(nums[i], left, d_i, buckets):
+            x_i = nums[i]
+            for x, n in zip(x_i, left):
                 s_i[n] += x
                 q_i[n] += x * x
-                key = (bucket, (x * hb) // den)
-                h_i[key] = h_i.get(key, 0) + 1
-                if x > 0:
-                    p_i[n] += 1
-                    ps_i[n] += x
-                    win += x / den
+            # each coup's (depth bucket, EV bin), counted by the Counter (in C)
+            h_i.update(zip(buckets, map(floordiv, map(mul, x_i, repeat(hb)), d_i)))
+            win = 0.0
+            if x_i and max(x_i) > 0:
+                for x, n, den in zip(x_i, left, d_i):
+                    if x > 0:
+                        p_i[n] += 1
+                        ps_i[n] += x
+                        win += x / den
             shoe_win[i] += Fraction(win)
             shoe_win_sq[i] += Fraction(win) * Fraction(win)
         if counted:
