@@ -36,11 +36,12 @@ Conventions (fixed, and part of every result):
   must be at least 6 (a coup can use six cards).  With ``after_cut`` 1, one
   more coup is played after it (``cut_card`` must then be at least 12).
 * **EV of a coup** is the exact EV on the remaining shoe (the start shoe minus
-  every card dealt before the coup), counted like :func:`analyzer.analyze`.
-  For bets on point values it is computed (:mod:`.evs`) for all coups of a shoe at once
-  (the same polynomial counts as :mod:`analyzer.core.engine`, one integer matrix
-  product per shoe); bets that read ranks or suits go through
-  :class:`analyzer.core.solver.Solver` coup by coup.
+  every card dealt before the coup), counted like :func:`analyzer.analyze`, by the
+  core for the coups of several shoes at once (:mod:`.evs`): the events of the bets on
+  point values by one :class:`analyzer.core.engine.Tabulation` (``ways_many``), the
+  bets that read ranks or suits by one :class:`analyzer.core.solver.Solver`
+  (``solve_many``); the core chooses the exact arithmetic, the study only multiplies
+  the counts by the payouts, in Python integers.
 * **Exactness.**  A coup's EV is kept as an integer numerator over
   ``deals(N) * L`` (``deals(N) = N (N-1) ... (N-5)`` for ``N`` cards left, ``L``
   the common denominator of the bet's payouts).  Sums are kept per ``N`` as

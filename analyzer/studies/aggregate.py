@@ -9,8 +9,11 @@ figures of a :class:`StudyResult`.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
+from itertools import repeat
+from operator import floordiv, mul
 
 import numpy as np
 
@@ -21,8 +24,28 @@ from ..core.solver import Solver
 from ..io.tables import exact
 from .counting import count_correlations, count_summary
 from .dealing import deal_shoe, remaining_counts
-from .evs import ExactSums, batch_ev
+from .evs import BatchEV, ExactSums, batch_ev
 from .params import CARDS_PER_DECK, FORMAT_VERSION, HIST_BINS_PER_UNIT, StudyError, StudyParams
+
+#: Shoes whose coups :func:`priced_shoes` prices in one :meth:`BatchEV.numerators` call
+#: (the numbers do not depend on it: every coup is counted exactly, and summed shoe by shoe).
+BATCH_SHOES = 16
+
+
+def priced_shoes(params: StudyParams, engine: BatchEV, first: int, count: int):
+    """Shoes ``first .. first + count - 1`` in order, each as ``(rank counts (K, 13) before
+    each coup, EV numerators [bet][coup])``: the coups of :data:`BATCH_SHOES` shoes at a
+    time go to the core together, in one :meth:`BatchEV.numerators` call."""
+    for group in range(first, first + count, BATCH_SHOES):
+        left = [remaining_counts(params, deal_shoe(params, i))
+                for i in range(group, min(group + BATCH_SHOES, first + count))]
+        cards = None if left[0][1] is None else np.concatenate([c for _, c in left])
+        nums = engine.numerators(np.concatenate([r for r, _ in left]), cards)
+        at = 0
+        for ranks, _ in left:
+            k = ranks.shape[0]
+            yield ranks, [row[at:at + k] for row in nums]
+            at += k
 
 
 def run_chunk(params: StudyParams, index: int) -> dict:
@@ -35,7 +58,7 @@ def run_chunk(params: StudyParams, index: int) -> dict:
     if not 0 <= index < len(chunks):
         raise StudyError(f"chunk {index} out of range")
     _, first, count = chunks[index]
-    engine = batch_ev(params.bet_ids, params.bets_toml, params.cards, params.rules())
+    engine = batch_ev(params.bet_ids, params.bets_toml, params.rules())
     total = params.cards
     size = total + 1
     nb = len(engine.bets)
@@ -44,7 +67,7 @@ def run_chunk(params: StudyParams, index: int) -> dict:
     pos_sum = [[0] * size for _ in range(nb)]
     ssum = [[0] * size for _ in range(nb)]
     ssq = [[0] * size for _ in range(nb)]
-    hist: list[dict[tuple[int, int], int]] = [{} for _ in range(nb)]
+    hist: list[Counter[tuple[int, int]]] = [Counter() for _ in range(nb)]
     shoe_win = [Fraction(0)] * nb
     shoe_win_sq = [Fraction(0)] * nb
     tags = params.tag_map()
@@ -54,43 +77,51 @@ def run_chunk(params: StudyParams, index: int) -> dict:
     step = params.depth_step
     hb = HIST_BINS_PER_UNIT
     deals = [falling(n, POSITIONS) for n in range(size)]
-    dens = [[d * L for d in deals] for L in engine.scales]
-    for shoe_index in range(first, first + count):
-        dealt = deal_shoe(params, shoe_index)
-        ranks, cards = remaining_counts(params, dealt)
-        nums = engine.numerators(ranks, cards)
+    # per counted bet: its index, the start shoe's total tag, its table; and all tags as one matrix
+    count_tables = [(i, int(start @ t), tc[i]) for i, t in counted]
+    tag_matrix = np.stack([t for _, t in counted], axis=1) if counted else None
+    for ranks, nums in priced_shoes(params, engine, first, count):
         left = ranks.sum(axis=1).tolist()
         for n in left:
             coups[n] += 1
-        seen = start - ranks
+        buckets = [(total - n) // step for n in left]
+        dens_left: dict[int, list[int]] = {}          # scale -> each coup's deals(N) * scale
         for i in range(nb):
-            p_i, ps_i, s_i, q_i, h_i, d_i = pos[i], pos_sum[i], ssum[i], ssq[i], hist[i], dens[i]
-            win = 0.0
-            for x, n in zip(nums[i], left):
+            p_i, ps_i, s_i, q_i, h_i = pos[i], pos_sum[i], ssum[i], ssq[i], hist[i]
+            L = engine.scales[i]
+            d_i = dens_left.get(L)
+            if d_i is None:
+                d_i = dens_left[L] = [deals[n] * L for n in left]
+            x_i = nums[i]
+            for x, n in zip(x_i, left):
                 s_i[n] += x
                 q_i[n] += x * x
-                den = d_i[n]
-                key = ((total - n) // step, (x * hb) // den)
-                h_i[key] = h_i.get(key, 0) + 1
-                if x > 0:
-                    p_i[n] += 1
-                    ps_i[n] += x
-                    win += x / den
+            # each coup's (depth bucket, EV bin), counted by the Counter (in C)
+            h_i.update(zip(buckets, map(floordiv, map(mul, x_i, repeat(hb)), d_i)))
+            win = 0.0
+            if x_i and max(x_i) > 0:
+                for x, n, den in zip(x_i, left, d_i):
+                    if x > 0:
+                        p_i[n] += 1
+                        ps_i[n] += x
+                        win += x / den
             shoe_win[i] += Fraction(win)
             shoe_win_sq[i] += Fraction(win) * Fraction(win)
-        for i, t in counted:
-            rc = (seen @ t).tolist()
-            table = tc[i]
-            t_total = int(start @ t)
-            for x, n, r in zip(nums[i], left, rc):
-                b = (CARDS_PER_DECK * (r * total - t_total * (total - n))) // (n * total)
+        if counted:
+            running = ((start - ranks) @ tag_matrix).T.tolist()      # running count of each counted bet
+            dealt = [total - n for n in left]
+            per_deck = [n * total for n in left]
+        for (i, t_total, table), rc in zip(count_tables, running if counted else ()):
+            for x, n, r, d, nd in zip(nums[i], left, rc, dealt, per_deck):
+                b = (CARDS_PER_DECK * (r * total - t_total * d)) // nd
                 cell = table.get(b)
                 if cell is None:
                     cell = table[b] = [0, 0, {}]
                 cell[0] += 1
                 if x > 0:
                     cell[1] += 1
-                cell[2][n] = cell[2].get(n, 0) + x
+                sums = cell[2]
+                sums[n] = sums.get(n, 0) + x
 
     def sparse(values):
         return {str(n): v for n, v in enumerate(values) if v}

@@ -100,7 +100,7 @@ class CoupTrace:
 
 def trace_shoe(params: StudyParams, index: int) -> list[CoupTrace]:
     """Every coup of shoe ``index`` with the exact EVs the study uses (for checking)."""
-    engine = batch_ev(params.bet_ids, params.bets_toml, params.cards, params.rules())
+    engine = batch_ev(params.bet_ids, params.bets_toml, params.rules())
     dealt = deal_shoe(params, index)
     ranks, cards = remaining_counts(params, dealt)
     nums = engine.numerators(ranks, cards)

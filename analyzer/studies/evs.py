@@ -7,6 +7,7 @@ into one exact fraction.
 
 from __future__ import annotations
 
+import gc
 import math
 from collections.abc import Iterable
 from fractions import Fraction
@@ -15,107 +16,126 @@ from functools import lru_cache
 import numpy as np
 
 from ..bets.catalog import Bet
-from ..core.engine import POSITIONS, coup_table, falling
+from ..core.engine import POSITIONS, Tabulation, coup_table, falling
 from ..core.shoe import Shoe
 from ..core.solver import Solver, event_index
 from .params import bet_level, bet_scale, select_bets
 
-INT64_MAX = 2**63 - 1
+#: Coups priced by one :meth:`Solver.solve_many` call at most (the analyses of a call are
+#: held until their numerators are read: this bounds the memory, not the arithmetic).
+SOLVE_COUPS = 1024
 
 
 class BatchEV:
     """Exact EV numerators of many bets on many remaining shoes at once.
 
+    The counting is the core's; this class only multiplies counts by payouts.
     For a bet with events ``e`` paying ``p_e`` and ``o`` otherwise,
-    ``EV * deals * L = sum_e (p_e - o) L ways_e + o L deals``: one integer row over
-    the 5005 value multisets of :mod:`analyzer.core.engine`, so the EVs of all coups of
-    a shoe are one integer matrix product.  Bets reading ranks or suits are
-    solved coup by coup with :class:`~analyzer.core.solver.Solver`.
+    ``EV * deals * L = sum_e (p_e - o) L ways_e + o L deals``.
+
+    * Bets on point values: the ways of every distinct event of these bets (one
+      non-negative coefficient row each, shared by the bets that pay on it) are
+      counted for all coups by one :class:`~analyzer.core.engine.Tabulation` and its
+      :meth:`~analyzer.core.engine.Tabulation.ways_many` (the core picks the exact
+      arithmetic per shoe size), then combined with the scaled payouts in Python
+      integers.
+    * Bets reading ranks or suits: one :class:`~analyzer.core.solver.Solver`, compiled
+      once, prices all coups with :meth:`~analyzer.core.solver.Solver.solve_many`;
+      a coup's numerator is ``sum_e p_e L ways_e`` over the bet's events (the
+      ``otherwise`` event included), Python integers.
     """
 
-    def __init__(self, bets: tuple[Bet, ...], max_cards: int, rules=None):
+    def __init__(self, bets: tuple[Bet, ...], rules=None):
         self.bets = bets
         self.scales = [bet_scale(b) for b in bets]
         table = coup_table(rules)
         features = table.features()
-        self._table = table
-        rows, consts, self.value_index, bound = [], [], [], 0
-        self.solver_bets: list[int] = []
+        rows, row_of = [], {}
+        #: per bet on point values: (bet index, [(event row, (p_e - o) L)], o L)
+        self._value_terms: list[tuple[int, list[tuple[int, int]], int]] = []
+        #: per bet read by the solver: (bet index, p_e L of its events, otherwise last)
+        self._card_terms: list[tuple[int, tuple[int, ...]]] = []
         for i, bet in enumerate(bets):
-            if bet_level(bet) != "value":
-                self.solver_bets.append(i)
-                continue
             L, o = self.scales[i], bet.otherwise
-            row = np.zeros(table.multisets, dtype=np.int64)
+            if bet_level(bet) != "value":
+                scaled = [e.pays * L for e in bet.events] + [o * L]
+                assert all(x.denominator == 1 for x in scaled)
+                self._card_terms.append((i, tuple(int(x) for x in scaled)))
+                continue
             paying = event_index(bet, features)
-            weights = []
+            terms = []
             for j, e in enumerate(bet.events):
                 w = (e.pays - o) * L
                 assert w.denominator == 1
-                weights.append(abs(int(w)))
-                row += table.coefficients(paying == j) * int(w)
+                if w == 0:
+                    continue            # pays what "otherwise" pays: only the constant counts
+                coef = table.coefficients(paying == j)
+                key = coef.tobytes()
+                if key not in row_of:
+                    row_of[key] = len(rows)
+                    rows.append(coef)
+                terms.append((row_of[key], int(w)))
             const = o * L
-            rows.append(row)
-            consts.append(int(const))
-            self.value_index.append(i)
-            bound = max(bound, max(weights, default=0) + abs(int(const)))
-        self._rows = np.stack(rows) if rows else np.zeros((0, table.multisets), dtype=np.int64)
-        self._consts = consts
-        # int64 is exact when every term and partial sum stays below 2**63 (see engine.py).
-        self.int64 = bound * falling(max_cards, POSITIONS) <= INT64_MAX
+            assert const.denominator == 1
+            self._value_terms.append((i, terms, int(const)))
+        self.value_index = [i for i, _, _ in self._value_terms]
+        self.solver_bets = [i for i, _ in self._card_terms]
+        self._tab = Tabulation([], table, np.stack(rows)) if rows else None
         self._solver = Solver(tuple(bets[i] for i in self.solver_bets), rules=rules) if self.solver_bets else None
-
-    def monomials(self, value_counts: np.ndarray) -> np.ndarray:
-        """``(5005, K)`` products of falling factorials for ``K`` shoes (rows of value counts)."""
-        return self._table.batch_monomials(value_counts, np.int64)
 
     def numerators(self, rank_counts: np.ndarray, card_counts: np.ndarray | None = None) -> list[list[int]]:
         """EV numerators ``[bet][coup]`` (over ``deals(N) * L_bet``) for remaining shoes.
 
         ``rank_counts``: ``(K, 13)`` counts A..K; ``card_counts``: ``(K, 52)`` when
-        suits are tracked (needed only by bets that read suits).
+        suits are tracked (needed only by bets that read suits).  The ``K`` shoes
+        may be the coups of one shoe or of many: they are counted together.
         """
-        k = rank_counts.shape[0]
+        rank_counts = np.asarray(rank_counts, dtype=np.int64)
         out: list[list[int]] = [[] for _ in self.bets]
-        values = np.concatenate([rank_counts[:, 9:13].sum(axis=1, keepdims=True), rank_counts[:, :9]], axis=1)
-        cards = rank_counts.sum(axis=1).tolist()
-        deals = [falling(n, POSITIONS) for n in cards]
-        if self.value_index:
-            if self.int64:
-                nums = (self._rows @ self.monomials(values)).tolist()
-                for j, i in enumerate(self.value_index):
-                    c = self._consts[j]
-                    out[i] = [x + c * d for x, d in zip(nums[j], deals)]
-            else:
-                self._python_numerators(values, deals, out)
+        deals = [falling(n, POSITIONS) for n in rank_counts.sum(axis=1).tolist()]
+        if self._value_terms:
+            self._value_numerators(rank_counts, deals, out)
         if self._solver is not None:
-            for c in range(k):
-                if card_counts is not None:
-                    shoe = Shoe(None, card_counts[c].tolist())
-                else:
-                    shoe = Shoe(rank_counts[c].tolist())
-                res = self._solver.solve(shoe)
-                for i in self.solver_bets:
-                    ev = res.bet(self.bets[i].id).ev
-                    out[i].append(ev.numerator * (deals[c] * self.scales[i] // ev.denominator))
+            self._card_numerators(rank_counts, card_counts, out)
         return out
 
-    def _python_numerators(self, values, deals, out):
-        """Python-integer path for shoes too large for int64."""
-        from ..core.engine import Tabulation
-        tab = getattr(self, "_tab", None)
-        if tab is None:
-            tab = self._tab = Tabulation([], coef=self._rows)
-        for c in range(values.shape[0]):
-            nums = tab.ways_exact(values[c].tolist())
-            for j, i in enumerate(self.value_index):
-                out[i].append(nums[j] + self._consts[j] * deals[c])
+    def _value_numerators(self, rank_counts, deals, out) -> None:
+        values = np.concatenate([rank_counts[:, 9:13].sum(axis=1, keepdims=True), rank_counts[:, :9]], axis=1)
+        # the ways of every event row, per row (a column of the (coups, rows) table)
+        ways = list(zip(*self._tab.ways_many(values))) if self._tab is not None and len(values) else []
+        for i, terms, const in self._value_terms:
+            acc = [const * d for d in deals]
+            for r, w in terms:
+                acc = [a + w * x for a, x in zip(acc, ways[r])]
+            out[i] = acc
+
+    def _card_numerators(self, rank_counts, card_counts, out) -> None:
+        if card_counts is not None:
+            card_rows = np.asarray(card_counts, dtype=np.int64).tolist()
+            shoes = [Shoe(None, c) for c in card_rows]
+        else:
+            shoes = [Shoe(r) for r in rank_counts.tolist()]
+        ids = [self.bets[i].id for i, _ in self._card_terms]
+        # Reading a solve builds a few acyclic objects a bet and coup; with the collector
+        # paused they cost no passes over the caller's (large) heap.
+        paused = gc.isenabled()
+        gc.disable()
+        try:
+            for start in range(0, len(shoes), SOLVE_COUPS):
+                analyses = self._solver.solve_many(shoes[start:start + SOLVE_COUPS])
+                assert list(analyses[0].bets) == ids        # the solver's order is the bets' order
+                for a in analyses:
+                    for (i, scaled), r in zip(self._card_terms, a.bets.values()):
+                        out[i].append(sum(e.ways * x for e, x in zip(r.events, scaled)))
+        finally:
+            if paused:
+                gc.enable()
 
 
 @lru_cache(maxsize=4)
-def batch_ev(bet_ids: tuple[str, ...], bets_toml: str | None, max_cards: int, rules=None) -> BatchEV:
+def batch_ev(bet_ids: tuple[str, ...], bets_toml: str | None, rules=None) -> BatchEV:
     """The :class:`BatchEV` of these bets: one compiled per process, bet set and rule set (cached)."""
-    return BatchEV(select_bets(bet_ids, bets_toml), max_cards, rules)
+    return BatchEV(select_bets(bet_ids, bets_toml), rules)
 
 
 class ExactSums:
