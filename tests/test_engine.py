@@ -145,23 +145,3 @@ def test_coefficients_sum_to_sequence_count():
     assert t.multisets == 5005  # multisets of 6 values from 10: C(15, 6)
     total = sum(int(t.coefficients(t.winner == w).sum()) for w in range(3))
     assert total == 10**6
-
-
-def test_batch_monomials_equal_the_single_shoe_path():
-    # The batched products (studies, shoe-aware checks) against Tabulation.ways,
-    # shoe by shoe, in int64 and (below 2**53) float64.
-    import numpy as np
-
-    rng = np.random.default_rng(7)
-    dealt = rng.permutation(list("A23456789TJQK") * 32)
-    shoes = [Shoe.standard(8).remove(" ".join(dealt[:k])) for k in (0, 3, 40, 200, 404)]
-    shoes.append(Shoe.parse("A=1,5=2,9=3"))
-    vc = np.array([s.value_counts for s in shoes])
-    tab = solver()._tab
-    expected = [tab.ways(s.value_counts) for s in shoes]
-    table = coup_table()
-    for dtype in (np.int64, np.float64):
-        mono = table.batch_monomials(vc, dtype)
-        assert mono.shape == (table.multisets, len(shoes))
-        got = (tab.coef.astype(dtype) @ mono).T.astype(np.int64).tolist()
-        assert got == expected

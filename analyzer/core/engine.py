@@ -130,52 +130,6 @@ class CoupTable:
             self._features = CoupValues(self)
         return self._features
 
-    def batch_monomials(self, value_counts: np.ndarray, dtype=np.int64) -> np.ndarray:
-        """``(5005, B)`` products of falling factorials for ``B`` shoes at once.
-
-        ``value_counts`` is ``(B, 10)``.  Each product is split into the values
-        0-4 and 5-9 (462 distinct partial products each), so a batch costs two
-        small gathers and one multiplication.  The caller chooses ``dtype``:
-        every entry is at most ``N (N-1) ... (N-5)`` for the largest shoe, so
-        ``int64`` is exact below ``2**63`` and ``float64`` below ``2**53``.
-        """
-        self._half_plan()
-        vc = np.asarray(value_counts, dtype=np.int64).T        # (10, B)
-        f = np.empty((VALUES, POSITIONS + 1, vc.shape[1]), dtype=dtype)
-        f[:, 0, :] = 1
-        for k in range(1, POSITIONS + 1):
-            f[:, k, :] = f[:, k - 1, :] * np.maximum(vc - (k - 1), 0)
-        mono = None
-        for idx, (cols, a_u, a_i, b_u, b_i) in self._halves:
-            # f[v, k] is a row over the B shoes: every gather copies whole rows.
-            a = f[cols[0], a_u[:, 0]] * f[cols[1], a_u[:, 1]]
-            b = f[cols[2], b_u[:, 0]] * f[cols[3], b_u[:, 1]]
-            b *= f[cols[4], b_u[:, 2]]
-            part = a[a_i]
-            part *= b[b_i]
-            if mono is None:
-                mono = part[idx]
-            else:
-                mono *= part[idx]
-        return mono
-
-    def _half_plan(self):
-        if getattr(self, "_halves", None) is None:
-            exps = self.exponents
-
-            def uniq(rows):
-                u, inv = np.unique(rows, axis=0, return_inverse=True)
-                return u, inv.ravel()
-
-            def half(cols):
-                u, idx = uniq(exps[:, cols])
-                a_u, a_i = uniq(u[:, :2])
-                b_u, b_i = uniq(u[:, 2:])
-                return idx, (cols, a_u, a_i, b_u, b_i)
-
-            self._halves = (half([0, 1, 2, 3, 4]), half([5, 6, 7, 8, 9]))
-        return self._halves
-
     @property
     def size(self) -> int:
         return self.multiset.shape[0]

@@ -193,6 +193,20 @@ class BetResults(Mapping):
             r = self._made[bet_id] = self._build(i, i + 1)[0]
         return r
 
+    def event_ways(self, bet_id: str) -> tuple[int, ...]:
+        """The ways of each payout event of bet ``bet_id``, its ``otherwise`` event last (over
+        the analysis's deals), without building its :class:`BetResult`: what a caller that
+        prices many shoes reads.
+
+        >>> from analyzer import Shoe, Solver, catalog
+        >>> a = Solver(catalog().select(["dragon7"])).solve(Shoe.standard(8))
+        >>> a.bets.event_ways("dragon7") == tuple(e.ways for e in a.bet("dragon7").events)
+        True
+        """
+        _, _, _, start, stop = self._layout.entries[self._layout.index[bet_id]]
+        ways = self._ways[start:stop]
+        return ways + (self._deals - sum(ways),)
+
     def _build(self, first: int, last: int) -> list[BetResult]:
         """The BetResults of bets ``first`` to ``last - 1``: one EventResult an event (built
         as :func:`built` does, inline: reading every bet costs what building them eagerly did)."""

@@ -183,12 +183,16 @@ def effects_of_removal(shoe: Shoe, bets: list[str] | tuple[Bet, ...], cards: int
     base_ev = {b.id: base.bet(b.id).ev for b in bet_objs}
     per_rank: dict[str, dict[str, Fraction | None]] = {b.id: {} for b in bet_objs}
     rank_counts = shoe.rank_counts
+    mixes = {}
     for r in RANKS:
         try:
-            mix = removals(shoe, r, cards)
-            results = [(w, solver.solve(smaller)) for w, smaller in mix]
+            mixes[r] = removals(shoe, r, cards)
         except ShoeError:
-            results = None
+            mixes[r] = None
+    # every smaller shoe in one batch (equal to a solve each)
+    solved = iter(solver.solve_many([smaller for mix in mixes.values() if mix for _, smaller in mix]))
+    for r in RANKS:
+        results = None if mixes[r] is None else [(w, next(solved)) for w, _ in mixes[r]]
         for b in bet_objs:
             per_rank[b.id][r] = None if results is None else \
                 sum((w * res.bet(b.id).ev for w, res in results), Fraction(0)) - base_ev[b.id]

@@ -116,8 +116,8 @@ class BatchEV:
         else:
             shoes = [Shoe(r) for r in rank_counts.tolist()]
         ids = [self.bets[i].id for i, _ in self._card_terms]
-        # Reading a solve builds a few acyclic objects a bet and coup; with the collector
-        # paused they cost no passes over the caller's (large) heap.
+        # A solve's counts are read without building its results (BetResults.event_ways);
+        # with the collector paused its objects cost no passes over the caller's (large) heap.
         paused = gc.isenabled()
         gc.disable()
         try:
@@ -125,8 +125,9 @@ class BatchEV:
                 analyses = self._solver.solve_many(shoes[start:start + SOLVE_COUPS])
                 assert list(analyses[0].bets) == ids        # the solver's order is the bets' order
                 for a in analyses:
-                    for (i, scaled), r in zip(self._card_terms, a.bets.values()):
-                        out[i].append(sum(e.ways * x for e, x in zip(r.events, scaled)))
+                    event_ways = a.bets.event_ways
+                    for (i, scaled), bet_id in zip(self._card_terms, ids):
+                        out[i].append(sum(w * x for w, x in zip(event_ways(bet_id), scaled)))
         finally:
             if paused:
                 gc.enable()
