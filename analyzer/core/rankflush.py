@@ -149,10 +149,11 @@ class RankFlushPlan:
         multisets' parts with their signs stay within twice the ordered selections,
         ``2 N (N-1) ... (N-r+1)``, which must be at most ``2**53``."""
         if getattr(self, "_max_cards", None) is None:
-            n = self.r
-            while 2 * math.perm(n + 1, self.r) <= FLOAT_EXACT:
-                n += 1
-            self._max_cards = n
+            lo, hi = self.r, FLOAT_EXACT           # the bound holds at lo, fails at hi (r >= 1)
+            while hi - lo > 1:                     # perm(n, r) grows with n: bisect
+                mid = (lo + hi) // 2
+                lo, hi = (mid, hi) if 2 * math.perm(mid, self.r) <= FLOAT_EXACT else (lo, mid)
+            self._max_cards = lo
         return cards <= self._max_cards
 
     def _batch_tables(self):
