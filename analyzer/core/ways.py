@@ -260,6 +260,11 @@ class WaysTable:
         return self._state["class_batch"]
 
     @cached_property
+    def _modular(self) -> bool:
+        """Whether :func:`~analyzer.core.modular.exact_dot` takes these coefficients."""
+        return usable(self.coef)
+
+    @cached_property
     def _columns(self):
         """Each factor as one index into a shoe's table of ``n_ext[c] - o`` (``o`` up to the
         largest offset), factor-major: a factor is one gather, no subtraction."""
@@ -319,7 +324,7 @@ class WaysTable:
             plans += [("rank_flush", "int64", math.perm(n, rf.r) < 2**63, True, INT64_BOUND),
                       ("rank_flush_big", "python", True, True, "")]
         plans.append(("int64", "int64", falling(n, POSITIONS) <= INT64_LIMIT, True, INT64_BOUND))
-        if self.blocks is not None or usable(self.coef):
+        if self.blocks is not None or self._modular:
             plans.append(("residues", "residues", True, True, ""))
         return plans
 
@@ -425,7 +430,7 @@ class WaysTable:
                 plans.append(("class_batch", "float64", self.class_batch().float_exact(n), True,
                               "beyond the float64 bound of this bet's batch plan"))
         plans.append(("int64", "int64", int64, True, INT64_BOUND))
-        if usable(self.coef):
+        if self._modular:
             plans.append(("residues", "residues", True, True, ""))
         return plans
 
