@@ -356,7 +356,8 @@ class WaysTable:
             ext = np.array(lists, dtype=np.int64).reshape(len(lists), self.width) if fits else None
         b_count = len(lists) if ext is None else ext.shape[0]
         sizes = [r[-1] for r in lists] if ext is None else ext[:, -1].tolist()
-        dtype = np.int64 if all(falling(n, POSITIONS) <= INT64_LIMIT for n in set(sizes)) else object
+        # the deals grow with the shoe: int64 holds every count when the largest shoe's deals fit
+        dtype = np.int64 if falling(max(sizes, default=0), POSITIONS) <= INT64_LIMIT else object
 
         def shaped(got):
             if not as_array:
@@ -370,37 +371,62 @@ class WaysTable:
         if backend == "python":
             return shaped([self._python(r) for r in (lists if ext is None else ext.tolist())])
         self._state["batched"] = self._state.get("batched", 0) + b_count
-        chosen: dict[int, str] = {}
-        by: dict[str, list[int]] = {}
-        for i, n in enumerate(sizes):
-            if n not in chosen:
-                chosen[n] = choose(backend, n, self._batch_plans(n, backend))
-            by.setdefault(chosen[n], []).append(i)
-        if len(by) == 1 and ext is not None and (b_count <= chunk and next(iter(by)) != "int64"
-                                                 or next(iter(by)) == "prefix"):
-            return shaped(self._run(next(iter(by)), ext, None))  # one plan, one step: no gathering
-        out = np.empty((b_count, self.events), dtype=dtype) if as_array else [None] * b_count
-        for plan, members in by.items():
-            step = len(members) if plan == "prefix" else chunk      # the prefix plan takes its own passes
+        chosen = {n: self._chosen(n, backend) for n in set(sizes)}
+        if len(set(chosen.values())) == 1:
+            plan = next(iter(chosen.values()))
+            groups = [(plan, None)]                         # every shoe: contiguous slices
+        else:
+            by: dict[str, list[int]] = {}
+            for i, n in enumerate(sizes):
+                by.setdefault(chosen[n], []).append(i)
+            groups = list(by.items())
+        out = None if len(groups) == 1 else \
+            np.empty((b_count, self.events), dtype=dtype) if as_array else [None] * b_count
+        for plan, members in groups:
+            count = b_count if members is None else len(members)
+            step = count if plan == "prefix" else chunk      # the prefix plan takes its own passes
             if plan == "int64":
                 step = max(1, min(chunk, BATCH_ELEMENTS // max(1, self.multisets)))
-            for start in range(0, len(members), step):
-                part = members[start:start + step]
-                got = self._run(plan, None if ext is None else ext[part],
-                                None if lists is None else [lists[i] for i in part])
-                if as_array:
+            parts = []
+            for start in range(0, count, step):
+                if members is None:
+                    part = slice(start, start + step)
+                    got = self._run(plan, None if ext is None else ext[part], None if lists is None else lists[part])
+                else:
+                    part = members[start:start + step]
+                    got = self._run(plan, None if ext is None else ext[part],
+                                    None if lists is None else [lists[i] for i in part])
+                if out is None:
+                    parts.append(shaped(got))
+                elif as_array:
                     out[part] = shaped(got)
                 else:
                     for i, w in zip(part, shaped(got)):
                         out[i] = w
+            if out is None:                                # one plan for every shoe, in order
+                if len(parts) == 1:
+                    return parts[0]
+                return np.concatenate(parts) if as_array else [w for got in parts for w in got]
         return out
+
+    def _chosen(self, n: int, backend: str) -> str:
+        """The plan of a batch of shoes of ``n`` cards (:func:`~analyzer.core.backend.choose`,
+        kept per size and back end once no plan is still to be built)."""
+        pending = self.k and self.rank_flush is None and "class_batch" not in self._state
+        cache = self._state.setdefault("chosen", {})
+        plan = cache.get((n, backend))
+        if plan is None:
+            plan = choose(backend, n, self._batch_plans(n, backend))
+            if not pending:
+                cache[n, backend] = plan
+        return plan
 
     def plan(self, n: int, backend: str = "auto", batch: bool = True) -> str:
         """The plan :meth:`ways_many` (``batch``) or :meth:`ways` takes for a shoe of ``n``
         cards under ``backend`` (a one-line refusal when that back end cannot count it)."""
         if not batch and backend != "float64":
             return choose(backend, n, self._single_plans(n))
-        return "python" if backend == "python" else choose(backend, n, self._batch_plans(n, backend))
+        return "python" if backend == "python" else self._chosen(n, backend)
 
     def _batch_plans(self, n: int, backend: str):
         """This table's plans for a batch of shoes of ``n`` cards, in the order ``"auto"`` prefers."""
@@ -452,11 +478,12 @@ class WaysTable:
             return rf.ways_many(ext[:, self.classes], rests)
         if plan == "prefix":
             return self.prefix.ways(ext[:, :VALUES])
-        deals = [falling(n, POSITIONS) for n in ext[:, -1].tolist()]
-        if plan == "blocks":
-            return self.complete_many(self.blocks.exact_float_ways(ext[:, :VALUES]), deals)
         if plan == "class_batch":
             return self.class_batch().ways(ext)
+        # the deals, for the rows derived from others (none: not needed)
+        deals = [falling(n, POSITIONS) for n in ext[:, -1].tolist()] if self.counted[2] else None
+        if plan == "blocks":
+            return self.complete_many(self.blocks.exact_float_ways(ext[:, :VALUES]), deals)
         # int64: every monomial the product of its two halves
         (i1, o1, of1), (i2, o2, of2) = self._halves
         halves = []
