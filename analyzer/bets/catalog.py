@@ -16,7 +16,6 @@ condition holds decides the payout, and a coup matching none pays
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
@@ -25,7 +24,7 @@ from pathlib import Path
 
 from .conditions import Condition
 from ..core.errors import BaccaratError, BetError
-from ..io.files import read_text
+from ..io.files import parse_toml, read_text
 
 
 def parse_pays(value: object, where: str = "pays") -> Fraction:
@@ -190,15 +189,15 @@ def _require_str(d: dict, key: str, where: str) -> str:
 
 def parse_catalog(text: str, source: str = "<bets>", known_bets: frozenset[str] = frozenset()) -> Catalog:
     """Read bets and tables from TOML text.  Errors name ``source`` and the line."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise BetError(f"{source}: TOML syntax error: {e}") from None
+    data = parse_toml(text, source, BetError)
     unknown = set(data) - {"bet", "table"}
     if unknown:
         raise BetError(f"{source}: unknown section {sorted(unknown)[0]!r} (use [[bet]] and [[table]])")
     lines = _Lines(text)
     bets: dict[str, Bet] = {}
+    for section in ("bet", "table"):
+        if not isinstance(data.get(section, []), list):
+            raise BetError(f"{source}: '{section}' must be a list of tables ([[{section}]] ...)")
     for index, raw in enumerate(data.get("bet", [])):
         if not isinstance(raw, dict):
             raise BetError(f"{source}: each [[bet]] must be a table")

@@ -104,6 +104,23 @@ class _Node:
         return lo, hi
 
 
+
+def _integer(text: str) -> int:
+    """The integer a condition writes (any number of digits: Python's ``int()`` refuses more
+    than 4,300 at once, so longer numbers are read 4,000 digits at a time).
+
+    >>> _integer("12") == 12 and _integer("7" * 9000) == 7 * (10**9000 - 1) // 9
+    True
+    """
+    sign, digits = ("-", text[1:]) if text.startswith("-") else ("", text)
+    if len(digits) <= 4000:
+        return int(text)
+    value = 0
+    for start in range(0, len(digits), 4000):
+        chunk = digits[start:start + 4000]
+        value = value * 10 ** len(chunk) + int(chunk)
+    return -value if sign else value
+
 def _feature_sum(terms: list[tuple[int, str]], synthetic: dict | None = None) -> Callable[[dict], np.ndarray]:
     """The sum of signed features, in int64 (exact: each is a small integer).
     ``synthetic``: names computed from other features (the group functions)."""
@@ -373,7 +390,7 @@ class _Parser:
             kind, value, col = self.take()
             value = "-" + value
         if kind == "num":
-            return _Node("int", const=int(value))
+            return _Node("int", const=_integer(value))
         if value == "(":
             self.enter(col)
             node = self.disjunction()

@@ -20,22 +20,18 @@ Every Banker total that is not a natural has exactly one row; ``draws`` and
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 
 from ..core.errors import BaccaratError
 from ..core.rules import BUILTIN_RULES, PUNTO_BANCO, Rules, RulesError, format_values, rules_from_mapping
-from ..io.files import read_text
+from ..io.files import parse_toml, read_text
 
 MAX_RULES_FILE_BYTES = 64 * 1024
 
 
 def parse_rules(text: str, source: str = "<rules>") -> Rules:
     """A :class:`Rules` from the TOML text of a rules file."""
-    try:
-        doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise RulesError(f"{source}: TOML syntax error: {e}") from None
+    doc = parse_toml(text, source, RulesError)
     return rules_from_mapping(doc, source)
 
 

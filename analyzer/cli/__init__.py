@@ -18,6 +18,7 @@ import argparse
 import sys
 
 from ..core.errors import BaccaratError
+from ..io.files import OutputError
 from . import bankroll, odds, parsheet, reports, rules, simcheck, study
 from .options import Parser
 
@@ -39,14 +40,29 @@ def _terminated(signum, frame):
     raise KeyboardInterrupt
 
 
+class _ClosedOutput:
+    """Standard output when the process was started with it closed (``>&-``): writing to it
+    is refused with one line, as a full one is."""
+
+    def write(self, text):
+        raise OutputError("cannot write to standard output: it is closed (give --output FILE)")
+
+    def flush(self):
+        pass
+
+
 def main(argv: list[str] | None = None) -> int:
     import signal
     import threading
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, _terminated)
+    if sys.stdout is None:
+        sys.stdout = _ClosedOutput()
     try:
         args = build_parser().parse_args(argv)
         return args.func(args)
+    except BrokenPipeError:
+        return 0
     except BaccaratError as e:
         print(f"baccarat: error: {e}", file=sys.stderr)
         return 2
@@ -58,8 +74,6 @@ def main(argv: list[str] | None = None) -> int:
             signal.signal(signal.SIGTERM, signal.SIG_IGN)
         print("baccarat: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        return 0
 
 
 if __name__ == "__main__":  # pragma: no cover

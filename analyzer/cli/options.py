@@ -9,11 +9,12 @@ Each command module of :mod:`analyzer.cli` builds its parser from these, so
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 
 from ..core.errors import BaccaratError
-from ..io.files import atomic_write, check_output
+from ..io.files import OutputError, atomic_write, check_output
 
 FORMATS = ("md", "csv", "json")
 
@@ -118,10 +119,28 @@ def check_format(fmt: str, formats: tuple[str, ...] = FORMATS) -> str:
     return fmt
 
 
-def write_output(text: str, output: str | None) -> None:
-    """Print, or write ``output`` atomically (temporary file, then rename)."""
-    if output is None or output == "-":
+def emit(text: str) -> None:
+    """Write ``text`` to standard output now; a full, failing or closed standard output is
+    one line (:class:`OutputError`), its unwritten text dropped (a closed pipe stays a
+    ``BrokenPipeError``: the reader has gone)."""
+    try:
         sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as e:
+        try:                            # the interpreter's last flush must not fail again
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        raise OutputError(f"cannot write to standard output: {e.strerror or e}") from None
+
+
+def write_output(text: str, output: str | None) -> None:
+    """Print (:func:`emit`), or write ``output`` atomically (temporary file, then rename)."""
+    if output is None or output == "-":
+        emit(text)
         return
     atomic_write(output, text)
 

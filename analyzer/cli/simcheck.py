@@ -15,7 +15,7 @@ from ..core.procedure import parse_burn
 from ..io.files import atomic_open
 from .options import (UsageError, add_bet_options, add_output_options, add_shoe_options, bets_from_args,
                       add_quiet_option, catalog_from_args, check_format, check_outputs, local_jobs,
-                      progress_bar, shoe_from_args, whole_number, write_output)
+                      progress_bar, shoe_from_args, whole_number, write_output, emit)
 from .rules import add_rules_options
 
 REFERENCES = ("shoe-aware", "off-the-top")
@@ -202,7 +202,7 @@ def cmd_verify(args) -> int:
     if live:
         start()
         if fmt == "md":
-            sys.stdout.write(verify.stream_tail(rep, rep.counts["shown"], total))
+            emit(verify.stream_tail(rep, rep.counts["shown"], total))
         return 1 if total else 0
     shown = rep.violations
     if fmt == "md":
@@ -329,9 +329,9 @@ def cmd_simulate(args) -> int:
     if args.tallies:
         write_output(tallies, args.tallies)
     elif not args.log:
-        sys.stdout.write(tallies)
+        emit(tallies)
     if args.log or args.tallies:
-        sys.stdout.write(f"simulated {result.coups:,} coup{'s' if result.coups != 1 else ''} in {result.shoes:,} "
+        emit(f"simulated {result.coups:,} coup{'s' if result.coups != 1 else ''} in {result.shoes:,} "
                          f"shoe{'s' if result.shoes != 1 else ''} of "
                          f"{shoe.describe()} (seed {seed}, cut card {cut}{_procedure_words(burn, after)}"
                          f"{'' if rules.is_default else f', rules {rules.name}'})"

@@ -361,9 +361,14 @@ def parse_cell(text, where: str) -> frozenset[int]:
     elif isinstance(text, str) and _VALUE_CELL.fullmatch(text):
         t = text.strip()
         if t not in ("any", "always", "never", "-"):
-            backwards = [f"{lo}-{hi}" for lo, hi in _ranges(t) if hi < lo]
+            spans = list(_ranges(t))
+            backwards = [f"{lo}-{hi}" for lo, hi in spans if hi < lo]
             if backwards:
                 raise RulesError(f"{where}: range {backwards[0]!r} runs backwards")
+            # checked before a range is spelt out: "2-99999999999999999999" is one line, not 2 GB
+            bad = sorted(v for span in spans for v in span if not 0 <= v <= 9)
+            if bad:
+                raise RulesError(f"{where}: total {bad[0]} is outside 0-9")
         vals = set(parse_values(t))
     else:
         raise RulesError(f"{where}: expected totals like \"0-5\" or \"0-3, 8, 9\", got {text!r}")

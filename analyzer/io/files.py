@@ -214,6 +214,29 @@ def read_text(path: str | Path, what: str = "file", limit: int = MAX_INPUT_BYTES
     return text
 
 
+def parse_toml(text: str, source: str, error: type[BaccaratError] = InputError) -> dict:
+    """The TOML document ``text`` (named ``source`` in errors), or one line of ``error``: a
+    syntax error, nesting deeper than the reader can follow, an integer of more digits than
+    Python converts (4,300).
+
+    >>> parse_toml("a = [[[1]]]", "t.toml")
+    {'a': [[[1]]]}
+    >>> parse_toml("a = " + "[" * 5000 + "]" * 5000, "t.toml")
+    Traceback (most recent call last):
+    ...
+    analyzer.io.files.InputError: t.toml: nested more deeply than a TOML file here may be
+    """
+    import tomllib
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise error(f"{source}: TOML syntax error: {e}") from None
+    except RecursionError:
+        raise error(f"{source}: nested more deeply than a TOML file here may be") from None
+    except ValueError:                     # tomllib's int() of a number beyond Python's digit limit
+        raise error(f"{source}: a number of more than {sys.get_int_max_str_digits():,} digits") from None
+
+
 def read_json(path: str | Path, limit: int = 2**20):
     """The JSON document in a small file of the tool's own, or ``None`` if it is not one."""
     try:

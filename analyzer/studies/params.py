@@ -38,6 +38,10 @@ CARDS_PER_DECK = 52
 BURNS = ("none", "standard")
 
 
+#: Most chunks one study holds (its list of chunks and their state: about 100 bytes each).
+MAX_CHUNKS = 1_000_000
+
+
 class StudyError(BaccaratError):
     """A study that cannot be run as asked."""
 
@@ -76,6 +80,11 @@ class StudyParams:
                             ("depth step", depth_step, 1), ("shoes per chunk", chunk_shoes, 1)):
             if isinstance(v, bool) or not isinstance(v, int) or v < lo:
                 raise StudyError(f"{name} must be a whole number >= {lo}, got {v!r}")
+        chunks = -(-shoes // chunk_shoes)
+        if chunks > MAX_CHUNKS:
+            raise StudyError(f"{shoes:,} shoes in chunks of {chunk_shoes:,} are {chunks:,} chunks, more than the "
+                             f"{MAX_CHUNKS:,} a study keeps track of; give more shoes per chunk "
+                             f"(--chunk-shoes {-(-shoes // MAX_CHUNKS)} or more) or fewer shoes")
         if cut_card < MIN_CARDS:
             raise StudyError(f"cut card must leave at least {MIN_CARDS} cards behind it "
                              f"(a coup can use {MIN_CARDS} cards), got {cut_card}")

@@ -1,0 +1,95 @@
+"""Issue 23 (hostile inputs, round two) regressions: each input gets one clear line and exit 2,
+or the right answer; nothing is expanded or allocated before it is checked."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from analyzer import Shoe, Solver
+from analyzer.bets.catalog import parse_catalog
+from analyzer.cli import main
+
+
+def _err(capsys) -> str:
+    err = capsys.readouterr().err
+    assert err.startswith("baccarat: error:") and len(err.splitlines()) == 1, err
+    return err
+
+
+def _bet(when: str, pays: str = "1") -> str:
+    return f'[[bet]]\nid = "x"\nevents = [ {{ event = "e", when = "{when}", pays = {pays} }} ]\n'
+
+
+def test_a_condition_constant_of_any_length_is_read_exactly():
+    """More digits than Python's int() converts at once (4,300): the same ways as a short
+    constant of the same meaning."""
+    huge = "1" * 5000
+    bets = [parse_catalog(_bet(f"player_total + {huge} >= {huge} + banker_total"), "t").bets["x"],
+            parse_catalog(_bet("player_total >= banker_total"), "t").bets["x"]]
+    shoe = Shoe.standard(1)
+    a, b = (Solver([bet]).solve(shoe).bet("x").events[0].ways for bet in bets)
+    assert a == b > 0
+    never = parse_catalog(_bet(f"player_total == {huge}"), "t").bets["x"]
+    assert Solver([never]).solve(shoe).bet("x").events[0].ways == 0
+
+
+@pytest.mark.parametrize("text, words", [
+    ("a = " + "[" * 5000 + "]" * 5000 + "\n", "nested more deeply"),
+    ("bet = 5\n", "'bet' must be a list of tables"),
+    ("table = \"x\"\n", "'table' must be a list of tables"),
+    (_bet("player_natural", "1" * 5000), "more than 4,300 digits"),
+])
+def test_bets_files_that_are_not_bets_are_one_line(tmp_path, capsys, text, words):
+    f = tmp_path / "bets.toml"
+    f.write_text(text)
+    assert main(["odds", "--bets-file", str(f), "-q"]) == 2
+    assert words in _err(capsys)
+
+
+def test_a_deeply_nested_rules_file_is_one_line(tmp_path, capsys):
+    f = tmp_path / "rules.toml"
+    f.write_text("name = " + "[" * 5000 + "]" * 5000 + "\n")
+    assert main(["odds", "--rules", str(f), "-q"]) == 2
+    assert "nested more deeply" in _err(capsys)
+
+
+@pytest.mark.parametrize("cell", ["2-99999999999999999999999", "0-10000000", "0-5, 7-123456789012345678901"])
+def test_a_rules_cell_is_checked_before_its_ranges_are_spelt_out(tmp_path, capsys, cell):
+    """A range beyond 0-9 is refused from its ends (it used to be expanded first: 2.3 GB)."""
+    f = tmp_path / "rules.toml"
+    f.write_text(f'name = "x"\nplayer_draws = "{cell}"\nbanker = {{}}\nbanker_if_player_stood = "0-5"\n')
+    assert main(["odds", "--rules", str(f), "-q"]) == 2
+    assert "is outside 0-9" in _err(capsys)
+
+
+def _cli(args, **kw):
+    return subprocess.run([sys.executable, "-m", "analyzer", *args], capture_output=True, text=True,
+                          timeout=120, **kw)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_a_full_standard_output_is_one_line():
+    with open("/dev/full", "w") as full:
+        r = subprocess.run([sys.executable, "-m", "analyzer", "odds", "-q"], stdout=full,
+                           stderr=subprocess.PIPE, text=True, timeout=120)
+    assert r.returncode == 2
+    assert r.stderr.splitlines() == ["baccarat: error: cannot write to standard output: No space left on device"]
+
+
+def test_a_closed_standard_output_is_one_line():
+    r = subprocess.run([sys.executable, "-m", "analyzer", "odds", "-q"], stdout=subprocess.DEVNULL,
+                       stderr=subprocess.PIPE, text=True, timeout=120,
+                       preexec_fn=lambda: os.close(1))
+    assert r.returncode == 2
+    assert r.stderr.splitlines() == ["baccarat: error: cannot write to standard output: it is closed "
+                                     "(give --output FILE)"]
+
+
+def test_a_study_of_more_chunks_than_it_tracks_is_refused_before_the_work(capsys):
+    assert main(["study", "--shoes", "1000000000000", "--no-state", "-q"]) == 2
+    err = _err(capsys)
+    assert "more than the 1,000,000 a study keeps track of" in err and "--chunk-shoes 1000000 " in err
