@@ -12,6 +12,7 @@ import pytest
 from analyzer import Shoe, Solver
 from analyzer.bets.catalog import parse_catalog
 from analyzer.cli import main
+from analyzer.core.errors import BetError
 
 
 def _err(capsys) -> str:
@@ -93,3 +94,25 @@ def test_a_study_of_more_chunks_than_it_tracks_is_refused_before_the_work(capsys
     assert main(["study", "--shoes", "1000000000000", "--no-state", "-q"]) == 2
     err = _err(capsys)
     assert "more than the 1,000,000 a study keeps track of" in err and "--chunk-shoes 1000000 " in err
+
+
+@pytest.mark.parametrize("group", ["[player_card1, card1]", "[card2, banker_card1]", "[player_card2, card3]",
+                                   "[banker_card2, card4]"])
+def test_a_group_naming_one_card_twice_is_refused(group):
+    """``pairs([player_card1, card1]) == 1`` was always true: the same card counted twice."""
+    with pytest.raises(BetError, match="are the same card"):
+        parse_catalog(_bet(f"pairs({group}) == 1"), "t")
+    parse_catalog(_bet("pairs([player_card1, card2]) == 1"), "t")      # two cards: fine
+
+
+@pytest.mark.parametrize("when", ["player_card1_colour > red", "count(first4, colour <= black) == 1"])
+def test_colours_have_no_order(when):
+    with pytest.raises(BetError, match="a colour can only be compared with == or !="):
+        parse_catalog(_bet(when), "t")
+
+
+def test_an_output_path_naming_a_folder_is_refused(tmp_path, capsys):
+    target = tmp_path / "newdir"
+    assert main(["odds", "-q", "-o", f"{target}/"]) == 2
+    assert "names a folder" in _err(capsys)
+    assert not target.exists()

@@ -231,7 +231,7 @@ class _Parser:
             right = self.sum()
             if left.kind != right.kind or left.kind == "bool":
                 raise _Fail(f"cannot compare {left.kind} with {right.kind} at column {col}")
-            if left.kind in ("winner", "suit") and op not in ("==", "!="):
+            if left.kind in ("winner", "suit", "colour") and op not in ("==", "!="):
                 raise _Fail(f"a {left.kind} can only be compared with == or != (column {col})")
             # left OP right  <=>  (features of left - features of right) OP (right.const - left.const)
             terms = left.terms + [(-s, n) for s, n in right.terms]

@@ -17,7 +17,7 @@ from typing import Callable
 
 import numpy as np
 
-from ..core.features import DEAL_POSITIONS, GROUPS, HAND_POSITIONS, card_table
+from ..core.features import DEAL_POSITIONS, FIRST_FOUR, GROUPS, HAND_POSITIONS, card_table
 
 
 class GroupError(Exception):
@@ -102,6 +102,10 @@ def parse_group(parser) -> tuple[str, ...]:
                         f"({', '.join(HAND_POSITIONS + DEAL_POSITIONS)})")
         if value in names:
             raise GroupError(f"position {value} is listed twice at column {col}")
+        same = next((n for n in names if n in FIRST_FOUR and FIRST_FOUR.get(value) == FIRST_FOUR[n]), None)
+        if same is not None:
+            raise GroupError(f"positions {same} and {value} (column {col}) are the same card: a group "
+                             "lists each card once")
         names.append(value)
         kind, value, col = parser.take()
         if value == "]":

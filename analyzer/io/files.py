@@ -58,6 +58,8 @@ def _target(path: str | Path) -> Path:
     """The file a write to ``path`` lands in (symlinks followed)."""
     if str(path).strip() == "":
         raise OutputError("an empty output path")
+    if str(path).endswith(("/", os.sep)):
+        raise OutputError(f"cannot write {str(path)!r}: it names a folder (give a file name)")
     path = Path(path)
     return Path(os.path.realpath(path)) if path.is_symlink() else path
 
