@@ -116,3 +116,19 @@ def test_an_output_path_naming_a_folder_is_refused(tmp_path, capsys):
     assert main(["odds", "-q", "-o", f"{target}/"]) == 2
     assert "names a folder" in _err(capsys)
     assert not target.exists()
+
+
+def test_an_output_that_is_an_input_is_refused(tmp_path, capsys):
+    """``check log.csv -o log.csv`` and the like replaced the input; by any name (links followed)."""
+    log = tmp_path / "log.csv"
+    assert main(["simulate", "--shoes", "2", "--seed", "1", "--log", str(log)]) == 0
+    capsys.readouterr()
+    before = log.read_bytes()
+    (tmp_path / "link.csv").symlink_to(log)
+    batch = tmp_path / "in.jsonl"
+    batch.write_text('{"decks": 8}\n')
+    for args in (["check", str(log), "-o", str(log)], ["verify", str(log), "-o", str(tmp_path / "." / "log.csv")],
+                 ["check", str(tmp_path / "link.csv"), "-o", str(log)], ["odds", "--batch", str(batch), "-o", str(batch)]):
+        assert main(args) == 2, args
+        assert "it is an input of this command" in _err(capsys)
+    assert log.read_bytes() == before and batch.read_text() == '{"decks": 8}\n'

@@ -33,7 +33,7 @@ import sys
 from collections import OrderedDict
 
 from ..core.errors import BaccaratError
-from ..io.files import InputError, atomic_open, check_output
+from ..io.files import InputError, atomic_open, check_not_input, check_output
 from .options import UsageError, progress_bar
 
 #: Longest line accepted (the newline not counted): 1 MiB.
@@ -256,6 +256,7 @@ def run_batch(path: str, output: str | None, quiet: bool, document, documents=No
         raise InputError(f"cannot read batch file {_name(path)}: no such file")
     output = output or "-"
     check_output(output)
+    check_not_input(output, path)
     name = _name(path)
     to_stdout = output == "-"
     size = chunk if documents is not None and _regular(path) else 1

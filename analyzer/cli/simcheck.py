@@ -12,7 +12,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from ..core.procedure import parse_burn
-from ..io.files import atomic_open
+from ..io.files import atomic_open, check_not_input
 from .options import (UsageError, add_bet_options, add_output_options, add_shoe_options, bets_from_args,
                       add_quiet_option, catalog_from_args, check_format, check_outputs, local_jobs,
                       progress_bar, shoe_from_args, whole_number, write_output, emit)
@@ -171,6 +171,7 @@ def cmd_verify(args) -> int:
 
     fmt = check_format(args.format)
     check_outputs(args.output)
+    check_not_input(args.output, args.log)
     limit = whole_number("--max-violations", args.max_violations, 0)
     shoe = shoe_from_args(args)
     rules = None
@@ -224,6 +225,7 @@ def cmd_check(args) -> int:
 
     fmt = check_format(args.format)
     check_outputs(args.output)
+    check_not_input(args.output, args.input)
     alpha = _fraction(args.alpha, "--alpha", MIN_ALPHA, Fraction(1), "between 1e-15 and 1")
     power = _fraction(args.power, "--power", Fraction(0), Fraction(1), "between 0 and 1")
     detect = _fraction(args.detect, "--detect", Fraction(0), Fraction(100), "between 0 and 100 "

@@ -92,6 +92,24 @@ def check_output(path: str | Path) -> None:
         raise OutputError(f"cannot write {name!r}: its folder is not writable")
 
 
+def check_not_input(output: str | Path | None, *inputs: str | Path | None) -> None:
+    """Refuse an output that is one of the command's inputs (writing it would replace what
+    is being read): the same file by any name, links followed."""
+    if output is None or str(output) == "-":
+        return
+    out = _target(output)
+    for path in inputs:
+        if path is None or str(path) == "-":
+            continue
+        try:
+            same = os.path.samefile(out, path)
+        except OSError:
+            same = os.path.realpath(out) == os.path.realpath(path)
+        if same:
+            raise OutputError(f"cannot write {str(output)!r}: it is an input of this command ({str(path)!r}), "
+                              "which writing would replace")
+
+
 def _remove_stale(target: Path) -> None:
     """Remove temporary files of ``target`` left by runs that were killed."""
     directory = target.parent if str(target.parent) else Path(".")
