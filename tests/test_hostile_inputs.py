@@ -132,3 +132,46 @@ def test_an_output_that_is_an_input_is_refused(tmp_path, capsys):
         assert main(args) == 2, args
         assert "it is an input of this command" in _err(capsys)
     assert log.read_bytes() == before and batch.read_text() == '{"decks": 8}\n'
+
+
+@pytest.mark.parametrize("suffix", ["csv", "jsonl"])
+@pytest.mark.parametrize("names", [("player total", "banker total"), ("player_total", "banker_total"),
+                                   ("PTotal", "BTotal")])
+def test_verify_checks_the_totals_of_a_log_in_the_projects_format(tmp_path, capsys, suffix, names):
+    """The project's own format (shoe, player, banker, outcome) with total columns: verify said OK
+    when every stated total was wrong (the reader dropped them as unknown columns)."""
+    import csv
+    import json
+    log = tmp_path / f"log.{suffix}"
+    assert main(["simulate", "--shoes", "2", "--seed", "3", "--log", str(log)]) == 0
+    capsys.readouterr()
+    assert main(["verify", str(log)]) == 0
+    assert "OK" in capsys.readouterr().out
+    right, wrong = tmp_path / f"right.{suffix}", tmp_path / f"wrong.{suffix}"
+    if suffix == "csv":
+        rows = list(csv.reader(log.open()))
+        with right.open("w", newline="") as r, wrong.open("w", newline="") as w:
+            cr, cw = csv.writer(r), csv.writer(w)
+            cr.writerow(rows[0] + list(names))
+            cw.writerow(rows[0] + list(names))
+            for row in rows[1:]:
+                p, b = _totals(row[1]), _totals(row[2])
+                cr.writerow(row + [p, b])
+                cw.writerow(row + [(p + 1) % 10, b])
+    else:
+        lines = [json.loads(x) for x in log.read_text().splitlines()]
+        right.write_text("".join(json.dumps({**o, names[0]: _totals(o["player"]), names[1]: _totals(o["banker"])})
+                                 + "\n" for o in lines))
+        wrong.write_text("".join(json.dumps({**o, names[0]: (_totals(o["player"]) + 1) % 10,
+                                             names[1]: _totals(o["banker"])}) + "\n" for o in lines))
+    assert main(["verify", str(right)]) == 0
+    assert "OK" in capsys.readouterr().out
+    assert main(["verify", str(wrong)]) == 1
+    out = capsys.readouterr().out
+    assert "reported player total" in out and "OK:" not in out
+
+
+def _totals(cards) -> int:
+    point = {"A": 1, "T": 0, "J": 0, "Q": 0, "K": 0, **{str(d): d for d in range(2, 10)}}
+    words = cards.split() if isinstance(cards, str) else cards
+    return sum(point[c[0]] for c in words) % 10

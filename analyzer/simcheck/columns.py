@@ -5,19 +5,11 @@ with an error that shows the ``--columns`` line to write (:mod:`.shapes` reads t
 
 from __future__ import annotations
 
-import re
-
-from .logs import LogError
+from .logs import TOTAL_NAMES, LogError, header_key  # noqa: F401 (header_key: this module's API too)
 
 ROLES = ("shoe", "player", "banker", "p1", "p2", "p3", "b1", "b2", "b3", "outcome", "player_total",
          "banker_total", "seen", "results")
 _CARD_ROLES = ("p1", "p2", "p3", "b1", "b2", "b3")
-
-
-def header_key(name: str) -> str:
-    """The form a header name is matched in: lower case, without spaces, ``_``, ``-``, ``.``
-    and ``#`` (``Shoe No.`` is ``shoeno``); the keys of :data:`ALIASES` are in this form."""
-    return re.sub(r"[\s_\-.#]+", "", str(name).strip().lower())
 
 
 def _aliases() -> dict[str, str]:
@@ -26,8 +18,7 @@ def _aliases() -> dict[str, str]:
         "player": "player playercards playerhand pcards",
         "banker": "banker bankercards bankerhand bcards",
         "outcome": "outcome result winner win",
-        "player_total": "playertotal ptotal playerscore playerpoints playerpoint playervalue",
-        "banker_total": "bankertotal btotal bankerscore bankerpoints bankerpoint bankervalue",
+        **{role: " ".join(names) for role, names in TOTAL_NAMES.items()},
         "seen": "seen",
         "results": "results beads bead beadplate road outcomes",
     }

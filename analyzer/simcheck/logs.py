@@ -15,6 +15,9 @@ One row per coup, as CSV with a header or as JSON Lines with the same fields:
 ``seen`` (optional)
     cards exposed before the coup (a burn card turned face up, ...).
 
+``player total``, ``banker total`` (optional; also ``player_total``, ``ptotal``...)
+    the final totals the simulator reports, checked by ``verify`` against the cards.
+
 Unknown extra columns are ignored.  Row numbers are the file's line numbers
 (the CSV header is line 1), so ``sed -n 812p hands.csv`` shows row 812.
 
@@ -37,6 +40,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from array import array
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -159,6 +163,47 @@ class HandLog:
 PROGRESS_ROWS = 10_000
 
 
+def header_key(name: str) -> str:
+    """The form a header name is matched in: lower case, without spaces, ``_``, ``-``, ``.``
+    and ``#`` (``Shoe No.`` is ``shoeno``, ``player total`` is ``playertotal``)."""
+    return re.sub(r"[\s_\-.#]+", "", str(name).strip().lower())
+
+
+#: The header names (as :func:`header_key` gives them) of the totals a log may state, which
+#: ``verify`` checks against the cards: in every shape of log, the project's own included.
+TOTAL_NAMES = {
+    "player_total": ("playertotal", "ptotal", "playerscore", "playerpoints", "playerpoint", "playervalue"),
+    "banker_total": ("bankertotal", "btotal", "bankerscore", "bankerpoints", "bankerpoint", "bankervalue"),
+}
+_TOTALS = {None: -1, "": -1, **{str(d): d for d in range(10)}}
+
+
+def parse_total(value, where: str, column: str) -> int:
+    """A stated total 0-9, ``-1`` when blank, or a :class:`LogError` naming ``where``."""
+    if isinstance(value, str) or value is None:
+        got = _TOTALS.get(value)
+        if got is not None:
+            return got
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return -1
+    t = str(value).strip()
+    if isinstance(value, bool) or not re.fullmatch(r"[0-9]", t):
+        raise LogError(f"{where}: {column} {value!r} is not a total 0-9")
+    return int(t)
+
+
+def _total_columns(names) -> dict[str, object]:
+    """``{role: the name or index of its column}`` of the total columns among ``names``."""
+    out: dict[str, object] = {}
+    for i, name in enumerate(names):
+        for role, keys in TOTAL_NAMES.items():
+            if header_key(name) in keys:
+                if role in out:
+                    raise LogError(f"two columns state the {role.replace('_', ' ')}: {out[role]!r} and {name!r}")
+                out[role] = name if not isinstance(names, list) else i
+    return out
+
+
 class LogBuilder:
     """A :class:`HandLog` built coup by coup (:meth:`add`, then :meth:`build` or :meth:`flush`
     chunk by chunk); ``progress(rows)``, when given, is called every :data:`PROGRESS_ROWS` coups.
@@ -183,11 +228,15 @@ class LogBuilder:
         self._first_row_of: dict[str, int] = {}
         self.parser = _CardParser(self.where)
         self.flushed = 0                     # coups handed out by :meth:`flush`
+        self.totals = array("b")             # stated (player, banker) totals, -1 where not stated
+        self.has_totals = False
 
     def where(self, row: int) -> str:
         return f"{self.path}: row {row}"
 
-    def add(self, row: int, shoe_id, player, banker, outcome, seen) -> None:
+    def add(self, row: int, shoe_id, player, banker, outcome, seen, totals=None) -> None:
+        """One coup; ``totals``: the ``(player, banker)`` totals the log states, when it has
+        such columns (``None``, blank or missing: not stated)."""
         if self.progress is not None and (len(self.rows) + self.flushed) % PROGRESS_ROWS == PROGRESS_ROWS - 1:
             self.progress(PROGRESS_ROWS)
         if isinstance(shoe_id, bool) or not isinstance(shoe_id, (str, int)):
@@ -224,6 +273,13 @@ class LogBuilder:
         if len(p) > 3 or len(b) > 3:
             self.extra[k] = (tuple(p[3:]), tuple(b[3:]))
         self.outcome.append(oc)
+        if totals is not None:
+            stated = tuple(parse_total(t, self.where(row), name)
+                           for t, name in zip(totals, ("player total", "banker total")))
+            self.has_totals = self.has_totals or stated != (-1, -1)
+            self.totals.extend(stated)
+        else:
+            self.totals.extend((-1, -1))
 
     def build(self, columns) -> HandLog:
         if not self.rows and not self.flushed:
@@ -245,8 +301,11 @@ class LogBuilder:
             player_len=np.frombuffer(self.plen, dtype=np.int16).astype(np.int8),
             banker_len=np.frombuffer(self.blen, dtype=np.int16).astype(np.int8),
             outcome=np.frombuffer(self.outcome, dtype=np.int8).copy(),
-            seen=self.seen, extra=self.extra, reused=self.reused, columns=tuple(columns))
+            seen=self.seen, extra=self.extra, reused=self.reused, columns=tuple(columns),
+            reported_totals=np.frombuffer(self.totals, dtype=np.int8).copy().reshape(n, 2) if self.has_totals
+            else None)
         self.flushed += n
+        self.totals, self.has_totals = array("b"), False
         self.rows, self.shoe, self.player, self.banker = array("q"), array("i"), array("b"), array("b")
         self.plen, self.blen, self.outcome = array("h"), array("h"), array("b")
         self.seen, self.extra, self.reused = {}, {}, []
@@ -334,6 +393,11 @@ def _read_csv_log(path: str, lines, progress=None, chunk=None):
     index = header_index(path, header, REQUIRED_LOG_FIELDS, "hand log")
     i_shoe, i_p, i_b = index["shoe"], index["player"], index["banker"]
     i_o, i_s = index.get("outcome"), index.get("seen")
+    try:
+        tot = _total_columns([n for n in header])
+    except LogError as e:
+        raise LogError(f"{path}: row 1: {e}") from None
+    i_pt, i_bt = tot.get("player_total"), tot.get("banker_total")
     need = max(i_shoe, i_p, i_b) + 1   # optional trailing fields may be left out
     columns = tuple(n.strip().lower() for n in header)
     b = LogBuilder(path, "csv", progress)
@@ -351,7 +415,9 @@ def _read_csv_log(path: str, lines, progress=None, chunk=None):
                                f"(quote a card list that contains commas)")
             add(row, fields[i_shoe], fields[i_p], fields[i_b],
                 fields[i_o] if i_o is not None and i_o < len(fields) else None,
-                fields[i_s] if i_s is not None and i_s < len(fields) else None)
+                fields[i_s] if i_s is not None and i_s < len(fields) else None,
+                None if not tot else tuple(fields[i] if i is not None and i < len(fields) else None
+                                           for i in (i_pt, i_bt)))
             if chunk is not None and len(b.rows) >= chunk:
                 yield b.flush(columns)
     except csv.Error as e:
@@ -376,7 +442,12 @@ def _read_jsonl(path: str, lines, progress=None, chunk=None):
                 raise LogError(f"{path}: row {row}: missing field {req!r} (a hand log needs "
                                f"{', '.join(REQUIRED_LOG_FIELDS)})")
         keys.update(obj)
-        b.add(row, obj["shoe"], obj["player"], obj["banker"], obj.get("outcome"), obj.get("seen"))
+        try:
+            tot = _total_columns(obj)
+        except LogError as e:
+            raise LogError(f"{path}: row {row}: {e}") from None
+        b.add(row, obj["shoe"], obj["player"], obj["banker"], obj.get("outcome"), obj.get("seen"),
+              tuple(obj.get(tot.get(r)) for r in TOTAL_NAMES) if tot else None)
         if chunk is not None and len(b.rows) >= chunk:
             yield b.flush(tuple(sorted(keys)))
     if b.rows or not b.flushed:

@@ -40,7 +40,7 @@ from ..core.errors import BaccaratError
 from ..core.shoe import Shoe
 from .outcomes import outcome_log, outcome_word
 from .columns import ROLES, assign, header_key, layout_of, parse_columns, shown_header
-from .logs import NO_SUIT, PROGRESS_ROWS, HandLog, LogBuilder, LogError, bounded_int, card_text, \
+from .logs import NO_SUIT, PROGRESS_ROWS, HandLog, LogBuilder, LogError, bounded_int, card_text, parse_total, \
     csv_header, encode_card, load_json_line, read_hand_log, read_text
 
 _SUIT_SYMBOLS = str.maketrans({"♠": "s", "♤": "s", "♥": "h", "♡": "h", "♦": "d", "♢": "d", "♣": "c",
@@ -62,22 +62,6 @@ def tokens(value, where: str, column: str) -> list[str]:
         else:
             raise LogError(f"{where}: {column}: {v!r} is not a card")
     return out
-
-
-_TOTALS = {None: -1, "": -1, **{str(d): d for d in range(10)}}
-
-
-def _total(value, where: str, column: str) -> int:
-    if isinstance(value, str) or value is None:
-        got = _TOTALS.get(value)
-        if got is not None:
-            return got
-    if value is None or (isinstance(value, str) and not value.strip()):
-        return -1
-    t = str(value).strip()
-    if isinstance(value, bool) or not re.fullmatch(r"[0-9]", t):
-        raise LogError(f"{where}: {column} {value!r} is not a total 0-9")
-    return int(t)
 
 
 class _Skip:
@@ -371,8 +355,8 @@ def hand_chunks(path, layout, what, records, skip, progress, value_level, chunk,
                 oc = outcome_word(raw, where)
                 if key is not None and len(words) < 1000:
                     words[key] = oc
-            tot = (_total(item.get("player_total"), where, "player_total"),
-                   _total(item.get("banker_total"), where, "banker_total"))
+            tot = (parse_total(item.get("player_total"), where, "player_total"),
+                   parse_total(item.get("banker_total"), where, "banker_total"))
             sid = item.get("shoe")
             if isinstance(sid, bool) or not isinstance(sid, (str, int)) or not str(sid).strip():
                 raise LogError(f"{where}: shoe id must be a non-empty text or whole number, got {sid!r}")
