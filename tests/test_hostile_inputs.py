@@ -175,3 +175,45 @@ def _totals(cards) -> int:
     point = {"A": 1, "T": 0, "J": 0, "Q": 0, "K": 0, **{str(d): d for d in range(2, 10)}}
     words = cards.split() if isinstance(cards, str) else cards
     return sum(point[c[0]] for c in words) % 10
+
+
+PB_TABLE = '''player_draws = "0-5"
+banker_if_player_stood = "0-5"
+
+[banker]
+"0, 1, 2" = { draws = "any", stands = "-" }
+"3" = { draws = "0-7, 9", stands = "8" }
+"4" = { draws = "2-7", stands = "0, 1, 8, 9" }
+"5" = { draws = "4-7", stands = "0-3, 8, 9" }
+"6" = { draws = "6, 7", stands = "0-5, 8, 9" }
+"7" = { draws = "never", stands = "always" }
+'''
+
+
+def test_a_rules_file_cannot_pass_for_a_built_in_rule_set(tmp_path, capsys):
+    f = tmp_path / "r.toml"
+    f.write_text('name = "punto_banco"\nnaturals = "8, 9"\n' + PB_TABLE)
+    assert main(["odds", "--rules", str(f), "-q"]) == 0             # the same tableau: its name is fine
+    capsys.readouterr()
+    f.write_text('name = "punto_banco"\nnaturals = "-"\n' + PB_TABLE + '"8, 9" = { draws = "never", stands = "always" }\n')
+    assert main(["odds", "--rules", str(f), "-q"]) == 2
+    assert "is a built-in rule set's" in _err(capsys)
+
+
+def test_a_rule_set_without_naturals_says_so(tmp_path, capsys):
+    f = tmp_path / "r.toml"
+    f.write_text('name = "no_naturals"\nnaturals = "-"\n' + PB_TABLE + '"8, 9" = { draws = "never", stands = "always" }\n')
+    assert main(["rules", "--rules", str(f)]) == 0
+    out = capsys.readouterr().out
+    assert "- Naturals: none (no two-card total ends the coup)." in out and "a two-card  ends" not in out
+    assert main(["odds", "--rules", str(f), "-q"]) == 0
+    out = capsys.readouterr().out
+    assert "(no naturals, Player draws on 0-5" in out and "naturals ," not in out
+
+
+def test_verify_of_a_tallies_file_says_what_it_is(tmp_path, capsys):
+    tallies = tmp_path / "t.csv"
+    assert main(["simulate", "--shoes", "1", "--seed", "1", "--tallies", str(tallies)]) == 0
+    capsys.readouterr()
+    assert main(["verify", str(tallies)]) == 2
+    assert "this is a tallies file" in _err(capsys)

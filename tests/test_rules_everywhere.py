@@ -196,7 +196,8 @@ def test_midcoup_gold_table_refuses_a_player_option_and_a_rule_set_without_optio
     assert code == 2 and "drop --player-option" in err and err.count("\n") == 1 and not f.exists()
     nopt = tmp_path / "nopt.toml"
     from analyzer.core.rules import GOLD
-    nopt.write_text(rules_toml(GOLD).replace('player_option = "5"\n', ""))
+    # (another name: a changed tableau cannot pass for the built-in Gold)
+    nopt.write_text(rules_toml(GOLD).replace('player_option = "5"\n', "").replace('name = "gold"', 'name = "gold_no_option"'))
     code, out, err = _run(capsys, "midcoup", "--table", "gold", "--rules", nopt)
     assert code == 2 and "offers none" in err and err.count("\n") == 1
 

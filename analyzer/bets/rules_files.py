@@ -32,7 +32,13 @@ MAX_RULES_FILE_BYTES = 64 * 1024
 def parse_rules(text: str, source: str = "<rules>") -> Rules:
     """A :class:`Rules` from the TOML text of a rules file."""
     doc = parse_toml(text, source, RulesError)
-    return rules_from_mapping(doc, source)
+    rules = rules_from_mapping(doc, source)
+    builtin = BUILTIN_RULES.get(rules.name)
+    if builtin is not None and rules != builtin:
+        # outputs name a rule set by its name: a changed tableau under a built-in's name would pass for it
+        raise RulesError(f"{source}: name {rules.name!r} is a built-in rule set's, and this file's tableau "
+                         "is not that one; give the rule set another name")
+    return rules
 
 
 def load_rules(spec: str | None) -> Rules:

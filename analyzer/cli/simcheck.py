@@ -177,7 +177,13 @@ def cmd_verify(args) -> int:
     rules = None
     with _log_bar(args, args.log) as bar:
         bar.unit_scale = True
-        stream = _open_log(args, args.log, bar=bar)
+        from ..simcheck.logs import sniff_kind
+        from ..simcheck.stream import LogSource
+        src = LogSource(args.log, progress=bar.update)
+        if sniff_kind(args.log, src.head) == "tallies":
+            raise UsageError(f"{args.log}: this is a tallies file (category,count,total_return): verify replays "
+                             "hand logs coup by coup; check tallies with 'baccarat check'")
+        stream = _open_log(args, args.log, source=src, bar=bar)
         if stream.outcomes is not None:
             raise UsageError(f"{args.log}: {stream.outcomes.shape}: an outcome-only log has no cards to replay "
                              f"(name the card columns with --columns, or use 'baccarat check')")

@@ -336,7 +336,8 @@ class Rules:
 
     def describe(self) -> str:
         """One line for a report header."""
-        return (f"{self.name} (naturals {'/'.join(map(str, sorted(self.naturals)))}, Player draws on "
+        naturals = f"naturals {'/'.join(map(str, sorted(self.naturals)))}" if self.naturals else "no naturals"
+        return (f"{self.name} ({naturals}, Player draws on "
                 f"{format_values(self.player_draws)}"
                 + (f", may choose on {format_values(self.player_option)}" if self.player_option else "")
                 + (f", by hand on {len(self.player_hands)} two-card hands" if self.player_hands else "")
@@ -366,7 +367,7 @@ def parse_cell(text, where: str) -> frozenset[int]:
             if backwards:
                 raise RulesError(f"{where}: range {backwards[0]!r} runs backwards")
             # checked before a range is spelt out: "2-99999999999999999999" is one line, not 2 GB
-            bad = sorted(v for span in spans for v in span if not 0 <= v <= 9)
+            bad = sorted(max(lo, 10) for lo, hi in spans if hi > 9)        # the smallest total beyond 9
             if bad:
                 raise RulesError(f"{where}: total {bad[0]} is outside 0-9")
         vals = set(parse_values(t))

@@ -15,7 +15,7 @@ def rules_markdown(rules: Rules, strategy: list[HandChoice] | None = None) -> st
     """The tableau of ``rules`` in Markdown: naturals, the Player, the Banker's table."""
     out = [f"# Rules: {rules.name}", ""]
     out.append(f"- Naturals: a two-card {' or '.join(map(str, sorted(rules.naturals)))} ends the coup; "
-               "nobody draws.")
+               "nobody draws." if rules.naturals else "- Naturals: none (no two-card total ends the coup).")
     out.append(f"- Player (no natural on either side): draws on {format_values(rules.player_draws)}, "
                f"stands on {_or_never(set(range(10)) - rules.player_draws - rules.naturals)}.")
     if rules.player_option:
