@@ -217,3 +217,31 @@ def test_verify_of_a_tallies_file_says_what_it_is(tmp_path, capsys):
     capsys.readouterr()
     assert main(["verify", str(tallies)]) == 2
     assert "this is a tallies file" in _err(capsys)
+
+
+@pytest.mark.parametrize("line, words", [
+    ('{"shoe": 1, "player": "9h 2c", "banker": "8d Kc", "banker": "Ks 2d"}', "key 'banker' is given twice"),
+    ('{"shoe": 1, "player": "9h 2c", "Banker": "8d Kc", "banker": "Ks 2d"}', "name the same field"),
+])
+def test_a_json_log_line_with_a_key_twice_is_refused(tmp_path, capsys, line, words):
+    """JSON keeps the last of two equal keys silently; a log line with one is refused."""
+    f = tmp_path / "log.jsonl"
+    f.write_text(line + "\n")
+    assert main(["verify", str(f)]) == 2
+    assert words in _err(capsys)
+
+
+def test_per_card_columns_with_a_hole_are_refused(tmp_path, capsys):
+    """``p2`` blank and ``p3`` given was read as a two-card hand."""
+    f = tmp_path / "log.csv"
+    f.write_text("shoe,p1,p2,p3,b1,b2,b3\n1,2h,,3c,8d,Kc,\n")
+    assert main(["verify", str(f)]) == 2
+    assert "column p2 is blank but p3 holds a card" in _err(capsys)
+    f.write_text("shoe,p1,p2,p3,b1,b2,b3\n1,2h,3s,4c,7d,Kc,\n")
+    assert main(["verify", str(f)]) == 0
+
+
+def test_the_readme_says_to_activate_the_environment():
+    from pathlib import Path
+    text = (Path(__file__).parents[1] / "README.md").read_text()
+    assert "source .venv/bin/activate" in text.split("## ")[0]

@@ -67,10 +67,16 @@ def assign(names: list[str], columns: dict[str, str], where: str) -> dict[str, i
                            f"(the header has: {have})")
         got[role] = i
     taken = set(got.values())
+    by_alias: dict[str, int] = {}
     for i, n in enumerate(normed):
         role = ALIASES.get(n)
-        if role and role not in got and role not in columns and i not in taken:
-            got[role] = i
+        if role and role not in columns and i not in taken:
+            if role in by_alias:
+                first = names[by_alias[role]]
+                raise LogError(f"{where}: columns {shown_header(first)!r} and {shown_header(names[i])!r} both read "
+                               f"as the {role.replace('_', ' ')}; name the one to read with --columns "
+                               f"{role}={shown_header(first)}")
+            got[role] = by_alias[role] = i
             taken.add(i)
     return got
 

@@ -436,7 +436,14 @@ def _read_jsonl(path: str, lines, progress=None, chunk=None):
         if not isinstance(obj, dict):
             raise LogError(f"{path}: row {row}: expected a JSON object {{\"shoe\": ..., \"player\": ..., "
                            f"\"banker\": ...}}")
-        obj = {str(k).strip().lower(): v for k, v in obj.items()}
+        lowered = {str(k).strip().lower(): v for k, v in obj.items()}
+        if len(lowered) < len(obj):
+            seen_keys: dict[str, str] = {}
+            for k in obj:
+                other = seen_keys.setdefault(str(k).strip().lower(), k)
+                if other != k:
+                    raise LogError(f"{path}: row {row}: keys {other!r} and {k!r} name the same field")
+        obj = lowered
         for req in REQUIRED_LOG_FIELDS:
             if req not in obj:
                 raise LogError(f"{path}: row {row}: missing field {req!r} (a hand log needs "
@@ -462,11 +469,27 @@ def bounded_int(text: str) -> int:
     return int(text)
 
 
+class _RepeatedKey(ValueError):
+    pass
+
+
+def _pairs(pairs):
+    out = {}
+    for key, value in pairs:
+        if key in out:
+            raise _RepeatedKey(key)
+        out[key] = value
+    return out
+
+
 def load_json_line(line: str, where: str):
-    """One JSON document; nesting deeper than Python's stack or numbers of
-    more than 30 digits are errors, not tracebacks."""
+    """One JSON document; nesting deeper than Python's stack, numbers of more than 30
+    digits, a key given twice in one object (JSON keeps the last silently) are errors,
+    not tracebacks or guesses."""
     try:
-        return json.loads(line, parse_int=bounded_int)
+        return json.loads(line, parse_int=bounded_int, object_pairs_hook=_pairs)
+    except _RepeatedKey as e:
+        raise LogError(f"{where}: key {e.args[0]!r} is given twice") from None
     except json.JSONDecodeError as e:
         raise LogError(f"{where}: not valid JSON ({e.msg} at column {e.colno})") from None
     except RecursionError:

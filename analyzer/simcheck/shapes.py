@@ -246,8 +246,16 @@ def _own_layout(text: str) -> bool:
 
 def _cards_of(layout, item, where, split):
     if layout == "per-card":
-        p = [t for r in ("p1", "p2", "p3") for t in split(item.get(r), where, r)]
-        b = [t for r in ("b1", "b2", "b3") for t in split(item.get(r), where, r)]
+        hands = []
+        for roles in (("p1", "p2", "p3"), ("b1", "b2", "b3")):
+            cards = [split(item.get(r), where, r) for r in roles]
+            given = [bool(c) for c in cards]
+            if given != sorted(given, reverse=True):           # a blank column before a card
+                hole = roles[given.index(False)]
+                raise LogError(f"{where}: column {hole} is blank but {roles[given.index(True, given.index(False))]} "
+                               "holds a card (a hand's cards fill its columns in order)")
+            hands.append([t for c in cards for t in c])
+        p, b = hands
     else:
         p, b = split(item.get("player"), where, "player"), split(item.get("banker"), where, "banker")
     seen = item.get("seen")
