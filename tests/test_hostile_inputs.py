@@ -245,3 +245,16 @@ def test_the_readme_says_to_activate_the_environment():
     from pathlib import Path
     text = (Path(__file__).parents[1] / "README.md").read_text()
     assert "source .venv/bin/activate" in text.split("## ")[0]
+
+
+def test_the_check_verdict_comes_first_and_on_stderr_with_an_output_file(tmp_path, capsys):
+    log = tmp_path / "log.csv"
+    assert main(["simulate", "--shoes", "2", "--seed", "1", "--log", str(log)]) == 0
+    capsys.readouterr()
+    assert main(["check", str(log)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[2].startswith("Verdict: **PASS**") and lines[2].split(": ", 1)[1] in lines[-20:]
+    report = tmp_path / "report.md"
+    assert main(["check", str(log), "-o", str(report)]) == 0
+    cap = capsys.readouterr()
+    assert cap.out == "" and cap.err.startswith("check: PASS: no test rejects") and str(report) in cap.err

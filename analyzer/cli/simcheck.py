@@ -296,6 +296,10 @@ def cmd_check(args) -> int:
                                                 procedure=procedure)
     out = {"md": check.report_markdown, "json": check.report_json, "csv": check.report_csv}[fmt](report)
     write_output(out, args.output)
+    if args.output not in (None, "-"):
+        # the report went to a file: its verdict, in one line, where the user is looking
+        from ..simcheck.check_format import verdict_sentence
+        print(f"check: {verdict_sentence(report).replace('**', '')} (report: {args.output})", file=sys.stderr)
     return 1 if report.failed else 0
 
 

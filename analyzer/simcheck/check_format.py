@@ -36,8 +36,23 @@ def _reference_text(r: Report) -> str:
     return "off-the-top: every coup distributed as the first coup of a freshly shuffled declared shoe"
 
 
+def verdict_sentence(r: Report) -> str:
+    """The verdict in one sentence (Markdown bold for the word): the report's first line after its
+    title and its ``Verdict`` section, and what ``check`` prints on standard error when the
+    report goes to a file."""
+    rejected = [t.name for t in r.tests if t.rejected] + [t.name for t in r.exact if t.rejected]
+    if r.failed:
+        return (f"**FAIL** at alpha = {float(r.alpha):g} (family-wise, Holm over {r.m} tests): "
+                + "; ".join(rejected) + ".")
+    if r.m == 0:
+        return ("**PASS**, but vacuously: no category or bet expects enough coups to be tested "
+                "(see the power statement for how many hands are needed).")
+    return (f"**PASS**: no test rejects the exact reference at alpha = {float(r.alpha):g} "
+            f"(family-wise, Holm over {r.m} tests).")
+
+
 def report_markdown(r: Report) -> str:
-    out = [f"# Simulator check: {r.source}", ""]
+    out = [f"# Simulator check: {r.source}", "", f"Verdict: {verdict_sentence(r)}", ""]
     what = f"{r.coups:,} coups" + (f" in {r.shoes:,} shoes" if r.shoes is not None else "")
     out.append(f"- Input: {r.input_kind}, {what}, read completely; declared shoe {r.shoe.describe()}.")
     out.append(f"- Reference: {_reference_text(r)}.")
@@ -110,16 +125,7 @@ def report_markdown(r: Report) -> str:
     out.append("")
     out.append("## Verdict")
     out.append("")
-    rejected = [t.name for t in r.tests if t.rejected] + [t.name for t in r.exact if t.rejected]
-    if r.failed:
-        out.append(f"**FAIL** at alpha = {float(r.alpha):g} (family-wise, Holm over {r.m} tests): "
-                   + "; ".join(rejected) + ".")
-    elif r.m == 0:
-        out.append("**PASS**, but vacuously: no category or bet expects enough coups to be tested "
-                   "(see the power statement for how many hands are needed).")
-    else:
-        out.append(f"**PASS**: no test rejects the exact reference at alpha = {float(r.alpha):g} "
-                   f"(family-wise, Holm over {r.m} tests).")
+    out.append(verdict_sentence(r))
     out.append("")
     if r.power_rows:
         out.append("## Power")
