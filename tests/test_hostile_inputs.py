@@ -258,3 +258,11 @@ def test_the_check_verdict_comes_first_and_on_stderr_with_an_output_file(tmp_pat
     assert main(["check", str(log), "-o", str(report)]) == 0
     cap = capsys.readouterr()
     assert cap.out == "" and cap.err.startswith("check: PASS: no test rejects") and str(report) in cap.err
+
+
+def test_an_xlsx_par_sheet_needs_an_xlsx_name(tmp_path, capsys):
+    """``parsheet --format xlsx -o sheet.txt`` wrote a workbook into a .txt file."""
+    target = tmp_path / "sheet.txt"
+    assert main(["parsheet", "--format", "xlsx", "-o", str(target)]) == 2
+    assert "a name ending in .xlsx" in _err(capsys)
+    assert not target.exists()

@@ -56,6 +56,10 @@ def cmd_parsheet(args) -> int:
     if fmt == "xlsx":
         if args.output in (None, "-"):
             raise UsageError("--format xlsx writes a binary file: give --output FILE.xlsx")
+        if not str(args.output).lower().endswith(".xlsx"):
+            # a spreadsheet under another name is opened by nothing that expects that name
+            raise UsageError(f"--format xlsx writes an XLSX workbook: give --output a name ending in .xlsx, "
+                             f"not {args.output!r}")
         from ..reports.parsheet_xlsx import require_openpyxl
         require_openpyxl()
     check_outputs(args.output)
