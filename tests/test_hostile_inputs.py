@@ -266,3 +266,13 @@ def test_an_xlsx_par_sheet_needs_an_xlsx_name(tmp_path, capsys):
     assert main(["parsheet", "--format", "xlsx", "-o", str(target)]) == 2
     assert "a name ending in .xlsx" in _err(capsys)
     assert not target.exists()
+
+
+def test_midcoup_gold_reports_progress_per_player_choice(monkeypatch):
+    """``midcoup --table gold`` compiled every bet three times with no progress shown."""
+    from analyzer.reports import midcoup
+    from analyzer.core.rules import GOLD
+    from analyzer.bets import catalog
+    steps = []
+    got = midcoup.gold_table(Shoe.standard(1), catalog().select(["banker", "dragon7"]), GOLD, progress=steps.append)
+    assert steps == [1, 1, 1] and len(got) == 3

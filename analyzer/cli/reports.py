@@ -158,7 +158,9 @@ def cmd_midcoup(args) -> int:
     bets = tuple(catalog().bets.values())
     if args.table == "gold":
         rules = option_rules(args)
-        data, md, js = midcoup.gold_table(shoe, bets, rules), mc.gold_markdown, mc.gold_json
+        with progress_bar(3, "gold: each Player choice", args.quiet) as bar:
+            data = midcoup.gold_table(shoe, bets, rules, progress=bar.update)
+        md, js = mc.gold_markdown, mc.gold_json
     else:
         rules = _rules(args, shoe)
         data, md, js = {
@@ -269,6 +271,7 @@ def register(sub) -> None:
     p.add_argument("--table", required=True, metavar="NAME", help="insurance, known-card-edges or gold")
     add_rules_options(p)
     add_output_options(p)
+    add_quiet_option(p)
     p.set_defaults(func=cmd_midcoup)
 
     p = sub.add_parser("report", help="regenerate the reports folder",

@@ -82,12 +82,17 @@ def known_card_report(shoe: Shoe, rules=None) -> dict[str, dict[int, Fraction]]:
     return known_card_edges(shoe, {name: cat.select(list(ids)) for name, ids in EDGE_GROUPS}, rules)
 
 
-def gold_table(shoe: Shoe, bets: tuple[Bet, ...], rules=None) -> dict[str, Analysis]:
+def gold_table(shoe: Shoe, bets: tuple[Bet, ...], rules=None, progress=None) -> dict[str, Analysis]:
     """The bets under Baccarat Gold (or ``rules``, which must offer the Player an option): Player
-    draws on 5, stands on 5, plays best (by hand)."""
+    draws on 5, stands on 5, plays best (by hand).  ``progress(n)``, when given, is called after
+    each of the three (a compile of every bet under that rule set: seconds each)."""
     rules = GOLD if rules is None else rules
     opt = format_values(rules.player_option)
     best, _ = best_rules(rules, shoe.value_counts)
-    return {choice: Solver(bets, rules=r).solve(shoe) for choice, r in
-            ((f"draws on {opt}", rules.with_player_option("draw")),
-             (f"stands on {opt}", rules.with_player_option("stand")), ("best play", best))}
+    out = {}
+    for choice, r in ((f"draws on {opt}", rules.with_player_option("draw")),
+                      (f"stands on {opt}", rules.with_player_option("stand")), ("best play", best)):
+        out[choice] = Solver(bets, rules=r).solve(shoe)
+        if progress is not None:
+            progress(1)
+    return out
