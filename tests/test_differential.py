@@ -26,7 +26,7 @@ import brute
 from analyzer.bets import Bet, Condition, Event
 from analyzer.core.backend import BACKENDS
 from analyzer.core.errors import BetError
-from analyzer.core.features import FEATURES, GROUPS, RANGES
+from analyzer.core.features import FEATURES, FIRST_FOUR, GROUPS, RANGES
 from analyzer.core.known import Known
 from analyzer.core.rules import PUNTO_BANCO, rules_from_mapping
 from analyzer.core.shoe import Shoe
@@ -76,6 +76,14 @@ def group(draw):
     names = draw(st.lists(st.sampled_from(POSITIONS), min_size=1, max_size=4, unique=True))
     if {"player_card3", "banker_card3"} & set(names) and {"card5", "card6"} & set(names):
         names = [n for n in names if n not in ("card5", "card6")]
+    # one name a card: a group naming one card twice (player_card1 and card1) is refused (issue 23)
+    kept, slots = [], set()
+    for n in names:
+        if n in FIRST_FOUR and FIRST_FOUR[n] in slots:
+            continue
+        kept.append(n)
+        slots.add(FIRST_FOUR.get(n))
+    names = kept
     return "[" + ", ".join(names) + "]"
 
 

@@ -77,6 +77,9 @@ VALUES = 10
 BATCH_CHUNK = 64
 #: Most int64 monomials (shoes x multisets) one batch step holds (16 MB).
 BATCH_ELEMENTS = 2**21
+#: Most multisets whose int64 batches go by halves (beyond, shoe by shoe: the halves' tables
+#: of a table of millions of multisets take more memory than they save time).
+HALVES_MAX = 2**20
 #: Counted rows from which a point-value table counts shoes beyond the float64 bound by
 #: residues even under the int64 bound (measured on 20-deck shoes: numpy's integer
 #: products cost about as much with 4 rows, 15% more with 15, 3.4x with 61).
@@ -307,6 +310,10 @@ class WaysTable:
             return self._rank_flush([counts], plan == "rank_flush_big")[0]
         if plan == "residues":
             return self._residues([counts])[0]
+        return self._int64_one(counts, deals)
+
+    def _int64_one(self, counts: list[int], deals: int) -> list[int]:
+        """One shoe in int64: a gather per factor, five products, one integer dot product."""
         coef, _, _ = self.counted
         flat, width = self._columns
         fac = (np.array(counts, dtype=np.int64)[:, None] - np.arange(width)).take(flat)
@@ -484,6 +491,8 @@ class WaysTable:
         deals = [falling(n, POSITIONS) for n in ext[:, -1].tolist()] if self.counted[2] else None
         if plan == "blocks":
             return self.complete_many(self.blocks.exact_float_ways(ext[:, :VALUES]), deals)
+        if self.multisets > HALVES_MAX:       # the halves' tables would cost more memory than they save
+            return [self._int64_one(r, falling(r[-1], POSITIONS)) for r in ext.tolist()]
         # int64: every monomial the product of its two halves
         (i1, o1, of1), (i2, o2, of2) = self._halves
         halves = []
