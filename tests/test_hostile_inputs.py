@@ -276,3 +276,13 @@ def test_midcoup_gold_reports_progress_per_player_choice(monkeypatch):
     steps = []
     got = midcoup.gold_table(Shoe.standard(1), catalog().select(["banker", "dragon7"]), GOLD, progress=steps.append)
     assert steps == [1, 1, 1] and len(got) == 3
+
+
+def test_a_study_resumed_whole_says_the_cluster_had_nothing_to_do(tmp_path, capsys):
+    state = tmp_path / "state"
+    args = ["study", "--shoes", "2", "--decks", "1", "--state", str(state), "-q", "--format", "json"]
+    assert main(args) == 0
+    capsys.readouterr()
+    assert main(args + ["--cluster", "local"]) == 0
+    err = capsys.readouterr().err
+    assert "were already in" in err and "nothing was sent to the cluster" in err

@@ -199,6 +199,10 @@ def cmd_study(args) -> int:
             print(f"study: interrupted; {saved} finished chunk(s) are saved in {state}: "
                   "run the same command again to resume", file=sys.stderr)
         raise
+    if (args.cluster or args.scheduler) and not result.run["chunks_computed"]:
+        # the cluster was asked for but had nothing to do: say so rather than let "in-process" surprise
+        print(f"study: all {result.run['chunks']} chunk(s) were already in {state}: nothing was sent to "
+              f"the {'cluster' if args.cluster else 'scheduler'}", file=sys.stderr)
     chart = None
     if args.chart:
         chart = write_chart(result, Path(args.chart))
