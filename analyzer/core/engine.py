@@ -212,21 +212,25 @@ class Tabulation:
         (:meth:`analyzer.core.ways.WaysTable.ways_many`: float64 blocks up to 458 cards,
         every shoe of 8 decks or fewer; int64 or residues beyond; rows that are integer
         combinations of others derived, not counted)."""
+        return self.ways_table.ways_many(self._extended(value_counts), backend, chunk)
+
+    @staticmethod
+    def _extended(value_counts):
+        """Value-count rows with ``N`` appended: an int64 array when the counts fit it, else
+        lists of Python integers (the table's evaluator takes either)."""
         try:
             vc = np.array(value_counts, dtype=np.int64).reshape(-1, VALUES)
         except OverflowError:
             vc = None
         if vc is not None and (vc.size == 0 or int(vc.max()) < 2**52):     # the sums fit int64
-            return self.ways_table.ways_many(np.concatenate([vc, vc.sum(axis=1, keepdims=True)], axis=1),
-                                             backend, chunk)
+            return np.concatenate([vc, vc.sum(axis=1, keepdims=True)], axis=1)
         rows = [[int(x) for x in v] for v in value_counts]
-        return self.ways_table.ways_many([r + [sum(r)] for r in rows], backend, chunk)
+        return [r + [sum(r)] for r in rows]
 
     def ways_array(self, value_counts, backend: str = "auto") -> np.ndarray:
         """:meth:`ways_many` as one ``(B, events)`` array (``int64`` where every shoe's deals fit
         in it, else Python integers: :meth:`analyzer.core.ways.WaysTable.ways_array`)."""
-        vc = np.asarray(value_counts, dtype=np.int64).reshape(-1, VALUES)
-        return self.ways_table.ways_array(np.concatenate([vc, vc.sum(axis=1, keepdims=True)], axis=1), backend)
+        return self.ways_table.ways_array(self._extended(value_counts), backend)
 
     def ways_exact(self, value_counts) -> list[int]:
         """Same as :meth:`ways`, with Python integers only (any shoe size): the reference."""
