@@ -295,3 +295,17 @@ def test_catalog_card_bets_fast_path_equals_python_integers(bet_id):
     shoe = Shoe.standard(8).remove("Ah 7s 7d Kc 2h 9d 9d Qs 6c")
     fast = tab.ways(shoe)
     assert tab.ways(shoe, backend="python") == fast
+
+
+@pytest.mark.parametrize("text, chunk", [
+    ("count([player_card3, banker_card3, card1], suit == hearts) == 2 and winner == banker", 20_000),
+    ("of_a_kind(first4) == 2", 100), ("card1_rank == K and count([card3, card4], suit == spades) == 1", 100)])
+def test_small_chunks_merge_to_the_same_table(text, chunk):
+    """Compiled a few sequences at a time (many merges of per-chunk counts, which keep
+    memory bounded by the distinct multisets), a bet gives the same table and ways."""
+    shoe = Shoe.standard(1).remove("Ah 7s 7d Kc 2h Qh")
+    whole, _ = _tab(text)
+    small, _ = _tab(text, chunk=chunk)
+    assert small.sequences == whole.sequences > 8 * chunk
+    assert np.array_equal(small.coef, whole.coef)
+    assert small.ways(shoe) == whole.ways(shoe)

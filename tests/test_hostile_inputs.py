@@ -286,3 +286,10 @@ def test_a_study_resumed_whole_says_the_cluster_had_nothing_to_do(tmp_path, caps
     assert main(args + ["--cluster", "local"]) == 0
     err = capsys.readouterr().err
     assert "were already in" in err and "nothing was sent to the cluster" in err
+
+
+def test_the_card_budget_has_an_upper_bound(capsys):
+    """``--card-budget`` beyond a billion sequences is refused before any work (it grew memory
+    with every chunk once, 2.7 GB and a traceback at 10**10)."""
+    assert main(["odds", "--card-budget", "10000000000", "-q"]) == 2
+    assert "--card-budget must be at most 1,000,000,000" in _err(capsys)

@@ -21,7 +21,8 @@ def register(sub) -> None:
                            "conditional on those cards")
     odds.add_argument("--card-budget", metavar="N", default=None,
                       help="most sequences of card classes the card engine enumerates for one bet "
-                           "(default 40,000,000: about 1 GB at most); a bet beyond it is refused with its estimate")
+                           "(default 40,000,000, about 15 s; at most 1,000,000,000); a bet beyond it is refused "
+                           "with its estimate")
     odds.add_argument("--breakeven", metavar="BET[:EVENT]",
                       help="EV with that event's payout left symbolic (default: the bet's first paying "
                            "event), and the payout or commission that makes the bet break even")
@@ -44,12 +45,13 @@ def register(sub) -> None:
 
 def card_engine_options(args) -> dict:
     """``budget`` and ``progress`` for the card engine, from ``--card-budget`` and ``--quiet``."""
+    from ..core.classengine import MAX_BUDGET
     budget = getattr(args, "card_budget", None)
     quiet = getattr(args, "quiet", False)
 
     def progress(total, what):
         return progress_bar(total, f"compiling {what}", quiet or total < 2_000_000, unit="seq")
-    return {"budget": None if budget is None else whole_number("--card-budget", budget, 1, 10**10),
+    return {"budget": None if budget is None else whole_number("--card-budget", budget, 1, MAX_BUDGET),
             "progress": progress}
 
 

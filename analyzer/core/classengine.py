@@ -46,10 +46,28 @@ from .classbatch import shoe_rows
 from .ways import WaysTable
 from .reads import FIRST_FOUR_VALUES, classes_for, first_four_reads, reads_drawing  # noqa: F401 (the engine's API)
 
-#: Most class sequences one tabulation enumerates (about 30 bytes each, in
-#: chunks of :data:`CHUNK`): beyond it a bet is refused before the work.
+#: Most class sequences one tabulation enumerates by default (in chunks of
+#: :data:`CHUNK`, about 15 s): beyond it a bet is refused before the work.
 MAX_SEQUENCES = 40_000_000
+#: Most a user may raise that budget to (``--card-budget``): about 500 MB of working
+#: memory whatever the budget (chunks merged as they go), but about a minute per 10**8.
+MAX_BUDGET = 1_000_000_000
 CHUNK = 1 << 20
+#: Chunks of per-multiset counts kept before they are merged into one.
+MERGE_EVERY = 8
+
+
+def _merge(keys, counts, events):
+    """One sorted array of distinct multiset codes and their summed counts ``(multisets,
+    events)``, from chunks of each; multisets counted in no event are dropped (none at all
+    when no sequence can be in an event: an impossible card test counts 0 ways)."""
+    if not keys:
+        return np.zeros(0, dtype=np.int64), np.zeros((0, events), dtype=np.int64)
+    uniq, inv = np.unique(np.concatenate(keys), return_inverse=True)
+    coef = np.zeros((len(uniq), events), dtype=np.int64)
+    np.add.at(coef, inv.ravel(), np.concatenate(counts))
+    keep = coef.any(axis=1)
+    return uniq[keep], coef[keep]
 
 
 
@@ -118,14 +136,17 @@ class ClassTabulation:
     ``symmetric``: the events read the first four cards only as a multiset;
     ``pins``: known cards (dealing position 0-5 -> the 52 cards it may hold);
     ``budget``: most class sequences to enumerate; ``progress(total, what)``:
-    a bar with ``update(n)`` and ``close()``.  :meth:`ways` returns the ordered
+    a bar with ``update(n)`` and ``close()``; ``chunk``: sequences enumerated at a
+    time (memory is bounded by the chunk and the distinct multisets, whatever the
+    number of sequences).  :meth:`ways` returns the ordered
     six-card deals of each event.
     """
 
     def __init__(self, events, card_keys, positions, drawing: bool, table: CoupTable,
                  what: str = "bet", budget: int | None = None, progress=None,
-                 requires=None, symmetric: bool = False, pins=None):
+                 requires=None, symmetric: bool = False, pins=None, chunk: int = CHUNK):
         self.events = len(events)
+        self._chunk = chunk
         self._naturals = table.rules.naturals
         self._onehot = None          # the classes' one-hot, for batches of suited shoes
         # pins: {dealing position 0-5: 52 booleans}, the cards a known position may hold;
@@ -187,18 +208,15 @@ class ClassTabulation:
                     np.add.at(c, slot, weight)
                 keys.append(uniq)
                 counts.append(c.reshape(len(uniq), e1)[:, :self.events])
+                if len(keys) >= MERGE_EVERY:
+                    # memory bounded by the distinct multisets, not by the sequences
+                    merged, summed = _merge(keys, counts, self.events)
+                    keys, counts = [merged], [summed]
                 if bar is not None:
                     bar.update(n)
         if bar is not None:
             bar.close()
-        # no sequence at all can be in an event (an impossible card test): no multisets, 0 ways
-        keys = keys or [np.zeros(0, dtype=np.int64)]
-        counts = counts or [np.zeros((0, self.events), dtype=np.int64)]
-        uniq, inv = np.unique(np.concatenate(keys), return_inverse=True)
-        coef = np.zeros((len(uniq), self.events), dtype=np.int64)
-        np.add.at(coef, inv.ravel(), np.concatenate(counts))
-        keep = coef.any(axis=1)
-        uniq, coef = uniq[keep], coef[keep]
+        uniq, coef = _merge(keys, counts, self.events)
         self.coef = np.ascontiguousarray(coef.T)                   # (events, multisets)
         self._plan(uniq)
         self.multisets = len(uniq)
@@ -316,10 +334,11 @@ class ClassTabulation:
                 run = np.where(combos[:, col] == combos[:, col - 1], run + 1, 1)
                 mult *= run
             weights = math.factorial(len(slots)) // mult
-            pieces = [(combos[i:i + CHUNK], weights[i:i + CHUNK]) for i in range(0, len(combos), CHUNK)]
+            chunk = self._chunk
+            pieces = [(combos[i:i + chunk], weights[i:i + chunk]) for i in range(0, len(combos), chunk)]
         else:
             sizes = [len(a) for a in alphabets]
-            step = max(1, CHUNK // max(1, int(np.prod(sizes[1:]))))
+            step = max(1, self._chunk // max(1, int(np.prod(sizes[1:]))))
             pieces = []
             for start in range(0, sizes[0], step):
                 head = alphabets[0][start:start + step]
@@ -380,7 +399,7 @@ class ClassTabulation:
         ends = np.cumsum(expand)
         start = 0
         while start < len(rows):
-            stop = max(int(np.searchsorted(ends, (ends[start - 1] if start else 0) + CHUNK, side="right")),
+            stop = max(int(np.searchsorted(ends, (ends[start - 1] if start else 0) + self._chunk, side="right")),
                        start + 1)
             sel = slice(start, stop)
             reps = np.repeat(np.arange(stop - start), expand[sel])
