@@ -293,3 +293,23 @@ def test_the_card_budget_has_an_upper_bound(capsys):
     with every chunk once, 2.7 GB and a traceback at 10**10)."""
     assert main(["odds", "--card-budget", "10000000000", "-q"]) == 2
     assert "--card-budget must be at most 1,000,000,000" in _err(capsys)
+
+
+def test_a_set_of_card_bets_has_one_budget(tmp_path, capsys):
+    """Ten card bets each within the per-bet budget (about 21 million sequences) but together
+    beyond the set's are refused before any is compiled (6,000 card bets ran for half an hour
+    silently once)."""
+    import time
+    from analyzer.core.solver import MAX_SET_SEQUENCES
+    ids = [f"s{r}{suit}" for r in (2, 3, 4, 5, 6) for suit in ("hearts", "spades")]
+    bets = "".join(
+        f'[[bet]]\nid = "s{r}{suit}"\nevents = [ {{ event = "e", when = "count([player_card3, banker_card3, card1, '
+        f'card2], suit == {suit}) == 2 and count([card3, card4], rank == {r}) == 1", pays = 1 }} ]\n'
+        for r in (2, 3, 4, 5, 6) for suit in ("hearts", "spades"))
+    path = tmp_path / "b.toml"
+    path.write_text(bets)
+    start = time.process_time()
+    assert main(["odds", "--bets-file", str(path), "--bets", ",".join(ids), "-q"]) == 2
+    assert time.process_time() - start < 30          # estimated, not compiled (about 100 s)
+    err = _err(capsys)
+    assert "these 10 card bets need" in err and f"more than the {MAX_SET_SEQUENCES:,} one run" in err

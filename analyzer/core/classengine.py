@@ -138,13 +138,16 @@ class ClassTabulation:
     ``budget``: most class sequences to enumerate; ``progress(total, what)``:
     a bar with ``update(n)`` and ``close()``; ``chunk``: sequences enumerated at a
     time (memory is bounded by the chunk and the distinct multisets, whatever the
-    number of sequences).  :meth:`ways` returns the ordered
+    number of sequences); ``defer``: estimate the sequences (:attr:`sequences`, the
+    budget checked) and wait for :meth:`compile` to enumerate them.  :meth:`ways`
+    returns the ordered
     six-card deals of each event.
     """
 
     def __init__(self, events, card_keys, positions, drawing: bool, table: CoupTable,
                  what: str = "bet", budget: int | None = None, progress=None,
-                 requires=None, symmetric: bool = False, pins=None, chunk: int = CHUNK):
+                 requires=None, symmetric: bool = False, pins=None, chunk: int = CHUNK,
+                 defer: bool = False):
         self.events = len(events)
         self._chunk = chunk
         self._naturals = table.rules.naturals
@@ -179,9 +182,26 @@ class ClassTabulation:
         if self.sequences > budget:
             raise BetError(f"{what}: {self.sequences:,} sequences of {k} card classes over the cards it reads, "
                            f"more than the budget of {budget:,}; read fewer card features")
+        self._pending = (events, table, plans, passes, drawing)
+        if not defer:
+            bar = progress(self.sequences, what) if progress is not None else None
+            self.compile(bar)
+            if bar is not None:
+                bar.close()
+
+    @property
+    def compiled(self) -> bool:
+        """Whether the sequences have been enumerated (``defer=True`` waits for :meth:`compile`)."""
+        return self._pending is None
+
+    def compile(self, bar=None) -> None:
+        """Enumerate the sequences estimated at construction (``bar.update(n)`` as they go)
+        and build :attr:`ways_table`; nothing to do once compiled."""
+        if self._pending is None:
+            return
+        events, table, plans, passes, drawing = self._pending
         keys, counts = [], []
         e1 = self.events + 1
-        bar = progress(self.sequences, what) if progress is not None else None
         for plan, (_, only, earlier) in zip(plans, passes):
             chunks = self._drawn_chunks(table, plan) if drawing else self._first_four_chunks(plan)
             for fine, coarse, f, weight in chunks:
@@ -214,8 +234,6 @@ class ClassTabulation:
                     keys, counts = [merged], [summed]
                 if bar is not None:
                     bar.update(n)
-        if bar is not None:
-            bar.close()
         uniq, coef = _merge(keys, counts, self.events)
         self.coef = np.ascontiguousarray(coef.T)                   # (events, multisets)
         self._plan(uniq)
@@ -223,7 +241,8 @@ class ClassTabulation:
         #: the compiled table (:class:`analyzer.core.ways.WaysTable`), whose evaluator counts
         #: every shoe (a poker-like bet on the first cards as a multiset per rank multiset,
         #: batches in float64 blocks: plans of that evaluator)
-        self.ways_table = WaysTable(self.coef, self.idx, self.off, k, self.classes)
+        self.ways_table = WaysTable(self.coef, self.idx, self.off, self.k, self.classes)
+        self._pending = None
 
     @property
     def nbytes(self) -> int:

@@ -52,6 +52,9 @@ PAIR_FEATURES = frozenset({"player_pair", "banker_pair", "player_suited_pair", "
 MAX_CACHED_TABS = 128
 MAX_CACHED_BYTES = 400 * 2**20
 _CLASS_TABS: dict = {}
+#: Most class sequences the card bets of one solver enumerate together by default (about
+#: a minute and a half): a set beyond it is refused before any of them is compiled.
+MAX_SET_SEQUENCES = 200_000_000
 
 __all__ = ["Solver", "event_index", "Analysis", "BetResult", "EventResult", "OUTCOMES"]
 
@@ -164,6 +167,7 @@ class Solver:
         card_features: dict[str, frozenset[str]] = {}
         self.suited_bets: list[str] = []
         self._class_tabs: list[ClassTabulation] = []
+        self._to_compile: dict = {}
         for bet in self.bets:
             conds = [e.when for e in bet.events]
             used = frozenset().union(*(c.card_features for c in conds))
@@ -203,6 +207,7 @@ class Solver:
                     sources.append((level, len(evs)))
                     evs.append(_first_match(conds, i))
             self._sources.append(sources)
+        self._compile_class_tabs(budget, progress)
         self._tab = Tabulation([], table, np.stack(rows))
         for level, evs in card_events.items():
             what = "bet " + ", ".join(repr(n) for n in card_names[level])
@@ -218,18 +223,37 @@ class Solver:
             keys, positions = keys | extra_keys, positions | extra_positions
         pins = self.known.pins() if self.known else None
         cache_key = (tuple(c.text for c in conds), self.rules, repr(pins), budget)
-        tab = _CLASS_TABS.get(cache_key)
+        tab = _CLASS_TABS.get(cache_key) or self._to_compile.get(cache_key)
         if tab is None:
+            # estimated only: the set's sequences are checked together, then compiled
             tab = ClassTabulation([c.mask for c in conds], keys, positions, drawing, table,
                                   f"bet {bet.id!r}", budget=budget, progress=progress,
-                                  requires=[c.requires for c in conds], symmetric=_symmetric(conds), pins=pins)
-            _CLASS_TABS[cache_key] = tab
+                                  requires=[c.requires for c in conds], symmetric=_symmetric(conds), pins=pins,
+                                  defer=True)
+            self._to_compile[cache_key] = tab
+        elif cache_key in _CLASS_TABS:
+            _CLASS_TABS[cache_key] = _CLASS_TABS.pop(cache_key)      # most recently used last
+        return tab
+
+    def _compile_class_tabs(self, budget, progress) -> None:
+        """Enumerate the card bets estimated by :meth:`_class_tab`, after checking that
+        together they stay within the set's budget (:data:`MAX_SET_SEQUENCES`, or the
+        per-bet budget when it is larger), under one progress bar; then cache them."""
+        pending, self._to_compile = list(self._to_compile.items()), {}
+        total = sum(tab.sequences for _, tab in pending)
+        limit = max(MAX_SET_SEQUENCES, budget or 0)
+        if total > limit:
+            raise BetError(f"these {len(pending):,} card bets need {total:,} sequences of card classes together, "
+                           f"more than the {limit:,} one run enumerates; price them in smaller groups")
+        bar = progress(total, f"{len(pending)} card bets") if progress is not None and pending else None
+        for key, tab in pending:
+            tab.compile(bar)
+            _CLASS_TABS[key] = tab
             while len(_CLASS_TABS) > 1 and (len(_CLASS_TABS) > MAX_CACHED_TABS or
                                              sum(t.nbytes for t in _CLASS_TABS.values()) > MAX_CACHED_BYTES):
                 _CLASS_TABS.pop(next(iter(_CLASS_TABS)))
-        else:
-            _CLASS_TABS[cache_key] = _CLASS_TABS.pop(cache_key)      # most recently used last
-        return tab
+        if bar is not None:
+            bar.close()
 
     def solve(self, shoe: Shoe) -> Analysis:
         """Exact :class:`Analysis` of ``shoe`` for these bets."""
