@@ -40,6 +40,9 @@ from functools import lru_cache
 from typing import TextIO
 
 import numpy as np
+# numpy 2 imports numpy.random on first use; import it with this module, before any output file
+# is open: a SIGTERM handled inside its Cython modules' import is swallowed (analyzer.io.interrupt)
+from numpy.random import PCG64, Generator
 
 from ..bets.catalog import MAIN_BETS, Bet, catalog
 from ..core.errors import BaccaratError
