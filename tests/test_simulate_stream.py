@@ -47,8 +47,8 @@ def _peak_rss_kib(args, cwd):
 
 
 def test_memory_does_not_grow_with_the_shoes(tmp_path):
-    # 24 times the shoes (about a million coups more; the per-coup lists of before held
-    # some 110 bytes a coup): the peak stays within a few MB (it grew by some 50 MB)
+    # 24 times the shoes, about a million coups more: the peak grows by a few MB (the per-coup
+    # lists it replaces grew it by some 50 MB here, about 1 GB at 200,000 shoes)
     small = _peak_rss_kib(["simulate", "--shoes", "500", "--seed", "1", "--tallies", "a.csv", "-q"], tmp_path)
     large = _peak_rss_kib(["simulate", "--shoes", "12000", "--seed", "1", "--log", "b.csv",
                            "--tallies", "b_t.csv", "-q"], tmp_path)
