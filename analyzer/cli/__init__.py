@@ -19,6 +19,7 @@ import sys
 
 from ..core.errors import BaccaratError
 from ..io.files import OutputError
+from ..io.interrupt import check_stop, clear_stop, request_stop
 from . import bankroll, odds, parsheet, reports, rules, simcheck, study
 from .options import Parser
 
@@ -36,7 +37,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _terminated(signum, frame):
-    # Unwind like Ctrl-C, so that temporary output files are removed.
+    # Unwind like Ctrl-C, so that temporary output files are removed; and remember it, for
+    # code that swallows the KeyboardInterrupt (see analyzer.io.interrupt).
+    request_stop()
     raise KeyboardInterrupt
 
 
@@ -54,13 +57,20 @@ class _ClosedOutput:
 def main(argv: list[str] | None = None) -> int:
     import signal
     import threading
+    clear_stop()
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, _terminated)
+        if argv is None:
+            # the command line's process: Ctrl-C is remembered too (a caller of main() keeps
+            # Python's own handler)
+            signal.signal(signal.SIGINT, _terminated)
     if sys.stdout is None:
         sys.stdout = _ClosedOutput()
     try:
         args = build_parser().parse_args(argv)
-        return args.func(args)
+        status = args.func(args)
+        check_stop()       # told to stop, but something swallowed the KeyboardInterrupt
+        return status
     except BrokenPipeError:
         return 0
     except BaccaratError as e:
@@ -74,6 +84,8 @@ def main(argv: list[str] | None = None) -> int:
             signal.signal(signal.SIGTERM, signal.SIG_IGN)
         print("baccarat: interrupted", file=sys.stderr)
         return 130
+    finally:
+        clear_stop()
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -314,6 +314,7 @@ def _runner(args, jobs):
 
 
 def cmd_simulate(args) -> int:
+    from ..io.interrupt import check_stop
     from ..simcheck.simulate import DEFAULT_CUT_CARD, Faults, simulate
 
     shoe = shoe_from_args(args)
@@ -330,12 +331,16 @@ def cmd_simulate(args) -> int:
     if args.log and args.tallies and Path(args.log).resolve() == Path(args.tallies).resolve():
         raise UsageError("--log and --tallies name the same file")
     with progress_bar(shoes, "simulate", args.quiet, "shoes") as bar:
+        def tick(n: int) -> None:
+            bar.update(n)
+            check_stop()       # every 100 shoes: a SIGTERM whose KeyboardInterrupt was swallowed
+
         if args.log:
             result = _simulate_to_file(Path(args.log), lambda f: simulate(
-                shoe, shoes, seed, cut, burn, bets, faults, f, log_format, progress=bar.update,
+                shoe, shoes, seed, cut, burn, bets, faults, f, log_format, progress=tick,
                 rules=rules, after_cut=after))
         else:
-            result = simulate(shoe, shoes, seed, cut, burn, bets, faults, progress=bar.update,
+            result = simulate(shoe, shoes, seed, cut, burn, bets, faults, progress=tick,
                               rules=rules, after_cut=after)
     tallies = result.tallies_csv()
     if args.tallies:

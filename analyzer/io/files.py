@@ -12,7 +12,8 @@ Outputs (:func:`atomic_open`, :func:`atomic_write`):
 * Anything else (``/dev/null``, ``/dev/stdout``, a FIFO, a terminal) is
   written straight into, never replaced.
 * Temporary files are named ``.NAME.PID.baccarat.tmp``; one left by a killed
-  run is removed by the next write of the same file.
+  run is removed by the next write of the same file.  A run told to stop
+  (:mod:`analyzer.io.interrupt`) never renames its temporary file into place.
 
 Inputs (:func:`read_text`): at most a stated number of bytes are read, so
 ``/dev/zero`` or a huge file is refused with a clear error instead of filling
@@ -34,6 +35,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from ..core.errors import BaccaratError
+from .interrupt import check_stop
 
 #: Default limit of :func:`read_text`: 64 MiB.
 MAX_INPUT_BYTES = 64 * 2**20
@@ -194,6 +196,7 @@ def atomic_open(path: str | Path, binary: bool = False):
                 os.chown(tmp, st.st_uid, st.st_gid)
         else:
             os.chmod(tmp, 0o666 & ~_umask())
+        check_stop()       # a SIGTERM / Ctrl-C whose KeyboardInterrupt was swallowed: no commit
         os.replace(tmp, target)
     except OSError as e:
         tmp.unlink(missing_ok=True)

@@ -40,6 +40,9 @@ from functools import lru_cache
 from typing import TextIO
 
 import numpy as np
+# numpy 2 imports numpy.random on first use; import it with this module, before any output file
+# is open: a SIGTERM handled inside its Cython modules' import is swallowed (analyzer.io.interrupt)
+from numpy.random import PCG64, Generator
 
 from ..bets.catalog import MAIN_BETS, Bet, catalog
 from ..core.errors import BaccaratError
@@ -232,9 +235,12 @@ def simulate(shoe: Shoe, shoes: int, seed: int, cut_card: int = DEFAULT_CUT_CARD
             p = [faults.banker_pays if x == Fraction(19, 20) else x for x in p]
         pays.append(p)
 
-    rng = np.random.Generator(np.random.PCG64(seed))
+    rng = Generator(PCG64(seed))
     base = _base_cards(shoe, faults)
     n_cards = int(base.shape[0])
+    if shoes * (n_cards // 4 + 1) > _MAX_COUPS:
+        raise SimulationError(f"{shoes:,} shoes of {n_cards:,} cards are more coups than the tallies count "
+                              f"exactly (at most {_MAX_COUPS // (n_cards // 4 + 1):,} shoes)")
     point_of = list(CARD_POINT)
     name_of = [card_text(c) for c in range(len(CARD_POINT))]
     dealt, drew, won = _dealing_tables(rules, faults.banker_cell)
@@ -243,6 +249,9 @@ def simulate(shoe: Shoe, shoes: int, seed: int, cut_card: int = DEFAULT_CUT_CARD
     stop = n_cards - cut_card      # a coup starts at position pos only while pos <= stop
     extra_coups = procedure.after_cut
     outcome_word = OUTCOME_NAMES
+    # the tallies, streamed: how many coups dealt each six-value sequence (its unused cards 0),
+    # in a fixed array; the coups of the last shoes wait in seq_out, added every _FLUSH coups
+    seq_counts = np.zeros(_SEQUENCES, dtype=np.int64)
     seq_out: list[int] = []
     seqs_append = seq_out.append
     write = log.write if log is not None else None
@@ -310,24 +319,49 @@ def simulate(shoe: Shoe, shoes: int, seed: int, cut_card: int = DEFAULT_CUT_CARD
             pos = j
         if write is not None and lines:
             write("\n".join(lines) + "\n")
+        if len(seq_out) >= _FLUSH:
+            _add_sequences(seq_counts, seq_out)
         if progress is not None and (s % 100 == 0 or s == shoes):
             progress(s - (s - 1) // 100 * 100)
 
-    seqs = np.array(seq_out, dtype=np.int64)
+    _add_sequences(seq_counts, seq_out)
+    seqs = np.flatnonzero(seq_counts)          # the sequences dealt, and how often each was
+    times = seq_counts[seqs]
+
+    def tally(keys: np.ndarray, size: int) -> np.ndarray:
+        out = np.zeros(size, dtype=np.int64)
+        np.add.at(out, keys.astype(np.intp), times)      # exact: int64 counts, no float weights
+        return out
+
     tots = dealt.player_total[seqs].astype(np.int64) * 10 + dealt.banker_total[seqs]
-    wc = np.bincount(dealt.winner[seqs], minlength=3)
-    tc = np.bincount(tots, minlength=100)
-    cc = np.bincount(dealt.cards_dealt[seqs], minlength=7)
+    wc = tally(dealt.winner[seqs], 3)
+    tc = tally(tots, 100)
+    cc = tally(dealt.cards_dealt[seqs], 7)
     result = SimResult(
-        coups=int(seqs.shape[0]), shoes=shoes,
+        coups=int(times.sum()), shoes=shoes,
         outcomes={o: int(wc[i]) for i, o in enumerate(OUTCOME_NAMES)},
         totals={(p, b): int(tc[10 * p + b]) for p in range(10) for b in range(10)},
         cards={c: int(cc[c]) for c in (4, 5, 6)})
     if bet_objs:
         for bet, idx, p in zip(bet_objs, _event_tables(bet_objs, rules), pays):
-            counts = np.bincount(idx[seqs], minlength=len(p))
+            counts = tally(idx[seqs], len(p))
             result.bets[bet.id] = (result.coups, sum((int(c) * x for c, x in zip(counts, p)), Fraction(0)))
     return result
+
+
+#: Six-value sequences (the index of the coup table); coups waiting in a list before they are
+#: added to the fixed tallies (bounded memory: about 10 MB of Python ints).
+_SEQUENCES = 10 ** 6
+_FLUSH = 1 << 18
+#: The most coups the int64 tallies count exactly.
+_MAX_COUPS = 2 ** 63 - 1
+
+
+def _add_sequences(counts: np.ndarray, seqs: list[int]) -> None:
+    """Add the coups of ``seqs`` (six-value sequence indices) to ``counts`` and empty the list."""
+    if seqs:
+        counts += np.bincount(np.array(seqs, dtype=np.int64), minlength=counts.shape[0])
+        seqs.clear()
 
 
 def _new_deck_order(codes: list[int]) -> list[int]:
