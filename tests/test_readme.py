@@ -165,12 +165,13 @@ def readme_files(tmp_path):
 
 def producers(ex):
     """The earlier commands that write a file ``ex`` reads (``simulate ... --log hands.csv``
-    before ``verify hands.csv``), nearest first."""
+    before ``verify hands.csv``: the file an option's value), the nearest writer of each."""
     wanted = {t for t in shlex.split(ex.text) if re.fullmatch(r"[\w.-]+\.(csv|jsonl|json)", t)}
     wanted -= {p.name for p in ROOT.iterdir()}
     found = []
     for e in reversed([e for e in kind("shell") if e.line < ex.line]):
-        made = wanted & set(shlex.split(e.text))
+        tokens = shlex.split(e.text)
+        made = wanted & {t for option, t in zip(tokens, tokens[1:]) if option.startswith("-")}
         if made:
             found.insert(0, e)
             wanted -= made
@@ -202,9 +203,10 @@ def test_shell_command(ex, tmp_path):
 
 
 def test_shell_commands_find_their_files():
-    """``verify hands.csv`` is run after the ``simulate`` that writes hands.csv."""
-    verify = next(e for e in kind("shell") if e.text == "baccarat verify hands.csv")
-    assert [e.text.split()[1] for e in producers(verify)] == ["simulate"]
+    """``verify`` and ``check`` of hands.csv are run after the ``simulate`` that writes it."""
+    for text in ("baccarat verify hands.csv", "baccarat check tallies.csv", "baccarat check hands.csv"):
+        e = next(e for e in kind("shell") if e.text.startswith(text))
+        assert [p.text.split()[1] for p in producers(e)] == ["simulate"], text
 
 
 @pytest.mark.parametrize("ex", params("toml"))
