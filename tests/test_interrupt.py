@@ -1,6 +1,7 @@
 """A stop request (SIGTERM) is never lost: not when the KeyboardInterrupt it raises is swallowed
 (as Cython's module imports do), not in the middle of a long run; no file is left behind."""
 
+import os
 import signal
 import subprocess
 import sys
@@ -73,3 +74,32 @@ def test_sigterm_mid_run_stops_promptly(tmp_path, log):
     assert time.monotonic() - t < 5
     assert p.returncode == 130 and "interrupted" in err and "Traceback" not in err, err
     assert out == "" and list(tmp_path.iterdir()) == []
+
+
+# ``python -m MODULE`` whose run is told to stop (SIGTERM) while an ``exec`` of a string runs, as
+# ``@dataclass`` does for every class it makes: the KeyboardInterrupt leaves the exec.
+_IN_EXEC = textwrap.dedent("""
+    import os, signal, sys
+    import analyzer.simcheck.simulate as sim
+    from analyzer.cli import main
+    real = sim.simulate
+
+    def stopped_in_exec(*args, **kw):
+        exec("import os, signal\\nos.kill(os.getpid(), signal.SIGTERM)\\nfor _ in range(10_000): pass")
+        return real(*args, **kw)
+
+    sim.simulate = stopped_in_exec
+    sys.argv[0] = "baccarat"
+    sys.exit(main())
+""")
+
+
+@pytest.mark.parametrize("outputs", [["--log", "h.csv"], []])
+def test_python_m_exits_130_when_stopped_inside_an_exec(tmp_path, outputs):
+    (tmp_path / "stopped_in_exec.py").write_text(_IN_EXEC)
+    p = subprocess.run([sys.executable, "-m", "stopped_in_exec", "simulate", "--shoes", "50", "--seed", "1",
+                        *outputs, "-q"], cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                       env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+    assert p.returncode == 130 and "interrupted" in p.stderr and "Traceback" not in p.stderr, \
+        (p.returncode, p.stderr)
+    assert p.stdout == "" and sorted(x.name for x in tmp_path.iterdir()) == ["stopped_in_exec.py"]

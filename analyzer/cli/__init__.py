@@ -82,6 +82,11 @@ def main(argv: list[str] | None = None) -> int:
             # it by SIGINT rather than with status 130 (a caller of main() keeps its handlers)
             signal.signal(signal.SIGINT, signal.SIG_IGN)
             signal.signal(signal.SIGTERM, signal.SIG_IGN)
+            # CPython (3.11 at least) records a KeyboardInterrupt that leaves any exec() of a
+            # string (every @dataclass runs some) as "unhandled", though this caught it; under
+            # `python -m analyzer` the process would then end by SIGINT, not with status 130.
+            # An exec() of a string starts by clearing that record.
+            exec("")
         print("baccarat: interrupted", file=sys.stderr)
         return 130
     finally:

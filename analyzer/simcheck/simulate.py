@@ -46,6 +46,7 @@ from numpy.random import PCG64, Generator
 
 from ..bets.catalog import MAIN_BETS, Bet, catalog
 from ..core.errors import BaccaratError
+from .families import value_only     # here, not in simulate(): no import once the log file is open
 from .logs import CARD_POINT, NO_SUIT, OUTCOME_NAMES, card_text, encode_card, log_header
 from .tallies import Tallies, read_tallies, tallies_csv
 from ..core.procedure import Procedure, ProcedureError
@@ -223,7 +224,6 @@ def simulate(shoe: Shoe, shoes: int, seed: int, cut_card: int = DEFAULT_CUT_CARD
     if log_format not in ("csv", "jsonl"):
         raise SimulationError(f"unknown log format {log_format!r}")
     bet_objs = tuple(catalog().bet(b) if isinstance(b, str) else b for b in bets)
-    from .families import value_only
     for bet in bet_objs:
         if not value_only(bet):
             raise SimulationError(f"bet {bet.id!r} reads ranks or suits: the reference simulator pays bets "
