@@ -189,11 +189,6 @@ class ClassTabulation:
             if bar is not None:
                 bar.close()
 
-    @property
-    def compiled(self) -> bool:
-        """Whether the sequences have been enumerated (``defer=True`` waits for :meth:`compile`)."""
-        return self._pending is None
-
     def compile(self, bar=None) -> None:
         """Enumerate the sequences estimated at construction (``bar.update(n)`` as they go)
         and build :attr:`ways_table`; nothing to do once compiled."""
