@@ -82,9 +82,13 @@ def register(sub) -> None:
     c.add_argument("--detect", metavar="PP", default="0.1",
                    help="deviation for the power statement, in percentage points of a frequency or of "
                         "the stake (default 0.1)")
-    c.add_argument("--card-order", action="store_true",
-                   help="also test the order of the dealt cards against a uniform shuffle (catches a shoe "
-                        "shuffled too little)")
+    o = c.add_mutually_exclusive_group()
+    o.add_argument("--card-order", dest="card_order", action="store_const", const=True, default=None,
+                   help="test the order of the dealt cards against a uniform shuffle (catches a shoe "
+                        "shuffled too little) on a value-level log too (a hand log with ranks gets it "
+                        "by default)")
+    o.add_argument("--no-card-order", dest="card_order", action="store_const", const=False,
+                   help="leave out the card-order test")
     c.add_argument("--jobs", metavar="N", default="1",
                    help="share the shoe-aware solves among N processes (default 1; same result), or "
                         "workers of --cluster local, or tasks per chunk of coups with --scheduler")
@@ -268,6 +272,9 @@ def cmd_check(args) -> int:
             if procedure is not None:
                 raise UsageError(f"{args.input}: tallies have no shoe boundaries, so --cut-card, --burn and "
                                  f"--after-cut (the coups-per-shoe test) do not apply")
+            if args.card_order:
+                raise UsageError(f"{args.input}: tallies have no cards in the order they were dealt, so "
+                                 f"--card-order does not apply")
             tallies = read_tallies(args.input, src.text())
             bets = tuple(b.id for b in bets_from_args(args, cat)) if named else None
             report = check.check_tallies(tallies, shoe, bets, cat, alpha, power, detect)
@@ -284,6 +291,9 @@ def cmd_check(args) -> int:
                 if ruled:
                     raise UsageError(f"{args.input}: --rules and --player-option apply to hand logs with "
                                      f"cards (an outcome-only log is checked under Punto Banco)")
+                if args.card_order:
+                    raise UsageError(f"{args.input}: an outcome-only log has no cards, so --card-order does "
+                                     f"not apply")
                 report = check_outcomes(stream.outcomes, shoe, alpha, power, detect, procedure)
             else:
                 bets = bets_from_args(args, cat)

@@ -188,15 +188,17 @@ def _return_from_counts(bet: Bet, tallies: Tallies) -> Fraction | None:
 def check_log(log: HandLog, shoe: Shoe, reference: str = "shoe-aware", bets: tuple[str, ...] = MAIN_BETS,
               catalog_obj=None, alpha: Fraction = DEFAULT_ALPHA, power: Fraction = DEFAULT_POWER,
               detect: Fraction = DEFAULT_DETECT, depletion: bool = True, jobs: int = 1,
-              progress=None, order: bool = False, rules=None, procedure=None, backend: str = "auto") -> Report:
+              progress=None, order: bool | None = None, rules=None, procedure=None, backend: str = "auto") -> Report:
     """Check a hand log (replayed first: any violation is an error).
 
     ``progress(coups)``, when given, is called as the shoe-aware solves go.
 
     ``jobs`` > 1 shares the shoe-aware solves among that many processes forked once
     (:class:`~.distributed.ForkRunner`); ``jobs`` may also be an open :class:`~.distributed.DaskRunner`, which computes them on Dask workers (the report then
-    names it in :attr:`~.stats.Report.engine`); every figure is the same, bit for bit.  ``order`` adds the
-    card-order chi-square of :mod:`.order` (is the shoe shuffled?).  ``rules``: the drawing
+    names it in :attr:`~.stats.Report.engine`); every figure is the same, bit for bit.  ``order``: the
+    card-order chi-square of :mod:`.order` (is the shoe shuffled?): ``None`` (the default) runs it on a
+    log with ranks and not on a value-level log (the report says why), ``True`` on either, ``False``
+    not at all.  ``rules``: the drawing
     rules (:class:`analyzer.core.rules.Rules`, default Punto Banco) the log is replayed against
     and the reference is dealt under; a rule set that leaves the Player a choice needs it fixed
     first (``Rules.with_player_option``).  ``backend``: the arithmetic of the shoe-aware
@@ -211,7 +213,7 @@ def check_log(log: HandLog, shoe: Shoe, reference: str = "shoe-aware", bets: tup
 def check_stream(stream, shoe: Shoe, reference: str = "shoe-aware", bets: tuple[str, ...] = MAIN_BETS,
                  catalog_obj=None, alpha: Fraction = DEFAULT_ALPHA, power: Fraction = DEFAULT_POWER,
                  detect: Fraction = DEFAULT_DETECT, depletion: bool = True, jobs: int = 1,
-                 progress=None, order: bool = False, rules=None, procedure=None, backend: str = "auto") -> Report:
+                 progress=None, order: bool | None = None, rules=None, procedure=None, backend: str = "auto") -> Report:
     """:func:`check_log` of a :class:`~.stream.LogStream`, chunk by chunk: each chunk is replayed,
     its observed cells counted and its exact per-coup distributions summed, then dropped.
 
@@ -240,7 +242,8 @@ def check_stream(stream, shoe: Shoe, reference: str = "shoe-aware", bets: tuple[
         bet_error = e
     aware = reference == "shoe-aware"
     sums = ShoeAwareSums(shoe, fams, depletion, backend) if aware and fams else None
-    cards = CardOrder(shoe, stream.value_level) if order else None
+    run_order = (not stream.value_level) if order is None else bool(order)
+    cards = CardOrder(shoe, stream.value_level) if run_order else None
     observed = {fam.key: np.zeros(fam.cells, dtype=np.int64) for fam in fams or ()}
     carry: dict = {}
     first, violations, excluded, n = None, 0, 0, 0
@@ -256,6 +259,8 @@ def check_stream(stream, shoe: Shoe, reference: str = "shoe-aware", bets: tuple[
             first = first or rep.violations[0]
             violations += rep.counts["violations"]
             continue
+        if cards is not None:
+            cards.add(chunk)
         if fams is None:
             continue
         seq = rep.sequence
@@ -267,8 +272,6 @@ def check_stream(stream, shoe: Shoe, reference: str = "shoe-aware", bets: tuple[
         for fam in fams:
             observed[fam.key] += np.bincount(fam.code[seq], minlength=fam.cells)
         n += int(seq.shape[0])
-        if cards is not None:
-            cards.add(chunk)
     if first is not None:
         more = f" and {violations - 1} more" if violations > 1 else ""
         raise CheckError(f"{stream.path}: row {first.row}: {first.message}{more}; the check needs a log that "
@@ -319,8 +322,18 @@ def check_stream(stream, shoe: Shoe, reference: str = "shoe-aware", bets: tuple[
             c = chi_square(oref, steps)
             if c is not None:
                 report.chisq.append(c)
-            report.notes.append("Card order: consecutive dealt cards of a shoe against a uniform shuffle "
-                                "(exact step probabilities; pairs sharing a card taken as independent).")
+            report.notes.append("Card order: the step between consecutive dealt cards of a shoe against a "
+                                "uniform shuffle; the step probabilities are exact, the chi-square is an "
+                                "approximation: it takes consecutive pairs, which share a card, as "
+                                "independent (their dependence is of order 1/N, N the cards of the shoe, "
+                                "when the shoe's ranks are equally common).")
+        else:
+            report.notes.append("Card order: not tested (no shoe of the log deals two cards).")
+    elif order is None and stream.value_level:
+        report.notes.append("Card order: not tested (a value-level log: point values are not equally "
+                            "common, so consecutive steps, which share a card, are correlated beyond "
+                            "what the test's chi-square allows for; --card-order runs it on the point "
+                            "values anyway).")
     if rules is not None and not rules.is_default:
         report.notes.append(f"Drawing rules: {rules.describe()} (the replay and the reference).")
     report.notes += reading_notes(log, "; their cards count as unseen, which is exact only if the rows "
