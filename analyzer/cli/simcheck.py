@@ -72,7 +72,7 @@ def register(sub) -> None:
                         "(shoe,outcome or bead strings shoe,results) or tallies (CSV with header "
                         "category,count,total_return)")
     add_shoe_options(c)
-    _add_shape_options(c)
+    _add_shape_options(c, check=True)
     add_bet_options(c)
     c.add_argument("--reference", metavar="REF", default=None,
                    help="shoe-aware (default for a hand log) or off-the-top (the only one for tallies)")
@@ -141,13 +141,17 @@ def register(sub) -> None:
     s.set_defaults(func=cmd_simulate)
 
 
-def _add_shape_options(p) -> None:
+def _add_shape_options(p, check: bool = False) -> None:
     p.add_argument("--columns", metavar="ROLE=HEADER,...", default=None,
                    help="which column (or JSON key) holds what, for a simulator's own names; roles: shoe, "
                         "player, banker, p1, p2, p3, b1, b2, b3, outcome, player_total, banker_total, seen, "
                         "results (a bead string per shoe).  Without it the shape is detected")
     p.add_argument("--skip-invalid", action="store_true",
-                   help="leave out rows that cannot be read (counted, with the reasons, in the report)")
+                   help="leave out rows that cannot be read (counted, with the reasons, in the report)"
+                        if not check else
+                        "leave out rows that cannot be read, and set aside coups that break the drawing "
+                        "rules (their cards still leave the shoe); both counted, with the reasons, in the "
+                        "report")
 
 
 def _open_log(args, path, source=None, bar=None):
@@ -303,7 +307,7 @@ def cmd_check(args) -> int:
                     report = check.check_stream(stream, shoe, args.reference or "shoe-aware",
                                                 tuple(b.id for b in bets), cat, alpha, power, detect,
                                                 jobs=runner or jobs, order=args.card_order, rules=rules,
-                                                procedure=procedure)
+                                                procedure=procedure, skip_invalid=args.skip_invalid)
     out = {"md": check.report_markdown, "json": check.report_json, "csv": check.report_csv}[fmt](report)
     write_output(out, args.output)
     if args.output not in (None, "-"):
