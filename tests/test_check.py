@@ -159,7 +159,10 @@ def test_power_statement():
 def test_correct_simulator_passes():
     log, result = log_from_sim(EIGHT, 60, 2024, burn=True)
     rep = check_log(log, EIGHT)
-    assert rep.verdict == "PASS" and rep.m == 15
+    # 15 tests of the coups, and the card order (on by default for a log with ranks)
+    assert rep.verdict == "PASS" and rep.m == 16
+    assert "chi-square order (12 df)" in [t.name for t in rep.tests]
+    assert check_log(log, EIGHT, order=False).m == 15
     assert check_tallies(result.as_tallies(), EIGHT).verdict == "PASS"
 
 

@@ -35,15 +35,18 @@ def test_dealt_order_follows_the_deal():
     assert shoes.tolist() == [0] * 9 + [1] * 6
 
 
-def test_four_riffles_caught_by_card_order_only():
+@pytest.mark.parametrize("reference", ["off-the-top", "shoe-aware"])
+def test_four_riffles_caught_by_card_order_only(reference):
     text, _ = simulate_to_text(EIGHT, 10, 5, faults=Faults(riffles=4))
     log = read_hand_log("h.csv", text)
     assert replay(log, EIGHT).ok
-    assert check_log(log, EIGHT, "off-the-top").verdict == "PASS"
-    r = check_log(log, EIGHT, "off-the-top", order=True)
-    assert r.verdict == "FAIL"
-    assert [t.name for t in r.tests if t.rejected] == ["chi-square order (12 df)"]
-    assert float(next(t.p for t in r.tests if "order" in t.name)) < 1e-20
+    assert check_log(log, EIGHT, reference, order=False).verdict == "PASS"
+    for order in (None, True):                 # a log with ranks gets the card order by default
+        r = check_log(log, EIGHT, reference) if order is None else check_log(log, EIGHT, reference, order=order)
+        assert r.verdict == "FAIL"
+        assert [t.name for t in r.tests if t.rejected] == ["chi-square order (12 df)"]
+        assert float(next(t.p for t in r.tests if "order" in t.name)) < 1e-20
+        assert any(n.startswith("Card order:") and "approximation" in n for n in r.notes)
 
 
 def test_correct_shuffles_pass_card_order():
@@ -64,6 +67,12 @@ def test_value_level_logs_use_point_values():
     assert v.value_level
     r = check_log(v, shoe_for(v, EIGHT), "off-the-top", order=True)
     assert "chi-square order (9 df)" in [t.name for t in r.tests if t.rejected]
+    # not by default on point values (they are not equally common): the report says so and why
+    d = check_log(v, shoe_for(v, EIGHT), "off-the-top")
+    assert "order" not in d.cells and not any("order" in t.name for t in d.tests)
+    assert d.tests == check_log(v, shoe_for(v, EIGHT), "off-the-top", order=False).tests
+    note = next(n for n in d.notes if n.startswith("Card order:"))
+    assert "not tested" in note and "value-level" in note and "--card-order" in note
 
 
 def test_cli_card_order_and_riffle_fault(tmp_path, capsys):
@@ -71,11 +80,20 @@ def test_cli_card_order_and_riffle_fault(tmp_path, capsys):
     assert main(["simulate", "--shoes", "10", "--seed", "5", "--fault", "riffles=4", "--log", str(f)]) == 0
     capsys.readouterr()
     assert main(["verify", str(f)]) == 0
-    assert main(["check", str(f), "--quiet", "--reference", "off-the-top"]) == 0
     capsys.readouterr()
-    assert main(["check", str(f), "--quiet", "--reference", "off-the-top", "--card-order"]) == 1
+    assert main(["check", str(f), "--quiet", "--reference", "off-the-top", "--no-card-order"]) == 0
     out = capsys.readouterr().out
-    assert "Card order" in out and "chi-square order (12 df)" in out
+    assert "Card order" not in out and "chi-square order" not in out
+    for extra in ([], ["--card-order"]):      # on by default; --card-order still accepted
+        for ref in (["--reference", "off-the-top"], []):
+            assert main(["check", str(f), "--quiet", *ref, *extra]) == 1
+            out = capsys.readouterr().out
+            assert "**FAIL** at alpha = 0.01 (family-wise, Holm over" in out
+            assert "chi-square order (12 df)." in out.splitlines()[2]
+            assert "## Card order: step between consecutive dealt cards" in out
+            assert "the chi-square is an approximation" in out
+    assert main(["check", str(f), "--quiet", "--card-order", "--no-card-order"]) == 2
+    capsys.readouterr()
     with pytest.raises(SimulationError):
         Faults.parse(["riffles=x"])
 
@@ -113,3 +131,21 @@ def test_card_order_false_alarms_at_the_stated_rate():
         ref, steps = card_order(read_hand_log("h.csv", text), EIGHT)
         low += float(chi_square(ref, steps).p) < 0.01
     assert low <= 7
+
+
+def test_card_order_needs_cards_in_order(tmp_path, capsys):
+    """Outcome-only logs and tallies have no dealt order: --card-order is refused, their reports
+    are those of before (no card-order note), --no-card-order changes nothing."""
+    o = tmp_path / "o.csv"
+    o.write_text("shoe,outcome\n" + "".join(f"{1 + k // 70},{'PBBPBT'[k % 6]}\n" for k in range(700)))
+    t = tmp_path / "t.csv"
+    assert main(["simulate", "--shoes", "3", "--seed", "2", "--tallies", str(t), "--quiet"]) == 0
+    capsys.readouterr()
+    for f in (o, t):
+        assert main(["check", str(f), "--quiet", "--reference", "off-the-top", "--card-order"]) == 2
+        assert "--card-order does not apply" in capsys.readouterr().err
+        main(["check", str(f), "--quiet", "--reference", "off-the-top"])
+        plain = capsys.readouterr().out
+        assert "Card order" not in plain
+        main(["check", str(f), "--quiet", "--reference", "off-the-top", "--no-card-order"])
+        assert capsys.readouterr().out == plain

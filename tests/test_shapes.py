@@ -131,7 +131,11 @@ def test_each_shape_gives_the_verdicts_of_the_own_format(simulated, name, conver
     assert found == expected[0]
     assert checked[0] == expected[1][0]
     if checked[0] != "error":
-        assert checked[1] == expected[1][1]
+        want = expected[1][1]
+        if name == "values":      # point values get no card-order test by default; ranks do
+            assert [t for t, _ in want if "order" in t] == ["chi-square order (12 df)"]
+            want = [t for t in want if "order" not in t[0]]
+        assert checked[1] == want
     else:
         assert checked[1].split(";")[0].split(": ", 1)[-1] == expected[1][1].split(";")[0].split(": ", 1)[-1]
 

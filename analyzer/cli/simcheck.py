@@ -72,7 +72,7 @@ def register(sub) -> None:
                         "(shoe,outcome or bead strings shoe,results) or tallies (CSV with header "
                         "category,count,total_return)")
     add_shoe_options(c)
-    _add_shape_options(c)
+    _add_shape_options(c, check=True)
     add_bet_options(c)
     c.add_argument("--reference", metavar="REF", default=None,
                    help="shoe-aware (default for a hand log) or off-the-top (the only one for tallies)")
@@ -82,9 +82,13 @@ def register(sub) -> None:
     c.add_argument("--detect", metavar="PP", default="0.1",
                    help="deviation for the power statement, in percentage points of a frequency or of "
                         "the stake (default 0.1)")
-    c.add_argument("--card-order", action="store_true",
-                   help="also test the order of the dealt cards against a uniform shuffle (catches a shoe "
-                        "shuffled too little)")
+    o = c.add_mutually_exclusive_group()
+    o.add_argument("--card-order", dest="card_order", action="store_const", const=True, default=None,
+                   help="test the order of the dealt cards against a uniform shuffle (catches a shoe "
+                        "shuffled too little) on a value-level log too (a hand log with ranks gets it "
+                        "by default)")
+    o.add_argument("--no-card-order", dest="card_order", action="store_const", const=False,
+                   help="leave out the card-order test")
     c.add_argument("--jobs", metavar="N", default="1",
                    help="share the shoe-aware solves among N processes (default 1; same result), or "
                         "workers of --cluster local, or tasks per chunk of coups with --scheduler")
@@ -137,13 +141,17 @@ def register(sub) -> None:
     s.set_defaults(func=cmd_simulate)
 
 
-def _add_shape_options(p) -> None:
+def _add_shape_options(p, check: bool = False) -> None:
     p.add_argument("--columns", metavar="ROLE=HEADER,...", default=None,
                    help="which column (or JSON key) holds what, for a simulator's own names; roles: shoe, "
                         "player, banker, p1, p2, p3, b1, b2, b3, outcome, player_total, banker_total, seen, "
                         "results (a bead string per shoe).  Without it the shape is detected")
     p.add_argument("--skip-invalid", action="store_true",
-                   help="leave out rows that cannot be read (counted, with the reasons, in the report)")
+                   help="leave out rows that cannot be read (counted, with the reasons, in the report)"
+                        if not check else
+                        "leave out rows that cannot be read, and set aside coups that break the drawing "
+                        "rules (their cards still leave the shoe); both counted, with the reasons, in the "
+                        "report")
 
 
 def _open_log(args, path, source=None, bar=None):
@@ -268,6 +276,9 @@ def cmd_check(args) -> int:
             if procedure is not None:
                 raise UsageError(f"{args.input}: tallies have no shoe boundaries, so --cut-card, --burn and "
                                  f"--after-cut (the coups-per-shoe test) do not apply")
+            if args.card_order:
+                raise UsageError(f"{args.input}: tallies have no cards in the order they were dealt, so "
+                                 f"--card-order does not apply")
             tallies = read_tallies(args.input, src.text())
             bets = tuple(b.id for b in bets_from_args(args, cat)) if named else None
             report = check.check_tallies(tallies, shoe, bets, cat, alpha, power, detect)
@@ -284,6 +295,9 @@ def cmd_check(args) -> int:
                 if ruled:
                     raise UsageError(f"{args.input}: --rules and --player-option apply to hand logs with "
                                      f"cards (an outcome-only log is checked under Punto Banco)")
+                if args.card_order:
+                    raise UsageError(f"{args.input}: an outcome-only log has no cards, so --card-order does "
+                                     f"not apply")
                 report = check_outcomes(stream.outcomes, shoe, alpha, power, detect, procedure)
             else:
                 bets = bets_from_args(args, cat)
@@ -293,7 +307,7 @@ def cmd_check(args) -> int:
                     report = check.check_stream(stream, shoe, args.reference or "shoe-aware",
                                                 tuple(b.id for b in bets), cat, alpha, power, detect,
                                                 jobs=runner or jobs, order=args.card_order, rules=rules,
-                                                procedure=procedure)
+                                                procedure=procedure, skip_invalid=args.skip_invalid)
     out = {"md": check.report_markdown, "json": check.report_json, "csv": check.report_csv}[fmt](report)
     write_output(out, args.output)
     if args.output not in (None, "-"):

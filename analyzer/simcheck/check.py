@@ -185,18 +185,30 @@ def _return_from_counts(bet: Bet, tallies: Tallies) -> Fraction | None:
     return None
 
 
+#: why --skip-invalid set a coup aside (the first rule of :data:`.verify.COUP_RULES` it breaks)
+_ASIDE = {"cards": "a hand without 2 or 3 cards", "natural": "a third card after a natural",
+          "player": "the Player's third card against the rules", "banker": "the Banker's third card "
+          "against the rules", "outcome": "a reported outcome the cards do not give",
+          "total": "a reported total the cards do not give"}
+
+
 def check_log(log: HandLog, shoe: Shoe, reference: str = "shoe-aware", bets: tuple[str, ...] = MAIN_BETS,
               catalog_obj=None, alpha: Fraction = DEFAULT_ALPHA, power: Fraction = DEFAULT_POWER,
               detect: Fraction = DEFAULT_DETECT, depletion: bool = True, jobs: int = 1,
-              progress=None, order: bool = False, rules=None, procedure=None, backend: str = "auto") -> Report:
+              progress=None, order: bool | None = None, rules=None, procedure=None, backend: str = "auto",
+              skip_invalid: bool = False) -> Report:
     """Check a hand log (replayed first: any violation is an error).
 
     ``progress(coups)``, when given, is called as the shoe-aware solves go.
 
     ``jobs`` > 1 shares the shoe-aware solves among that many processes forked once
     (:class:`~.distributed.ForkRunner`); ``jobs`` may also be an open :class:`~.distributed.DaskRunner`, which computes them on Dask workers (the report then
-    names it in :attr:`~.stats.Report.engine`); every figure is the same, bit for bit.  ``order`` adds the
-    card-order chi-square of :mod:`.order` (is the shoe shuffled?).  ``rules``: the drawing
+    names it in :attr:`~.stats.Report.engine`); every figure is the same, bit for bit.  ``order``: the
+    card-order chi-square of :mod:`.order` (is the shoe shuffled?): ``None`` (the default) runs it on a
+    log with ranks and not on a value-level log (the report says why), ``True`` on either, ``False``
+    not at all.  ``skip_invalid``: set aside the coups that break the drawing rules (their cards
+    still leave the shoe; the report counts them by rule) instead of refusing the log; a log that
+    contradicts the declared shoe is refused either way.  ``rules``: the drawing
     rules (:class:`analyzer.core.rules.Rules`, default Punto Banco) the log is replayed against
     and the reference is dealt under; a rule set that leaves the Player a choice needs it fixed
     first (``Rules.with_player_option``).  ``backend``: the arithmetic of the shoe-aware
@@ -205,13 +217,14 @@ def check_log(log: HandLog, shoe: Shoe, reference: str = "shoe-aware", bets: tup
     :func:`check_stream` does the same on a log read in chunks."""
     from .stream import LogStream
     return check_stream(LogStream.of(log), shoe, reference, bets, catalog_obj, alpha, power, detect, depletion,
-                        jobs, progress, order, rules, procedure, backend)
+                        jobs, progress, order, rules, procedure, backend, skip_invalid)
 
 
 def check_stream(stream, shoe: Shoe, reference: str = "shoe-aware", bets: tuple[str, ...] = MAIN_BETS,
                  catalog_obj=None, alpha: Fraction = DEFAULT_ALPHA, power: Fraction = DEFAULT_POWER,
                  detect: Fraction = DEFAULT_DETECT, depletion: bool = True, jobs: int = 1,
-                 progress=None, order: bool = False, rules=None, procedure=None, backend: str = "auto") -> Report:
+                 progress=None, order: bool | None = None, rules=None, procedure=None, backend: str = "auto",
+                 skip_invalid: bool = False) -> Report:
     """:func:`check_log` of a :class:`~.stream.LogStream`, chunk by chunk: each chunk is replayed,
     its observed cells counted and its exact per-coup distributions summed, then dropped.
 
@@ -220,12 +233,12 @@ def check_stream(stream, shoe: Shoe, reference: str = "shoe-aware", bets: tuple[
     from .distributed import ForkRunner, can_fork
     from .order import CardOrder
     from .reference import ShoeAwareSums
-    from .verify import replay
+    from .verify import COUP_RULES, Violation, replay
 
     if isinstance(jobs, int) and jobs > 1 and can_fork():
         with ForkRunner(jobs) as runner:         # processes forked once for every chunk
             return check_stream(stream, shoe, reference, bets, catalog_obj, alpha, power, detect, depletion,
-                                runner, progress, order, rules, procedure, backend)
+                                runner, progress, order, rules, procedure, backend, skip_invalid)
 
     if rules is not None and rules.player_option:
         raise CheckError(f"rule set {rules.name!r} lets the Player choose: the check needs the choice the "
@@ -240,10 +253,12 @@ def check_stream(stream, shoe: Shoe, reference: str = "shoe-aware", bets: tuple[
         bet_error = e
     aware = reference == "shoe-aware"
     sums = ShoeAwareSums(shoe, fams, depletion, backend) if aware and fams else None
-    cards = CardOrder(shoe, stream.value_level) if order else None
+    run_order = (not stream.value_level) if order is None else bool(order)
+    cards = CardOrder(shoe, stream.value_level) if run_order else None
     observed = {fam.key: np.zeros(fam.cells, dtype=np.int64) for fam in fams or ()}
     carry: dict = {}
     first, violations, excluded, n = None, 0, 0, 0
+    aside: dict[str, int] = {}                 # --skip-invalid: coups set aside, by the first rule broken
     per_shoe = np.zeros(0, dtype=np.int64)
     for chunk in stream.chunks():
         if procedure is not None and chunk.coups:
@@ -252,30 +267,60 @@ def check_stream(stream, shoe: Shoe, reference: str = "shoe-aware", bets: tuple[
                 per_shoe = np.r_[per_shoe, np.zeros(got.size - per_shoe.size, dtype=np.int64)]
             per_shoe[:got.size] += got
         rep = replay(chunk, shoe, limit=1, rules=rules, carry=carry)
-        if rep.violations or first is not None:
+        usable = None                          # the coups checked (None: all of the chunk)
+        if skip_invalid:
+            # a coup that breaks the drawing rules is set aside (its cards still leave the shoe);
+            # a card the declared shoe cannot deal is refused as without --skip-invalid
+            hard = [(k, msg) for k, rule, msg in rep.flagged if rule not in COUP_RULES]
+            if hard or first is not None:
+                if first is None:
+                    k, msg = hard[0]
+                    first = Violation(int(chunk.rows[k]), chunk.shoe_ids[chunk.shoe[k]], "", msg)
+                violations += len(hard)
+                continue
+            if rep.flagged:
+                usable = np.ones(chunk.coups, dtype=bool)
+                for k, rule, _ in rep.flagged:
+                    if usable[k]:
+                        usable[k] = False
+                        aside[rule] = aside.get(rule, 0) + 1
+        elif rep.violations or first is not None:
             first = first or rep.violations[0]
             violations += rep.counts["violations"]
             continue
+        if cards is not None:
+            cards.add(chunk)                   # every dealt card, set-aside coups' too
         if fams is None:
             continue
         seq = rep.sequence
         if aware:
             keep = rep.unseen >= POSITIONS
-            excluded += int((~keep).sum())
+            if usable is not None:
+                keep &= usable
+                excluded += int((~keep & usable).sum())
+            else:
+                excluded += int((~keep).sum())
             seq = seq[keep]
             sums.add(rep.remaining[keep], fams[0].code[seq] if depletion else None, jobs, progress)
+        elif usable is not None:
+            seq = seq[usable]
         for fam in fams:
             observed[fam.key] += np.bincount(fam.code[seq], minlength=fam.cells)
         n += int(seq.shape[0])
-        if cards is not None:
-            cards.add(chunk)
     if first is not None:
         more = f" and {violations - 1} more" if violations > 1 else ""
+        if skip_invalid:
+            raise CheckError(f"{stream.path}: row {first.row}: {first.message}{more}; --skip-invalid sets "
+                             f"aside coups that break the drawing rules, but the check needs a log that "
+                             f"follows the declared shoe (run 'baccarat verify' to list every violation)")
         raise CheckError(f"{stream.path}: row {first.row}: {first.message}{more}; the check needs a log that "
                          f"follows the drawing rules and the declared shoe (run 'baccarat verify' "
                          f"to list every violation)")
     if bet_error is not None:
         raise CheckError(str(bet_error)) from None
+    if n == 0 and aside:
+        raise CheckError(f"{stream.path}: --skip-invalid set aside every coup (each breaks the drawing "
+                         f"rules): nothing to check")
     if aware and n == 0:
         raise CheckError(f"{stream.path}: no coup starts with 6 or more unseen cards: nothing to check")
     ref = sums.reference() if aware else off_the_top(shoe, fams, n)
@@ -319,12 +364,32 @@ def check_stream(stream, shoe: Shoe, reference: str = "shoe-aware", bets: tuple[
             c = chi_square(oref, steps)
             if c is not None:
                 report.chisq.append(c)
-            report.notes.append("Card order: consecutive dealt cards of a shoe against a uniform shuffle "
-                                "(exact step probabilities; pairs sharing a card taken as independent).")
+            report.notes.append("Card order: the step between consecutive dealt cards of a shoe against a "
+                                "uniform shuffle; the step probabilities are exact, the chi-square is an "
+                                "approximation: it takes consecutive pairs, which share a card, as "
+                                "independent (their dependence is of order 1/N, N the cards of the shoe, "
+                                "when the shoe's ranks are equally common).")
+        else:
+            report.notes.append("Card order: not tested (no shoe of the log deals two cards).")
+    elif order is None and stream.value_level:
+        report.notes.append("Card order: not tested (a value-level log: point values are not equally "
+                            "common, so consecutive steps, which share a card, are correlated beyond "
+                            "what the test's chi-square allows for; --card-order runs it on the point "
+                            "values anyway).")
     if rules is not None and not rules.is_default:
         report.notes.append(f"Drawing rules: {rules.describe()} (the replay and the reference).")
     report.notes += reading_notes(log, "; their cards count as unseen, which is exact only if the rows "
                                        "were left out regardless of their cards")
+    if aside:
+        k = sum(aside.values())
+        reasons = "; ".join(f"{_ASIDE[r]}: {c}" for r, c in sorted(aside.items(), key=lambda kv: -kv[1]))
+        report.set_aside = dict(aside)
+        report.notes.append(f"--skip-invalid: {k} coup{'s' if k != 1 else ''} breaking the drawing rules "
+                            f"set aside ({reasons}); {'their' if k != 1 else 'its'} cards still left the "
+                            f"shoe (the coups after {'them' if k != 1 else 'it'} are compared with what "
+                            f"was left{', and the card order counts them' if cards is not None else ''}). "
+                            f"The set-aside coups are picked by their own cards: the counts of the rest "
+                            f"are those of the rule-abiding coups, not of every coup dealt.")
     if excluded:
         report.notes.append(f"{excluded} coup{'s' if excluded != 1 else ''} started with fewer than 6 "
                             f"unseen cards and {'were' if excluded != 1 else 'was'} left out.")

@@ -151,6 +151,8 @@ def report_dict(r: Report) -> dict:
         "coups": r.coups, "shoes": r.shoes, "excluded_coups": r.excluded,
         **({"procedure": r.procedure} if getattr(r, "procedure", None) else {}),
         **({"engine": r.engine} if getattr(r, "engine", None) else {}),
+        **({"set_aside": {"coups": sum(r.set_aside.values()), "by_rule": r.set_aside}}
+           if getattr(r, "set_aside", None) else {}),
         "alpha": exact(r.alpha), "tests_in_family": r.m, "verdict": r.verdict,
         "cells": {key: [{"cell": s.label, "observed": s.observed, "expected": exact(s.expected),
                          "expected_float": to_float(s.expected), "variance": exact(s.variance),

@@ -312,9 +312,9 @@ class LogBuilder:
         return log
 
 
-#: The largest file read whole: 64 MiB.  A hand log in CSV or JSON Lines is read as it goes, whatever
-#: its length (:mod:`.stream`); this bounds what is still read whole: tallies, a JSON array, an
-#: outcome-only log, and the text given to :func:`read_hand_log` / :func:`~.shapes.read_log` by path.
+#: The largest file read whole: 64 MiB.  A hand log or an outcome-only log in CSV or JSON Lines is read
+#: as it goes, whatever its length (:mod:`.stream`); this bounds what is still read whole: tallies, a
+#: JSON array, and the text given to :func:`read_hand_log` / :func:`~.shapes.read_log` by path.
 MAX_LOG_BYTES = 64 * 2**20
 
 

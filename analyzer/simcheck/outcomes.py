@@ -12,6 +12,7 @@ the winner of each coup.  :func:`outcome_log` turns the records of
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -66,13 +67,32 @@ def outcome_word(value, where: str):
 
 def outcome_log(path: str, layout: str, what: str, records, skip) -> OutcomeLog:
     """From :mod:`.shapes` records (``layout`` ``"outcomes"`` or ``"beads"``)."""
-    rows: list[int] = []
-    shoe: list[int] = []
-    out: list[int] = []
+    return next(outcome_chunks(path, layout, what, records, skip))
+
+
+def outcome_chunks(path: str, layout: str, what: str, records, skip, chunk: int | None = None,
+                   meta: dict | None = None):
+    """:func:`outcome_log` as :class:`OutcomeLog` chunks of about ``chunk`` coups (``None``: one chunk
+    of the whole log): shoe indices are the file's, ``shoe_ids`` the list of every id so far.  The
+    errors of the whole log (no valid coup, a shoe id that comes back) are raised once the records
+    are done, after the last chunk; ``meta`` then gets ``skipped``."""
+    rows, shoe, out = array("q"), array("i"), array("b")
     ids: list[str] = []
     first: dict[str, int] = {}
-    reused: list[tuple[str, int]] = []
+    reused: tuple[str, int] | None = None
     last = None
+    shape = f"read as {'bead strings' if layout == 'beads' else 'outcomes only'}, " \
+            f"{'one row per shoe' if layout == 'beads' else '1 row per coup'} ({what})"
+    total = 0
+
+    def flush() -> OutcomeLog:
+        nonlocal rows, shoe, out
+        log = OutcomeLog(path, shape, np.frombuffer(rows, dtype=np.int64).copy(),
+                         np.frombuffer(shoe, dtype=np.int32).copy(), ids,
+                         np.frombuffer(out, dtype=np.int8).copy(), dict(skip.reasons))
+        rows, shoe, out = array("q"), array("i"), array("b")
+        return log
+
     for row, item in records:
         where = f"{path}: row {row}"
         try:
@@ -99,22 +119,47 @@ def outcome_log(path: str, layout: str, what: str, records, skip) -> OutcomeLog:
             skip(e)
             continue
         if sid != last:
-            if sid in first:
-                reused.append((sid, first[sid]))
+            if sid in first and reused is None:
+                reused = (sid, first[sid])
             first.setdefault(sid, row)
             ids.append(sid)
             last = sid
         rows.extend([row] * len(got))
         shoe.extend([len(ids) - 1] * len(got))
         out.extend(got)
-    if not out:
+        total += len(got)
+        if chunk is not None and len(out) >= chunk:
+            yield flush()
+    if meta is not None:
+        meta["skipped"] = dict(skip.reasons)
+    if not total:
         reasons = "; ".join(f"{n} {r}" for r, n in skip.reasons.most_common(3))
         raise LogError(f"{path}: no valid coups in the file" + (f" (skipped: {reasons})" if reasons else ""))
     if reused:
-        sid, row = reused[0]
+        sid, row = reused
         raise LogError(f"{path}: shoe id {sid!r} comes back after other shoes (first used at row {row}); "
                        f"ids must change at each new shoe and not repeat")
-    per = "one row per shoe" if layout == "beads" else "1 row per coup"
-    shape = f"read as {'bead strings' if layout == 'beads' else 'outcomes only'}, {per} ({what})"
-    return OutcomeLog(path, shape, np.array(rows, dtype=np.int64), np.array(shoe, dtype=np.int32), ids,
-                      np.array(out, dtype=np.int8), dict(skip.reasons))
+    if out or chunk is None:
+        yield flush()
+
+
+class OutcomeStream:
+    """An outcome-only log read as it goes (:mod:`.stream`): :meth:`chunks` hands out
+    :class:`OutcomeLog` chunks; ``shape`` is known from the start, ``coups``, ``shoes`` and
+    ``skipped`` once :meth:`chunks` is exhausted.  :func:`~.streaks.check_outcomes` takes it
+    as it takes an :class:`OutcomeLog`, with the same report."""
+
+    def __init__(self, path: str, shape: str, chunks, meta: dict):
+        self.path, self.shape = path, shape
+        self._chunks, self.meta = chunks, meta
+        self.coups = 0
+        self.shoes = 0
+        self.skipped: dict[str, int] = {}
+
+    def chunks(self):
+        for log in self._chunks:
+            self.coups += log.coups
+            self.shoes = log.shoes
+            self.skipped = log.skipped
+            yield log
+        self.skipped = self.meta.get("skipped", self.skipped)

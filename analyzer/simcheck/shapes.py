@@ -38,7 +38,7 @@ import numpy as np
 
 from ..core.errors import BaccaratError
 from ..core.shoe import Shoe
-from .outcomes import outcome_log, outcome_word
+from .outcomes import outcome_chunks, outcome_log, outcome_word
 from .columns import ROLES, assign, header_key, layout_of, parse_columns, shown_header
 from .logs import NO_SUIT, PROGRESS_ROWS, HandLog, LogBuilder, LogError, bounded_int, card_text, parse_total, \
     csv_header, encode_card, load_json_line, read_hand_log, read_text
@@ -406,6 +406,24 @@ def shape_chunks(path, head, lines, columns, skip_invalid, progress, value_level
         layout, what, make = _records_csv(path, head, cols, skip, lines=lines)
         records = make(skip)
     return hand_chunks(path, layout, what, records, skip, progress, value_level, chunk, meta)
+
+
+def outcome_chunks_of(path, head, lines, columns, skip_invalid, chunk, meta):
+    """A long outcome-only log (CSV or JSON Lines) read as it goes: :class:`~.outcomes.OutcomeLog`
+    chunks of ``chunk`` coups (:func:`~.outcomes.outcome_chunks`, ``meta`` as there) of ``lines()``,
+    the whole file's lines.  ``head``, the file's first part, decides the shape: :func:`read_log`
+    has read it as an outcome-only log.  ``columns`` and ``skip_invalid`` as for :func:`read_log`."""
+    cols = parse_columns(columns)
+    skip = _Skip(skip_invalid)
+    if _is_json(path, head):
+        state: dict = {}
+        recs = _json_records(path, json_lines(path, lines()), cols, state)
+        first = next(recs)                     # the probe read it: there is one
+        layout, what, records = state["layout"], _json_what("JSON Lines", state["per"]), chain([first], recs)
+    else:
+        layout, what, make = _records_csv(path, head, cols, skip, lines=lines)
+        records = make(skip)
+    return outcome_chunks(path, layout, what, records, skip, chunk, meta)
 
 
 def _card_ok(token: str) -> bool:

@@ -156,16 +156,72 @@ def run_lengths(outcome: np.ndarray, shoe: np.ndarray) -> list[tuple[int, int]]:
     return list(zip(outcome[starts].tolist(), (ends - starts).tolist()))
 
 
-def check_outcomes(log: OutcomeLog, shoe: Shoe, alpha: Fraction, power: Fraction, detect: Fraction,
+class OutcomeCounts:
+    """What :func:`check_outcomes` counts in an outcome-only log, gathered chunk by chunk
+    (:meth:`add` each :class:`~.outcomes.OutcomeLog` chunk in order; shoe indices are the file's, a
+    shoe and a run may go on from one chunk into the next): the outcome counts, the coups of each
+    shoe, the runs by outcome and length (up to :data:`MAX_RUN`) and the repeats."""
+
+    def __init__(self):
+        self.coups = 0
+        self.observed = np.zeros(3, dtype=np.int64)
+        self.per_shoe = np.zeros(0, dtype=np.int64)
+        self.runs = np.zeros(3 * MAX_RUN, dtype=np.int64)
+        self.repeats = 0
+        self.open: tuple[int, int, int] | None = None      # (outcome, shoe, length) of the last run
+
+    def add(self, log: OutcomeLog) -> None:
+        outcome, shoe = log.outcome, log.shoe
+        if outcome.size == 0:
+            return
+        self.coups += int(outcome.size)
+        self.observed += np.bincount(outcome, minlength=3)
+        got = np.bincount(shoe)
+        if got.size > self.per_shoe.size:
+            self.per_shoe = np.r_[self.per_shoe, np.zeros(got.size - self.per_shoe.size, dtype=np.int64)]
+        self.per_shoe[:got.size] += got
+        self.repeats += int(((outcome[1:] == outcome[:-1]) & (shoe[1:] == shoe[:-1])).sum())
+        cut = np.flatnonzero((outcome[1:] != outcome[:-1]) | (shoe[1:] != shoe[:-1])) + 1
+        starts = np.r_[0, cut]
+        run_o = outcome[starts].astype(np.int64)
+        run_k = np.diff(np.r_[starts, outcome.size]).astype(np.int64)
+        if self.open is not None:
+            o, sh, k = self.open
+            if o == int(outcome[0]) and sh == int(shoe[0]):     # the run goes on from the last chunk
+                self.repeats += 1
+                run_k[0] += k
+            else:
+                self._count(o, k)
+        self.runs += np.bincount(run_o[:-1] * MAX_RUN + np.minimum(run_k[:-1], MAX_RUN) - 1,
+                                 minlength=3 * MAX_RUN)
+        self.open = (int(run_o[-1]), int(shoe[-1]), int(run_k[-1]))
+
+    def _count(self, o: int, k: int) -> None:
+        self.runs[o * MAX_RUN + min(k, MAX_RUN) - 1] += 1
+
+    def close(self) -> None:
+        """Count the last run (after the last chunk)."""
+        if self.open is not None:
+            self._count(self.open[0], self.open[2])
+            self.open = None
+
+
+def check_outcomes(log, shoe: Shoe, alpha: Fraction, power: Fraction, detect: Fraction,
                    procedure=None) -> Report:
     """Frequencies, run lengths and repeats of an outcome-only log against the exact off-the-top law;
     with ``procedure`` (:class:`analyzer.core.procedure.Procedure`) also the coups per shoe
-    (:mod:`.shoecount`)."""
-    n = log.coups
+    (:mod:`.shoecount`).  ``log``: an :class:`~.outcomes.OutcomeLog`, or an
+    :class:`~.outcomes.OutcomeStream`, read chunk by chunk (the same report, in memory bounded by
+    a chunk and the number of shoes)."""
+    counts = OutcomeCounts()
+    for chunk in (log.chunks() if hasattr(log, "chunks") else [log]):
+        counts.add(chunk)
+    counts.close()
+    n = counts.coups
     fams = build_families((), ("outcome",))
     ref = off_the_top(shoe, fams, n)
     p = [e / n for e in ref.families["outcome"].expected]
-    observed = np.bincount(log.outcome, minlength=3)
+    observed = counts.observed
     report = Report(log.path, "outcome-only log", shoe, "off-the-top", n, log.shoes, 0, alpha, power, detect,
                     {}, {}, [], [], [], [], [])
     report.cells["outcome"] = cell_stats(ref.families["outcome"], observed)
@@ -173,16 +229,13 @@ def check_outcomes(log: OutcomeLog, shoe: Shoe, alpha: Fraction, power: Fraction
     c = chi_square(ref.families["outcome"], observed)
     if c is not None:
         report.chisq.append(c)
-    lengths = Counter(np.bincount(log.shoe).tolist())
+    lengths = Counter(counts.per_shoe.tolist())
     # exact expected run counts per class, summed over the shoes
     expected_all = [[sum((cnt * expected_runs(p[o], m, k, at_least=(k == MAX_RUN)) for m, cnt in lengths.items()),
                          Fraction(0)) for k in range(1, MAX_RUN + 1)] for o in range(3)]
     groups = _groups(expected_all)
     cov = sum(cnt * run_cov(p, m) for m, cnt in lengths.items())
-    runs = run_lengths(log.outcome, log.shoe)
-    obs = np.zeros(3 * MAX_RUN)
-    for o, k in runs:
-        obs[o * MAX_RUN + min(k, MAX_RUN) - 1] += 1
+    obs = counts.runs
     A = np.zeros((len(groups), 3 * MAX_RUN))
     rows, exp_g, obs_g = [], [], []
     for i, (o, k, tail) in enumerate(groups):
@@ -207,8 +260,7 @@ def check_outcomes(log: OutcomeLog, shoe: Shoe, alpha: Fraction, power: Fraction
         report.tests.append(Finding(f"chi-square run lengths ({df} df)", "chi-square", f"{stat:.3f}",
                                     chi2_p(stat, df)))
     # repeats: consecutive coups of a shoe with the same outcome
-    same = (log.outcome[1:] == log.outcome[:-1]) & (log.shoe[1:] == log.shoe[:-1])
-    R = int(same.sum())
+    R = counts.repeats
     s2 = sum((x * x for x in p), Fraction(0))
     s3 = sum((x ** 3 for x in p), Fraction(0))
     ER = sum(((m - 1) * cnt for m, cnt in lengths.items()), 0) * s2
@@ -255,4 +307,4 @@ def check_outcomes(log: OutcomeLog, shoe: Shoe, alpha: Fraction, power: Fraction
     return report
 
 
-__all__ = ["check_outcomes", "expected_runs", "run_moments", "run_lengths", "MAX_RUN"]
+__all__ = ["OutcomeCounts", "check_outcomes", "expected_runs", "run_moments", "run_lengths", "MAX_RUN"]

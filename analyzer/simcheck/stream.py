@@ -7,11 +7,15 @@ which shape of :mod:`.shapes`, and whether its cards are point values), then the
 whole file is read line by line and handed out as :class:`~.logs.HandLog` chunks of
 :data:`CHUNK` coups (:meth:`LogStream.chunks`).  Shoe indices and row numbers in a
 chunk are the file's; a shoe may run on from one chunk into the next (the replay
-carries its cards over, see :func:`analyzer.simcheck.verify.replay`).
+carries its cards over, see :func:`analyzer.simcheck.verify.replay`).  A long
+outcome-only log (CSV or JSON Lines) is read the same way, as
+:class:`~.outcomes.OutcomeLog` chunks (:attr:`LogStream.outcomes` is then an
+:class:`~.outcomes.OutcomeStream`, which :func:`~.streaks.check_outcomes` reads chunk by
+chunk).
 
 A few things are still read whole, within :data:`~.logs.MAX_LOG_BYTES`: a JSON array
-(one document), an outcome-only log, a tallies file, and a long log whose first part
-cannot be read (so that its error is the one the whole-file reader gives).
+(one document), a tallies file, and a long log whose first part cannot be read (so that
+its error is the one the whole-file reader gives).
 
 >>> s = open_log("examples/hands.csv")
 >>> sum(c.coups for c in s.chunks()), s.coups, s.shoes
@@ -144,8 +148,8 @@ class LogSource:
             if size > MAX_LOG_BYTES:
                 self.close()
                 raise TooLarge(f"{self.what} {self.name!r} is larger than {MAX_LOG_BYTES / 2**20:g} MiB, the "
-                               f"most read whole (a hand log in CSV or JSON Lines is read as it goes, "
-                               f"whatever its length; a JSON array, an outcome-only log or tallies are not)")
+                               f"most read whole (a hand log or an outcome-only log in CSV or JSON Lines is "
+                               f"read as it goes, whatever its length; a JSON array or tallies are not)")
             parts.append(self._decode(data, final=not data))
             if not data:
                 self.close()
@@ -154,7 +158,8 @@ class LogSource:
 
 
 class LogStream:
-    """A hand log read chunk by chunk (or an outcome-only log, read whole: :attr:`outcomes`).
+    """A hand log read chunk by chunk (or an outcome-only log: :attr:`outcomes`, an
+    :class:`~.outcomes.OutcomeLog` read whole or an :class:`~.outcomes.OutcomeStream`).
 
     ``value_level`` is known from the start; ``coups``, ``shoes``, ``shape`` and
     ``skipped`` once :meth:`chunks` is exhausted."""
@@ -195,7 +200,8 @@ def open_log(path, columns: str | None = None, skip_invalid: bool = False, progr
     """A log in any shape :mod:`.shapes` reads, as a :class:`LogStream`.  Raises :class:`LogError`.
 
     ``progress(rows)`` is called as rows are read (see :func:`~.shapes.read_log`)."""
-    from .shapes import read_log, shape_chunks
+    from .outcomes import OutcomeLog, OutcomeStream
+    from .shapes import outcome_chunks_of, read_log, shape_chunks
 
     path = str(path)
     src = source or LogSource(path)
@@ -206,6 +212,10 @@ def open_log(path, columns: str | None = None, skip_invalid: bool = False, progr
         probe = read_log(path, src.head, columns, skip_invalid)
     except LogError as e:
         probe, failed = None, e                # read whole: the error is the whole-file reader's
+    if isinstance(probe, OutcomeLog) and not src.head.lstrip().startswith("["):
+        meta = {}
+        chunks = outcome_chunks_of(path, src.head, src.lines, columns, skip_invalid, CHUNK, meta)
+        return LogStream(path, outcomes=OutcomeStream(path, probe.shape, chunks, meta))
     if probe is None or src.head.lstrip().startswith("[") or not isinstance(probe, HandLog):
         try:
             text = src.text()

@@ -41,6 +41,9 @@ RULES = {
     "shoe-id": "a shoe id changes at each new shoe and does not come back",
     "total": "a reported player or banker total is the one the cards give",
 }
+#: the rules a coup breaks by itself (its cards against the tableau, what it reports); the others
+#: ("not-in-shoe", "overdealt", "shoe-id") are broken by the log against the declared shoe
+COUP_RULES = ("cards", "natural", "player", "banker", "outcome", "total")
 
 
 @dataclass(frozen=True)
@@ -87,6 +90,8 @@ class Replay:
     remaining: np.ndarray       # (n, 10) unseen cards of each point value before the coup
     counts: dict = field(default_factory=dict)
     rules: Rules = PUNTO_BANCO
+    #: every violation of the log, in order, as ``(coup index, rule, message)`` (not cut by ``limit``)
+    flagged: list[tuple[int, str, str]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -234,7 +239,7 @@ def replay(log: HandLog, shoe: Shoe, limit: int | None = None, rules: Rules | No
             break
     remaining = _remaining(log, shoe, P, B, plen, blen, carry)
     rep = Replay(log, shoe, violations, winner, pt.astype(np.int8), bt.astype(np.int8), cards,
-                 sequence, remaining, rules=rules)
+                 sequence, remaining, rules=rules, flagged=[(k, rule, msg) for k, _, rule, msg in found])
     rep.counts = {"violations": len(found), "rows": n, "shoes": log.shoes,
                   "violating_rows": len({t[0] for t in found})}
     return rep
