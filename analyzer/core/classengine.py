@@ -158,8 +158,7 @@ class ClassTabulation:
         if self.sequences > budget:
             raise BetError(f"{what}: {self.sequences:,} sequences of {k} card classes over the cards it reads, "
                            f"more than the budget of {budget:,}; read fewer card features")
-        keys, counts = [], []
-        e1 = self.events + 1
+        keys, columns, counts = [], [], []
         bar = progress(self.sequences, what) if progress is not None else None
         for plan, (_, only, earlier) in zip(plans, passes):
             chunks = self._drawn_chunks(table, plan) if drawing else self._first_four_chunks(plan)
@@ -178,28 +177,33 @@ class ClassTabulation:
                     index[~_holds(own, f)] = self.events
                     for branch in before:
                         index[_holds(branch, f)] = self.events
+                # only the (multiset, event) pairs of this chunk's rows in an event are kept: a
+                # dense (multisets x events) array per chunk would hold mostly zeros
                 uniq, inv = np.unique(self._encode(fine, coarse), return_inverse=True)
-                slot = inv.ravel() * e1 + index
+                inside = index < self.events
+                pair, where = np.unique(inv.ravel()[inside] * self.events + index[inside], return_inverse=True)
                 if weight is None:
-                    c = np.bincount(slot, minlength=len(uniq) * e1)
+                    c = np.bincount(where.ravel(), minlength=len(pair))
                 else:
-                    c = np.zeros(len(uniq) * e1, dtype=np.int64)
-                    np.add.at(c, slot, weight)
-                keys.append(uniq)
-                counts.append(c.reshape(len(uniq), e1)[:, :self.events])
+                    c = np.zeros(len(pair), dtype=np.int64)
+                    np.add.at(c, where.ravel(), weight[inside])
+                keys.append(uniq[pair // self.events])
+                columns.append(pair % self.events)
+                counts.append(c.astype(np.int64, copy=False))
+                del uniq, inv, pair, where, c, index, taken
                 if bar is not None:
                     bar.update(n)
         if bar is not None:
             bar.close()
-        # no sequence at all can be in an event (an impossible card test): no multisets, 0 ways
-        keys = keys or [np.zeros(0, dtype=np.int64)]
-        counts = counts or [np.zeros((0, self.events), dtype=np.int64)]
-        uniq, inv = np.unique(np.concatenate(keys), return_inverse=True)
-        coef = np.zeros((len(uniq), self.events), dtype=np.int64)
-        np.add.at(coef, inv.ravel(), np.concatenate(counts))
-        keep = coef.any(axis=1)
-        uniq, coef = uniq[keep], coef[keep]
-        self.coef = np.ascontiguousarray(coef.T)                   # (events, multisets)
+        # the multisets in some event (none when an impossible card test admits no sequence)
+        keys = np.concatenate(keys) if keys else np.zeros(0, dtype=np.int64)
+        uniq, inv = np.unique(keys, return_inverse=True)
+        del keys
+        coef = np.zeros((self.events, len(uniq)), dtype=np.int64)   # (events, multisets)
+        if columns:
+            np.add.at(coef, (np.concatenate(columns), inv.ravel()), np.concatenate(counts))
+        del inv, columns, counts
+        self.coef = coef
         self._plan(uniq)
         self.multisets = len(uniq)
         #: the compiled table (:class:`analyzer.core.ways.WaysTable`), whose evaluator counts
