@@ -152,15 +152,26 @@ class ClassTabulation:
         if requires and all(requires):
             passes = [(self._allowed(branch), i, (branch, alternatives[:j]))
                       for i, alternatives in enumerate(requires) for j, branch in enumerate(alternatives)]
-        plans = [self._drawn_plan(table, positions, allowed) if drawing
-                 else self._first_four_plan(positions, allowed, symmetric) for allowed, _, _ in passes]
-        self.sequences = sum(p["total"] for p in plans)
+
+        def plan_of(allowed):
+            return self._drawn_plan(table, positions, allowed) if drawing \
+                else self._first_four_plan(positions, allowed, symmetric)
+
+        # a drawing pass's plan holds arrays over every dealt sequence of values (tens of MB):
+        # with several passes, each is counted first, then built again when its turn comes
+        if drawing and len(passes) > 1:
+            totals, plans = [plan_of(allowed)["total"] for allowed, _, _ in passes], [None] * len(passes)
+        else:
+            plans = [plan_of(allowed) for allowed, _, _ in passes]
+            totals = [p["total"] for p in plans]
+        self.sequences = sum(totals)
         if self.sequences > budget:
             raise BetError(f"{what}: {self.sequences:,} sequences of {k} card classes over the cards it reads, "
                            f"more than the budget of {budget:,}; read fewer card features")
         keys, columns, counts = [], [], []
         bar = progress(self.sequences, what) if progress is not None else None
-        for plan, (_, only, earlier) in zip(plans, passes):
+        for plan, (allowed, only, earlier) in zip(plans, passes):
+            plan = plan_of(allowed) if plan is None else plan
             chunks = self._drawn_chunks(table, plan) if drawing else self._first_four_chunks(plan)
             for fine, coarse, f, weight in chunks:
                 n = fine.shape[0]
@@ -193,6 +204,7 @@ class ClassTabulation:
                 del uniq, inv, pair, where, c, index, taken
                 if bar is not None:
                     bar.update(n)
+            plan = chunks = fine = coarse = f = weight = None       # this pass's arrays, before the next
         if bar is not None:
             bar.close()
         # the multisets in some event (none when an impossible card test admits no sequence)

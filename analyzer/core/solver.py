@@ -53,6 +53,14 @@ MAX_CACHED_TABS = 128
 MAX_CACHED_BYTES = 400 * 2**20
 _CLASS_TABS: dict = {}
 
+
+
+def forget_tabulations() -> None:
+    """Empty the cache of card-engine tabulations (a solver keeps its own): for a long run
+    that compiled bets it will not compile again (a hold band's joint bets), before it goes on."""
+    _CLASS_TABS.clear()
+
+
 __all__ = ["Solver", "event_index", "Analysis", "BetResult", "EventResult", "OUTCOMES"]
 
 

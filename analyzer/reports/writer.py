@@ -14,7 +14,7 @@ from typing import Callable
 from . import odds_tables as formatting
 
 from . import analysis_tables as reportfmt
-from ..core.solver import Solver
+from ..core.solver import Solver, forget_tabulations
 from ..bets.catalog import catalog
 from ..core.cards import RANKS
 from ..core.rules import PUNTO_BANCO
@@ -173,6 +173,8 @@ def generate(out: Path, decks: tuple[int, ...] = DEFAULT_DECKS, plots: bool | No
                                                                             + words))
             write(f"parsheets/{t.id}.json", sheetfmt.parsheet_json(sheet))
     steps.append(("parsheets", parsheets_step))
+    # the hold bands' joint bets are compiled once: their cached tabulations go before the next step
+    steps.append((None, forget_tabulations))
 
     # -- mid-coup: insurance odds, known-card edges, Baccarat Gold
     def midcoup_step():
@@ -195,7 +197,7 @@ def generate(out: Path, decks: tuple[int, ...] = DEFAULT_DECKS, plots: bool | No
 
     for name, fn in steps:
         fn()
-        if progress:
+        if progress and name:
             progress(name)
     write("README.md", index_markdown(written, out, plots, rules, words, best))
     write_manifest(out, "reports", written)
