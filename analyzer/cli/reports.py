@@ -213,10 +213,12 @@ def option_rules(args):
 def cmd_report(args) -> int:
     from ..reports.writer import STEPS, generate
     from ..bets.rules_files import load_rules
+    from ..io.files import check_folder
     decks = _decks_list(args.decks_list)
     rule_choice(args)                                   # bad --rules / --player-option: before any file
     rules = load_rules(args.rules)
     option = (args.player_option or "").strip() or None
+    check_folder(args.out, "reports")                   # a folder it may not replace: before any work
     start = time.perf_counter()
     with progress_bar(STEPS, "report", args.quiet) as bar:
         files = generate(Path(args.out), decks, progress=lambda step: (bar.set_postfix_str(step), bar.update()),
