@@ -40,11 +40,28 @@ def rule_choice(args):
     return load_rules(args.rules), True
 
 
+#: Most shoe sizes of ``--decks-list`` (as ``parsheet --by-decks``: the report's par sheets take
+#: the list as theirs, one column of each by-decks table per size).
+MAX_DECKS_LIST = 20
+
+
 def _decks_list(text: str) -> tuple[int, ...]:
+    """``"1,2,8"`` -> ``(1, 2, 8)``: at most :data:`MAX_DECKS_LIST` different whole numbers of
+    decks, each from 1 to 10,000 (the largest shoe), refused in one line before any work."""
+    from ..core.shoe import MAX_CARDS
+    most = MAX_CARDS // 52
+    shown = text if len(text) <= 30 else text[:30] + "..."
     items = [t.strip() for t in text.split(",") if t.strip()]
-    if not items or not all(re.fullmatch(r"[0-9]+", t) and int(t) >= 1 for t in items):
-        raise UsageError(f"--decks-list must be whole numbers >= 1 separated by commas, got {text!r}")
-    return tuple(dict.fromkeys(int(t) for t in items))
+    if not items or not all(re.fullmatch(r"[0-9]+", t) for t in items):
+        raise UsageError(f"--decks-list must be whole numbers >= 1 separated by commas, got {shown!r}")
+    bad = [t for t in items if len(t.lstrip("0")) > 5 or not 1 <= int(t) <= most]
+    if bad:
+        value = bad[0] if len(bad[0]) <= 12 else bad[0][:12] + "..."
+        raise UsageError(f"--decks-list: a number of decks must be from 1 to {most:,}, got {value}")
+    decks = tuple(dict.fromkeys(int(t) for t in items))
+    if len(decks) > MAX_DECKS_LIST:
+        raise UsageError(f"--decks-list names {len(decks):,} shoe sizes: at most {MAX_DECKS_LIST}")
+    return decks
 
 
 def cmd_decks(args) -> int:
@@ -196,10 +213,12 @@ def option_rules(args):
 def cmd_report(args) -> int:
     from ..reports.writer import STEPS, generate
     from ..bets.rules_files import load_rules
+    from ..io.files import check_folder
     decks = _decks_list(args.decks_list)
     rule_choice(args)                                   # bad --rules / --player-option: before any file
     rules = load_rules(args.rules)
     option = (args.player_option or "").strip() or None
+    check_folder(args.out, "reports")                   # a folder it may not replace: before any work
     start = time.perf_counter()
     with progress_bar(STEPS, "report", args.quiet) as bar:
         files = generate(Path(args.out), decks, progress=lambda step: (bar.set_postfix_str(step), bar.update()),

@@ -57,18 +57,18 @@ CHUNK = 1 << 20
 MERGE_EVERY = 8
 
 
-def _merge(keys, counts, events):
-    """One sorted array of distinct multiset codes and their summed counts ``(multisets,
-    events)``, from chunks of each; multisets counted in no event are dropped (none at all
-    when no sequence can be in an event: an impossible card test counts 0 ways)."""
+def _merge(keys, columns, counts, events):
+    """Chunks of (multiset code, event, count) triples as one set of triples with distinct
+    (multiset, event) pairs, their counts summed; empty when there are none (no sequence
+    can be in an event: an impossible card test counts 0 ways)."""
     if not keys:
-        return np.zeros(0, dtype=np.int64), np.zeros((0, events), dtype=np.int64)
-    uniq, inv = np.unique(np.concatenate(keys), return_inverse=True)
-    coef = np.zeros((len(uniq), events), dtype=np.int64)
-    np.add.at(coef, inv.ravel(), np.concatenate(counts))
-    keep = coef.any(axis=1)
-    return uniq[keep], coef[keep]
-
+        return (np.zeros(0, dtype=np.int64),) * 3
+    keys, columns, counts = np.concatenate(keys), np.concatenate(columns), np.concatenate(counts)
+    uniq, inv = np.unique(keys, return_inverse=True)
+    pair, where = np.unique(inv.ravel() * events + columns, return_inverse=True)
+    summed = np.zeros(len(pair), dtype=np.int64)
+    np.add.at(summed, where.ravel(), counts)
+    return uniq[pair // events], pair % events, summed
 
 
 class _Features(Cards):
@@ -176,13 +176,23 @@ class ClassTabulation:
         if requires and all(requires):
             passes = [(self._allowed(branch), i, (branch, alternatives[:j]))
                       for i, alternatives in enumerate(requires) for j, branch in enumerate(alternatives)]
-        plans = [self._drawn_plan(table, positions, allowed) if drawing
-                 else self._first_four_plan(positions, allowed, symmetric) for allowed, _, _ in passes]
-        self.sequences = sum(p["total"] for p in plans)
+
+        def plan_of(allowed):
+            return self._drawn_plan(table, positions, allowed) if drawing \
+                else self._first_four_plan(positions, allowed, symmetric)
+
+        # a drawing pass's plan holds arrays over every dealt sequence of values (tens of MB):
+        # with several passes, each is counted first, then built again when its turn comes
+        if drawing and len(passes) > 1:
+            totals, plans = [plan_of(allowed)["total"] for allowed, _, _ in passes], [None] * len(passes)
+        else:
+            plans = [plan_of(allowed) for allowed, _, _ in passes]
+            totals = [p["total"] for p in plans]
+        self.sequences = sum(totals)
         if self.sequences > budget:
             raise BetError(f"{what}: {self.sequences:,} sequences of {k} card classes over the cards it reads, "
                            f"more than the budget of {budget:,}; read fewer card features")
-        self._pending = (events, table, plans, passes, drawing)
+        self._pending = (events, table, plans, plan_of, passes, drawing)
         if not defer:
             bar = progress(self.sequences, what) if progress is not None else None
             self.compile(bar)
@@ -194,10 +204,10 @@ class ClassTabulation:
         and build :attr:`ways_table`; nothing to do once compiled."""
         if self._pending is None:
             return
-        events, table, plans, passes, drawing = self._pending
-        keys, counts = [], []
-        e1 = self.events + 1
-        for plan, (_, only, earlier) in zip(plans, passes):
+        events, table, plans, plan_of, passes, drawing = self._pending
+        keys, columns, counts = [], [], []
+        for plan, (allowed, only, earlier) in zip(plans, passes):
+            plan = plan_of(allowed) if plan is None else plan
             chunks = self._drawn_chunks(table, plan) if drawing else self._first_four_chunks(plan)
             for fine, coarse, f, weight in chunks:
                 n = fine.shape[0]
@@ -214,23 +224,34 @@ class ClassTabulation:
                     index[~_holds(own, f)] = self.events
                     for branch in before:
                         index[_holds(branch, f)] = self.events
+                # only the (multiset, event) pairs of this chunk's rows in an event are kept: a
+                # dense (multisets x events) array per chunk would hold mostly zeros
                 uniq, inv = np.unique(self._encode(fine, coarse), return_inverse=True)
-                slot = inv.ravel() * e1 + index
+                inside = index < self.events
+                pair, where = np.unique(inv.ravel()[inside] * self.events + index[inside], return_inverse=True)
                 if weight is None:
-                    c = np.bincount(slot, minlength=len(uniq) * e1)
+                    c = np.bincount(where.ravel(), minlength=len(pair))
                 else:
-                    c = np.zeros(len(uniq) * e1, dtype=np.int64)
-                    np.add.at(c, slot, weight)
-                keys.append(uniq)
-                counts.append(c.reshape(len(uniq), e1)[:, :self.events])
+                    c = np.zeros(len(pair), dtype=np.int64)
+                    np.add.at(c, where.ravel(), weight[inside])
+                keys.append(uniq[pair // self.events])
+                columns.append(pair % self.events)
+                counts.append(c.astype(np.int64, copy=False))
+                del uniq, inv, pair, where, c, index, taken
                 if len(keys) >= MERGE_EVERY:
-                    # memory bounded by the distinct multisets, not by the sequences
-                    merged, summed = _merge(keys, counts, self.events)
-                    keys, counts = [merged], [summed]
+                    # memory bounded by the distinct (multiset, event) pairs, not by the sequences
+                    merged = _merge(keys, columns, counts, self.events)
+                    keys, columns, counts = [merged[0]], [merged[1]], [merged[2]]
                 if bar is not None:
                     bar.update(n)
-        uniq, coef = _merge(keys, counts, self.events)
-        self.coef = np.ascontiguousarray(coef.T)                   # (events, multisets)
+            plan = chunks = fine = coarse = f = weight = None       # this pass's arrays, before the next
+        keys, columns, counts = _merge(keys, columns, counts, self.events)
+        # the multisets in some event (none when an impossible card test admits no sequence)
+        uniq, inv = np.unique(keys, return_inverse=True)
+        coef = np.zeros((self.events, len(uniq)), dtype=np.int64)   # (events, multisets)
+        coef[columns, inv.ravel()] = counts                          # distinct pairs
+        del keys, inv, columns, counts
+        self.coef = coef
         self._plan(uniq)
         self.multisets = len(uniq)
         #: the compiled table (:class:`analyzer.core.ways.WaysTable`), whose evaluator counts

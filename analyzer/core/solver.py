@@ -56,6 +56,14 @@ _CLASS_TABS: dict = {}
 #: a minute and a half): a set beyond it is refused before any of them is compiled.
 MAX_SET_SEQUENCES = 200_000_000
 
+
+
+def forget_tabulations() -> None:
+    """Empty the cache of card-engine tabulations (a solver keeps its own): for a long run
+    that compiled bets it will not compile again (a hold band's joint bets), before it goes on."""
+    _CLASS_TABS.clear()
+
+
 __all__ = ["Solver", "event_index", "Analysis", "BetResult", "EventResult", "OUTCOMES"]
 
 

@@ -19,10 +19,12 @@ Inputs (:func:`read_text`): at most a stated number of bytes are read, so
 ``/dev/zero`` or a huge file is refused with a clear error instead of filling
 memory.
 
-Folders (:func:`prepare_folder`): a folder the tool writes many files into
-(``baccarat report --out``) must be new, empty, or one it wrote before (it
-holds the tool's manifest file); anything else is refused, so ``--out .``
-cannot overwrite a project.
+Folders (:func:`prepare_folder`, :func:`staged_folder`): a folder the tool
+writes many files into (``baccarat report --out``) must be new, empty, or one
+it wrote before (it holds the tool's manifest file); anything else is refused,
+so ``--out .`` cannot overwrite a project.  :func:`staged_folder` writes the
+whole folder beside its name (``.NAME.PID.baccarat.tmp``) and renames it into
+place at the end, so an interrupted run leaves the folder as it was.
 """
 
 from __future__ import annotations
@@ -273,12 +275,10 @@ MANIFEST = ".baccarat-manifest.json"
 _FILE_SUFFIXES = {".md", ".csv", ".json", ".jsonl", ".txt", ".png", ".html", ".xlsx", ".toml"}
 
 
-def prepare_folder(path: str | Path, kind: str) -> Path:
-    """Make ``path`` ready to hold this tool's ``kind`` files, or refuse.
-
-    The folder must be new, empty, or hold this tool's manifest for ``kind``.
-    Returns the folder; :func:`write_manifest` marks it once written.
-    """
+def check_folder(path: str | Path, kind: str) -> Path:
+    """Raise :class:`OutputError` now unless ``path`` may hold this tool's ``kind`` files:
+    new (its parent a folder, or creatable), empty, or holding this tool's manifest for
+    ``kind``.  Creates nothing; returns the folder's path."""
     name = str(path)
     if name.strip() == "":
         raise OutputError(f"an empty {kind} folder name")
@@ -289,7 +289,10 @@ def prepare_folder(path: str | Path, kind: str) -> Path:
         raise OutputError(f"cannot write the {kind} into {name!r}: it is not a folder")
     if p.is_dir():
         manifest = p / MANIFEST
-        entries = [e for e in os.listdir(p)]
+        try:
+            entries = os.listdir(p)
+        except OSError as e:
+            raise OutputError(f"cannot read folder {name!r}: {e.strerror or e}") from None
         if entries:
             if not manifest.is_file():
                 raise OutputError(f"folder {name!r} is not empty and was not written by baccarat {kind}; "
@@ -302,13 +305,148 @@ def prepare_folder(path: str | Path, kind: str) -> Path:
             raise OutputError(f"cannot write the {kind} into {name!r}: permission denied")
         return p
     parent = p.parent if str(p.parent) else Path(".")
-    if parent.exists() and not parent.is_dir():
-        raise OutputError(f"cannot create {name!r}: {str(parent)!r} is not a folder")
+    for up in (parent, *parent.parents):        # the first that exists must be a folder
+        if up.exists():
+            if not up.is_dir():
+                raise OutputError(f"cannot create {name!r}: {str(up)!r} is not a folder")
+            break
+    return p
+
+
+def prepare_folder(path: str | Path, kind: str) -> Path:
+    """Make ``path`` ready to hold this tool's ``kind`` files, or refuse.
+
+    The folder must be new, empty, or hold this tool's manifest for ``kind``
+    (:func:`check_folder`).  Returns the folder; :func:`write_manifest` marks it
+    once written.  (:func:`staged_folder` writes such a folder whole or not at all.)
+    """
+    p = check_folder(path, kind)
     try:
         p.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        raise OutputError(f"cannot create folder {name!r}: {e.strerror or e}") from None
+        raise OutputError(f"cannot create folder {str(path)!r}: {e.strerror or e}") from None
     return p
+
+
+_OLD = ".old"
+
+
+def _stage_names(target: Path, pid: int) -> tuple[Path, Path]:
+    """The staging folder of ``target`` for process ``pid``, and the name its previous
+    content is renamed to while the new one takes its place."""
+    return (target.with_name(f".{target.name}.{pid}{_TMP_SUFFIX}"),
+            target.with_name(f".{target.name}.{pid}{_OLD}{_TMP_SUFFIX}"))
+
+
+def _remove_stale_folders(target: Path) -> None:
+    """Remove the staging folders of ``target`` left by runs that were killed; a previous
+    folder renamed aside by a run killed before it put the new one in place is put back."""
+    import shutil
+    directory = target.parent
+    prefix = f".{target.name}."
+    try:
+        entries = list(os.scandir(directory))
+    except OSError:
+        return
+    for entry in entries:
+        name = entry.name
+        if not (name.startswith(prefix) and name.endswith(_TMP_SUFFIX)):
+            continue
+        pid = name[len(prefix):-len(_TMP_SUFFIX)]
+        old = pid.endswith(_OLD)
+        pid = pid[:-len(_OLD)] if old else pid
+        if not pid.isdigit() or int(pid) == os.getpid() or _alive(int(pid)):
+            continue
+        try:
+            if not entry.is_dir(follow_symlinks=False):
+                continue
+            if old and not os.path.lexists(target):
+                os.rename(entry.path, target)
+            else:
+                shutil.rmtree(entry.path)
+        except OSError:
+            pass
+
+
+def _sync_folder(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+@contextmanager
+def staged_folder(path: str | Path, kind: str):
+    """Write a folder of this tool's ``kind`` files whole or not at all.
+
+    Checks ``path`` (:func:`check_folder`), then yields a new staging folder beside
+    it, ``.NAME.PID.baccarat.tmp``, to write into (its manifest last).  When the
+    block ends, the staging folder takes the name ``path``: a previous folder there
+    (empty, or this tool's) is renamed aside, the new one renamed in, the previous
+    one removed.  If the block raises (an error, Ctrl-C, SIGTERM as
+    ``KeyboardInterrupt``), the staging folder is removed and ``path`` is left as it
+    was: absent, empty, or the previous complete folder.  A staging folder left by a
+    killed run is removed by the next run.  ``path`` a symlink: its target is replaced.
+    """
+    import shutil
+    p = check_folder(path, kind)
+    name = str(path)
+    target = Path(os.path.realpath(p)) if p.is_symlink() else Path(os.path.abspath(p))
+    if target.is_dir():
+        cwd = Path(os.path.realpath(os.getcwd()))
+        real = Path(os.path.realpath(target))
+        if real == cwd or real in cwd.parents:
+            raise OutputError(f"cannot replace folder {name!r}: it holds the current folder "
+                              "(give --out a folder outside it)")
+        if os.path.ismount(target):
+            raise OutputError(f"cannot replace folder {name!r}: it is a mount point (give a folder in it)")
+    parent = target.parent
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise OutputError(f"cannot create folder {str(parent)!r}: {e.strerror or e}") from None
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise OutputError(f"cannot write the {kind} into {name!r}: folder {str(parent)!r} is not writable "
+                          "(the new folder is written beside it, then renamed)")
+    _remove_stale_folders(target)
+    stage, aside = _stage_names(target, os.getpid())
+    for leftover in (stage, aside):                    # this process's, of an earlier call
+        if os.path.lexists(leftover):
+            shutil.rmtree(leftover, ignore_errors=True)
+    try:
+        os.mkdir(stage, 0o777)
+    except OSError as e:
+        raise OutputError(f"cannot create folder {str(stage)!r}: {e.strerror or e}") from None
+    moved = False
+    try:
+        yield stage
+        try:
+            mode = stat.S_IMODE(os.stat(target).st_mode) if target.is_dir() else None
+            if mode is not None:
+                os.chmod(stage, mode)
+            if target.is_dir():
+                os.rename(target, aside)
+                moved = True
+            os.rename(stage, target)
+            moved = False
+        except OSError as e:
+            raise OutputError(f"cannot put the {kind} in place as {name!r}: {e.strerror or e}") from None
+    except BaseException:
+        if moved and not os.path.lexists(target):
+            try:
+                os.rename(aside, target)            # the previous folder back under its name
+            except OSError:
+                pass
+        shutil.rmtree(stage, ignore_errors=True)
+        raise
+    _sync_folder(parent)
+    shutil.rmtree(aside, ignore_errors=True)
 
 
 def write_manifest(folder: Path, kind: str, files: list[Path]) -> None:

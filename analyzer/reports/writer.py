@@ -1,8 +1,10 @@
 """``baccarat report``: regenerate the ``reports/`` folder, deterministically.
 
-Every file is written through a temporary file and a rename, so an interrupted
-run leaves complete files only.  Charts need the optional matplotlib extra;
-without it the reports are still written and say the charts are missing.
+The folder is written beside its name and renamed into place at the end
+(:func:`analyzer.io.files.staged_folder`), so an interrupted run leaves it as
+it was: absent, empty, or the previous complete reports.  Charts need the
+optional matplotlib extra; without it the reports are still written and say
+the charts are missing.
 """
 
 from __future__ import annotations
@@ -14,11 +16,11 @@ from typing import Callable
 from . import odds_tables as formatting
 
 from . import analysis_tables as reportfmt
-from ..core.solver import Solver
+from ..core.solver import Solver, forget_tabulations
 from ..bets.catalog import catalog
 from ..core.cards import RANKS
 from ..core.rules import PUNTO_BANCO
-from ..io.files import MANIFEST, atomic_write, prepare_folder, write_manifest
+from ..io.files import MANIFEST, atomic_write, staged_folder, write_manifest
 from .distributions import distributions
 from .eor import effects_of_removal
 from ..core.shoe import Shoe
@@ -34,7 +36,8 @@ def generate(out: Path, decks: tuple[int, ...] = DEFAULT_DECKS, plots: bool | No
 
     ``out`` must be new, empty or a reports folder written before (it holds
     the manifest :data:`analyzer.io.files.MANIFEST`); see
-    :func:`analyzer.io.files.prepare_folder`.  ``progress(step)`` is called
+    :func:`analyzer.io.files.check_folder`; it is written whole or not at all
+    (:func:`analyzer.io.files.staged_folder`).  ``progress(step)`` is called
     after each step.
 
     ``rules``: the drawing rules of every report (Punto Banco by default);
@@ -61,151 +64,154 @@ def generate(out: Path, decks: tuple[int, ...] = DEFAULT_DECKS, plots: bool | No
     gold_words = re.sub(r" --player-option \S+", "", words) if option is not None else ""
     if plots is None:
         plots = plotting.available()
-    out = prepare_folder(out, "reports")
-    cat = catalog()
-    bets = tuple(cat.bets.values())
-    bet_ids = [b.id for b in bets]
-    solvers: dict = {}
+    final = Path(out)
+    with staged_folder(final, "reports") as out:      # written beside, renamed into place at the end
+        cat = catalog()
+        bets = tuple(cat.bets.values())
+        bet_ids = [b.id for b in bets]
+        solvers: dict = {}
 
-    def played(shoe: Shoe):
-        return rules_at(rules, shoe, best)
+        def played(shoe: Shoe):
+            return rules_at(rules, shoe, best)
 
-    def solver_for(shoe: Shoe) -> Solver:
-        r = played(shoe)
-        if r not in solvers:
-            solvers[r] = Solver(bets, rules=r)
-        return solvers[r]
+        def solver_for(shoe: Shoe) -> Solver:
+            r = played(shoe)
+            if r not in solvers:
+                solvers[r] = Solver(bets, rules=r)
+            return solvers[r]
 
-    def strategy_of(shoe: Shoe):
-        if not best:
-            return None
-        from ..core.choice import best_rules
-        return best_rules(rules, shoe.value_counts)[1]
-    written: list[Path] = []
-    steps: list[tuple[str, Callable[[], None]]] = []
+        def strategy_of(shoe: Shoe):
+            if not best:
+                return None
+            from ..core.choice import best_rules
+            return best_rules(rules, shoe.value_counts)[1]
+        written: list[Path] = []
+        steps: list[tuple[str, Callable[[], None]]] = []
 
-    def write(name: str, text: str) -> None:
-        path = out / name
-        atomic_write(path, text)
-        written.append(path)
+        def write(name: str, text: str) -> None:
+            path = out / name
+            atomic_write(path, text)
+            written.append(path)
 
-    # -- full odds for 8 and 6 decks
-    for d in (8, 6):
-        def odds_step(d=d):
-            shoe = Shoe.standard(d)
-            a = solver_for(shoe).solve(shoe)
-            cmd = f"baccarat odds --decks {d} --bets all" + words
-            write(f"odds_{d}_decks.md", _with_strategy(formatting.odds_markdown(
-                a, title="Exact odds of every catalog bet", command=cmd), strategy_of(shoe), "md"))
-            write(f"odds_{d}_decks.csv", formatting.odds_csv(a))
-            write(f"odds_{d}_decks.json", _with_strategy(formatting.odds_json(a), strategy_of(shoe), "json"))
-        steps.append((f"odds_{d}_decks", odds_step))
+        # -- full odds for 8 and 6 decks
+        for d in (8, 6):
+            def odds_step(d=d):
+                shoe = Shoe.standard(d)
+                a = solver_for(shoe).solve(shoe)
+                cmd = f"baccarat odds --decks {d} --bets all" + words
+                write(f"odds_{d}_decks.md", _with_strategy(formatting.odds_markdown(
+                    a, title="Exact odds of every catalog bet", command=cmd), strategy_of(shoe), "md"))
+                write(f"odds_{d}_decks.csv", formatting.odds_csv(a))
+                write(f"odds_{d}_decks.json", _with_strategy(formatting.odds_json(a), strategy_of(shoe), "json"))
+            steps.append((f"odds_{d}_decks", odds_step))
 
-    # -- house edge by number of decks
-    def decks_step():
-        results = {d: solver_for(Shoe.standard(d)).solve(Shoe.standard(d)) for d in decks}
-        charts = None
-        if plots:
-            charts = {}
+        # -- house edge by number of decks
+        def decks_step():
+            results = {d: solver_for(Shoe.standard(d)).solve(Shoe.standard(d)) for d in decks}
+            charts = None
+            if plots:
+                charts = {}
+                for t in cat.tables.values():
+                    rel = f"charts/house_edge_{t.id}.png"
+                    plotting.decks_chart(f"House edge by number of decks: {t.name}", list(decks),
+                                         {b: [float(results[d].bet(b).house_edge) * 100 for d in decks]
+                                          for b in t.bets}, out / rel)
+                    written.append(out / rel)
+                    charts[t.id] = rel
+            cmd = f"baccarat decks --decks-list {','.join(map(str, decks))}" + words
+            write("odds_by_decks.md", reportfmt.by_decks_markdown(results, list(cat.tables.values()), cmd, charts))
+            write("odds_by_decks.csv", reportfmt.by_decks_csv(results, bet_ids))
+            write("odds_by_decks.json", json_with_rules(reportfmt.by_decks_json(results, bet_ids), described))
+        steps.append(("odds_by_decks", decks_step))
+
+        # -- distributions
+        for d in (8, 6):
+            def dist_step(d=d):
+                r = played(Shoe.standard(d))
+                dist = distributions(Shoe.standard(d)) if r is None else distributions(Shoe.standard(d), r)
+                cmd = f"baccarat distributions --decks {d}" + words
+                write(f"distributions_{d}_decks.md", reportfmt.distributions_markdown(dist, cmd))
+                write(f"distributions_{d}_decks.csv", reportfmt.distributions_csv(dist))
+                write(f"distributions_{d}_decks.json", json_with_rules(reportfmt.distributions_json(dist),
+                                                                       r and r.describe()))
+            steps.append((f"distributions_{d}_decks", dist_step))
+
+        # -- effects of removal
+        def eor_step():
+            e = effects_of_removal(Shoe.standard(8), bets, solver=solver_for(Shoe.standard(8)))
+            charts = None
+            if plots:
+                charts = {}
+                for b in e.bets.values():
+                    if b.vanishes:
+                        continue
+                    rel = f"charts/eor_{b.bet.id}.png"
+                    plotting.eor_chart(b.bet.name, list(RANKS),
+                                       [None if b.effect(r) is None else float(b.effect(r)) * 100 for r in RANKS],
+                                       out / rel, "8 decks, one card of each rank removed")
+                    written.append(out / rel)
+                    charts[b.bet.id] = rel
+            cmd = "baccarat eor --decks 8 --bets all" + words
+            write("eor_8_decks.md", reportfmt.eor_markdown(e, cmd, charts))
+            write("eor_8_decks.csv", reportfmt.eor_csv(e))
+            write("eor_8_decks.json", json_with_rules(reportfmt.eor_json(e), e.rules and e.rules.describe()))
+        steps.append(("eor_8_decks", eor_step))
+
+        # -- EV as a polynomial in the payouts
+        def payouts_step():
+            a = solver_for(Shoe.standard(8)).solve(Shoe.standard(8))
+            cmd = "baccarat payouts --decks 8 --bets all" + words
+            write("payouts_8_decks.md", reportfmt.payouts_markdown(a, cmd))
+            write("payouts_8_decks.csv", reportfmt.payouts_csv(a))
+        steps.append(("payouts_8_decks", payouts_step))
+
+        # -- par sheets of every named table, 8 decks
+        def parsheets_step():
+            from .parsheet import parsheet
+            from . import parsheet_tables as sheetfmt
+            (out / "parsheets").mkdir(exist_ok=True)
             for t in cat.tables.values():
-                rel = f"charts/house_edge_{t.id}.png"
-                plotting.decks_chart(f"House edge by number of decks: {t.name}", list(decks),
-                                     {b: [float(results[d].bet(b).house_edge) * 100 for d in decks]
-                                      for b in t.bets}, out / rel)
-                written.append(out / rel)
-                charts[t.id] = rel
-        cmd = f"baccarat decks --decks-list {','.join(map(str, decks))}" + words
-        write("odds_by_decks.md", reportfmt.by_decks_markdown(results, list(cat.tables.values()), cmd, charts))
-        write("odds_by_decks.csv", reportfmt.by_decks_csv(results, bet_ids))
-        write("odds_by_decks.json", json_with_rules(reportfmt.by_decks_json(results, bet_ids), described))
-    steps.append(("odds_by_decks", decks_step))
+                sheet = [parsheet(Shoe.standard(8), cat.select(list(t.bets)), decks, title=t.name,
+                                  solver=solver_for(Shoe.standard(8)), rules=rules, best=best)]
+                write(f"parsheets/{t.id}.md", sheetfmt.parsheet_markdown(sheet, f"baccarat parsheet --table {t.id}"
+                                                                                + words))
+                write(f"parsheets/{t.id}.json", sheetfmt.parsheet_json(sheet))
+        steps.append(("parsheets", parsheets_step))
+        # the hold bands' joint bets are compiled once: their cached tabulations go before the next step
+        steps.append((None, forget_tabulations))
 
-    # -- distributions
-    for d in (8, 6):
-        def dist_step(d=d):
-            r = played(Shoe.standard(d))
-            dist = distributions(Shoe.standard(d)) if r is None else distributions(Shoe.standard(d), r)
-            cmd = f"baccarat distributions --decks {d}" + words
-            write(f"distributions_{d}_decks.md", reportfmt.distributions_markdown(dist, cmd))
-            write(f"distributions_{d}_decks.csv", reportfmt.distributions_csv(dist))
-            write(f"distributions_{d}_decks.json", json_with_rules(reportfmt.distributions_json(dist),
-                                                                   r and r.describe()))
-        steps.append((f"distributions_{d}_decks", dist_step))
+        # -- mid-coup: insurance odds, known-card edges, Baccarat Gold
+        def midcoup_step():
+            from . import midcoup, midcoup_tables as mc
+            shoe = Shoe.standard(8)
+            shoe_doc = formatting.shoe_json(solver_for(shoe).solve(shoe))
+            r8 = played(shoe)
+            for name, build, md, js, r, w in (
+                    ("insurance", lambda: midcoup.insurance_table(shoe, r8), mc.insurance_markdown, mc.insurance_json,
+                     r8, words),
+                    ("known_card_edges", lambda: midcoup.known_card_report(shoe, r8), mc.known_edges_markdown,
+                     mc.known_edges_json, r8, words),
+                    ("gold", lambda: midcoup.gold_table(shoe, bets, option), mc.gold_markdown, mc.gold_json,
+                     option, gold_words)):
+                data = build()
+                cmd = f"baccarat midcoup --table {name.replace('_', '-')} --decks 8" + w
+                write(f"{name}_8_decks.md", md(data, shoe.describe(), cmd, r))
+                write(f"{name}_8_decks.json", js(data, shoe_doc, r))
+        steps.append(("midcoup", midcoup_step))
 
-    # -- effects of removal
-    def eor_step():
-        e = effects_of_removal(Shoe.standard(8), bets, solver=solver_for(Shoe.standard(8)))
-        charts = None
-        if plots:
-            charts = {}
-            for b in e.bets.values():
-                if b.vanishes:
-                    continue
-                rel = f"charts/eor_{b.bet.id}.png"
-                plotting.eor_chart(b.bet.name, list(RANKS),
-                                   [None if b.effect(r) is None else float(b.effect(r)) * 100 for r in RANKS],
-                                   out / rel, "8 decks, one card of each rank removed")
-                written.append(out / rel)
-                charts[b.bet.id] = rel
-        cmd = "baccarat eor --decks 8 --bets all" + words
-        write("eor_8_decks.md", reportfmt.eor_markdown(e, cmd, charts))
-        write("eor_8_decks.csv", reportfmt.eor_csv(e))
-        write("eor_8_decks.json", json_with_rules(reportfmt.eor_json(e), e.rules and e.rules.describe()))
-    steps.append(("eor_8_decks", eor_step))
-
-    # -- EV as a polynomial in the payouts
-    def payouts_step():
-        a = solver_for(Shoe.standard(8)).solve(Shoe.standard(8))
-        cmd = "baccarat payouts --decks 8 --bets all" + words
-        write("payouts_8_decks.md", reportfmt.payouts_markdown(a, cmd))
-        write("payouts_8_decks.csv", reportfmt.payouts_csv(a))
-    steps.append(("payouts_8_decks", payouts_step))
-
-    # -- par sheets of every named table, 8 decks
-    def parsheets_step():
-        from .parsheet import parsheet
-        from . import parsheet_tables as sheetfmt
-        (out / "parsheets").mkdir(exist_ok=True)
-        for t in cat.tables.values():
-            sheet = [parsheet(Shoe.standard(8), cat.select(list(t.bets)), decks, title=t.name,
-                              solver=solver_for(Shoe.standard(8)), rules=rules, best=best)]
-            write(f"parsheets/{t.id}.md", sheetfmt.parsheet_markdown(sheet, f"baccarat parsheet --table {t.id}"
-                                                                            + words))
-            write(f"parsheets/{t.id}.json", sheetfmt.parsheet_json(sheet))
-    steps.append(("parsheets", parsheets_step))
-
-    # -- mid-coup: insurance odds, known-card edges, Baccarat Gold
-    def midcoup_step():
-        from . import midcoup, midcoup_tables as mc
-        shoe = Shoe.standard(8)
-        shoe_doc = formatting.shoe_json(solver_for(shoe).solve(shoe))
-        r8 = played(shoe)
-        for name, build, md, js, r, w in (
-                ("insurance", lambda: midcoup.insurance_table(shoe, r8), mc.insurance_markdown, mc.insurance_json,
-                 r8, words),
-                ("known_card_edges", lambda: midcoup.known_card_report(shoe, r8), mc.known_edges_markdown,
-                 mc.known_edges_json, r8, words),
-                ("gold", lambda: midcoup.gold_table(shoe, bets, option), mc.gold_markdown, mc.gold_json,
-                 option, gold_words)):
-            data = build()
-            cmd = f"baccarat midcoup --table {name.replace('_', '-')} --decks 8" + w
-            write(f"{name}_8_decks.md", md(data, shoe.describe(), cmd, r))
-            write(f"{name}_8_decks.json", js(data, shoe_doc, r))
-    steps.append(("midcoup", midcoup_step))
-
-    for name, fn in steps:
-        fn()
-        if progress:
-            progress(name)
-    write("README.md", index_markdown(written, out, plots, rules, words, best))
-    write_manifest(out, "reports", written)
-    if rules is not None or best:                               # the manifest names the rule set too
-        import json
-        doc = json.loads((out / MANIFEST).read_text())
-        doc["rules"] = {"options": words.strip(), "description": described}
-        atomic_write(out / MANIFEST, json.dumps(doc, indent=1) + "\n")
-    written.append(out / MANIFEST)
-    return written
+        for name, fn in steps:
+            fn()
+            if progress and name:
+                progress(name)
+        write("README.md", index_markdown(written, out, plots, rules, words, best))
+        write_manifest(out, "reports", written)
+        if rules is not None or best:                               # the manifest names the rule set too
+            import json
+            doc = json.loads((out / MANIFEST).read_text())
+            doc["rules"] = {"options": words.strip(), "description": described}
+            atomic_write(out / MANIFEST, json.dumps(doc, indent=1) + "\n")
+        written.append(out / MANIFEST)
+    return [final / p.relative_to(out) for p in written]
 
 
 def json_with_rules(text: str, description: str | None) -> str:
