@@ -9,7 +9,11 @@ Outputs (:func:`atomic_open`, :func:`atomic_write`):
   bits (and its owner, when run as root).  A symlink is followed: its target
   is replaced, the link stays.  A file with other hard links is rewritten in
   place, so every link sees the new text.
-* Anything else (``/dev/null``, ``/dev/stdout``, a FIFO, a terminal) is
+* A name of one of this process's open descriptors (``/dev/stdout``,
+  ``/dev/stderr``, ``/dev/fd/N``, ``/proc/self/fd/N``) writes into that
+  descriptor, as the shell set it up: ``-o /dev/stdout >> log.txt`` appends to
+  ``log.txt`` and never replaces it; into a pipe it goes down the pipe.
+* Anything else (``/dev/null``, a FIFO, a terminal) is
   written straight into, never replaced.
 * Temporary files are named ``.NAME.PID.baccarat.tmp``; one left by a killed
   run is removed by the next write of the same file.  A run told to stop
@@ -31,6 +35,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 import sys
 from contextlib import contextmanager
@@ -58,6 +63,46 @@ def _umask() -> int:
     return mask
 
 
+_DESCRIPTOR = re.compile(r"/dev/(?:(?P<std>stdout|stderr)|fd/(?P<fd>\d+))|/proc/(?P<pid>self|\d+)/fd/(?P<pfd>\d+)")
+
+
+def descriptor(path: str | Path) -> int | None:
+    """The open descriptor of this process that ``path`` names (``/dev/stdout``: 1,
+    ``/dev/stderr``: 2, ``/dev/fd/N``, ``/proc/self/fd/N``, also through symlinks to
+    those names), or None for any other path.
+
+    >>> descriptor("/dev/stdout"), descriptor("/proc/self/fd/7"), descriptor("out.csv")
+    (1, 7, None)
+    """
+    name = os.path.abspath(str(path))
+    for _ in range(40):
+        m = _DESCRIPTOR.fullmatch(name)
+        if m:
+            if m["std"]:
+                return 1 if m["std"] == "stdout" else 2
+            if m["fd"]:
+                return int(m["fd"])
+            if m["pid"] in ("self", str(os.getpid())):
+                return int(m["pfd"])
+            return None
+        if not os.path.islink(name):
+            return None
+        try:
+            name = os.path.normpath(os.path.join(os.path.dirname(name), os.readlink(name)))
+        except OSError:
+            return None
+    return None
+
+
+def _check_descriptor(fd: int, name: str) -> None:
+    try:
+        st = os.fstat(fd)
+    except OSError:
+        raise OutputError(f"cannot write {name!r}: descriptor {fd} is not open") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise OutputError(f"cannot write {name!r}: it is a directory")
+
+
 def _target(path: str | Path) -> Path:
     """The file a write to ``path`` lands in (symlinks followed)."""
     if str(path).strip() == "":
@@ -74,6 +119,10 @@ def check_output(path: str | Path) -> None:
     Run before long work, so a bad path is found before the work, not after.
     """
     if str(path) == "-":
+        return
+    fd = descriptor(path)
+    if fd is not None:
+        _check_descriptor(fd, str(path))
         return
     target = _target(path)
     name = str(path)
@@ -152,10 +201,26 @@ def _fdopen(fd: int, binary: bool):
 @contextmanager
 def atomic_open(path: str | Path, binary: bool = False):
     """A file object to write ``path`` with (see the module for what happens)."""
-    if str(path) == "-":
-        stream = sys.stdout.buffer if binary else sys.stdout
+    fd = 1 if str(path) == "-" else descriptor(path)
+    if fd in (1, 2):
+        if str(path) != "-":
+            _check_descriptor(fd, str(path))
+        stream = sys.stdout if fd == 1 else sys.stderr
+        stream = stream.buffer if binary else stream
         yield stream
         stream.flush()
+        return
+    if fd is not None:
+        _check_descriptor(fd, str(path))
+        try:
+            f = _fdopen(os.dup(fd), binary)
+        except OSError as e:
+            raise OutputError(f"cannot write {str(path)!r}: {e.strerror or e}") from None
+        try:
+            with f:
+                yield f
+        except OSError as e:
+            raise OutputError(f"cannot write {str(path)!r}: {e.strerror or e}") from None
         return
     check_output(path)
     target = _target(path)
