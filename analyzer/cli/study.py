@@ -165,11 +165,23 @@ class _StudyBar:
 
     def __init__(self, bar):
         self.bar = bar
+        self.summary = False
 
     def __call__(self, status: dict) -> None:
+        if self.bar.disable:
+            return
+        if status.get("stage") == "summary":
+            if not self.summary:
+                self.summary = True
+                self.bar.reset(total=status["bets_total"])
+                self.bar.unit = "bets"
+                self.bar.set_description("study: exact figures", refresh=False)
+            self.bar.update(status["bets_done"] - self.bar.n)
+            return
         if self.bar.total is None:
             self.bar.reset(total=status["shoes_total"])
-        self.bar.update(status["shoes_done"] - self.bar.n)
+        # in-process, a chunk reports its shoes as they are priced (fractions of a shoe)
+        self.bar.update(round(status["shoes_done"], 2) - self.bar.n)
         if status["reused"]:
             self.bar.set_postfix_str(f"{status['reused']} chunks resumed", refresh=False)
 

@@ -24,7 +24,7 @@ from ..core.solver import Solver
 from ..io.tables import exact
 from .counting import count_correlations, count_summary
 from .dealing import deal_shoe, remaining_counts
-from .evs import BatchEV, ExactSums, batch_ev
+from .evs import BatchEV, ExactSums, batch_ev, exact_sum
 from .params import CARDS_PER_DECK, FORMAT_VERSION, HIST_BINS_PER_UNIT, StudyError, StudyParams
 
 #: Shoes whose coups :func:`priced_shoes` prices in one :meth:`BatchEV.numerators` call
@@ -32,15 +32,19 @@ from .params import CARDS_PER_DECK, FORMAT_VERSION, HIST_BINS_PER_UNIT, StudyErr
 BATCH_SHOES = 16
 
 
-def priced_shoes(params: StudyParams, engine: BatchEV, first: int, count: int):
+def priced_shoes(params: StudyParams, engine: BatchEV, first: int, count: int, tick=None):
     """Shoes ``first .. first + count - 1`` in order, each as ``(rank counts (K, 13) before
     each coup, EV numerators [bet][coup])``: the coups of :data:`BATCH_SHOES` shoes at a
-    time go to the core together, in one :meth:`BatchEV.numerators` call."""
+    time go to the core together, in one :meth:`BatchEV.numerators` call.  ``tick(shoes)``:
+    called as the pricing goes with the shoes of this range priced so far (a fraction
+    within a batch: a shoe of 10,000 decks has ~100,000 coups)."""
     for group in range(first, first + count, BATCH_SHOES):
         left = [remaining_counts(params, deal_shoe(params, i))
                 for i in range(group, min(group + BATCH_SHOES, first + count))]
         cards = None if left[0][1] is None else np.concatenate([c for _, c in left])
-        nums = engine.numerators(np.concatenate([r for r, _ in left]), cards)
+        done, size = group - first, len(left)
+        nums = engine.numerators(np.concatenate([r for r, _ in left]), cards,
+                                 None if tick is None else (lambda share: tick(done + share * size)))
         at = 0
         for ranks, _ in left:
             k = ranks.shape[0]
@@ -48,11 +52,11 @@ def priced_shoes(params: StudyParams, engine: BatchEV, first: int, count: int):
             at += k
 
 
-def run_chunk(params: StudyParams, index: int) -> dict:
+def run_chunk(params: StudyParams, index: int, tick=None) -> dict:
     """Deal and solve chunk ``index``; a JSON-ready dict of exact integer sums.
 
     A pure function of ``(params, index)``: any process or cluster worker gives
-    the same dict.
+    the same dict.  ``tick(shoes)``: the chunk's shoes priced so far, as the work goes.
     """
     chunks = params.chunks()
     if not 0 <= index < len(chunks):
@@ -80,7 +84,7 @@ def run_chunk(params: StudyParams, index: int) -> dict:
     # per counted bet: its index, the start shoe's total tag, its table; and all tags as one matrix
     count_tables = [(i, int(start @ t), tc[i]) for i, t in counted]
     tag_matrix = np.stack([t for _, t in counted], axis=1) if counted else None
-    for ranks, nums in priced_shoes(params, engine, first, count):
+    for ranks, nums in priced_shoes(params, engine, first, count, tick):
         left = ranks.sum(axis=1).tolist()
         for n in left:
             coups[n] += 1
@@ -219,8 +223,8 @@ class StudyResult:
         return data_frame(rows)
 
 
-def summarize(params: StudyParams, agg: Aggregate) -> StudyResult:
-    """Exact figures from merged sums."""
+def summarize(params: StudyParams, agg: Aggregate, tick=None) -> StudyResult:
+    """Exact figures from merged sums; ``tick(done, bets)`` after each bet's figures."""
     total_cards = params.cards
     shoes = agg.shoes
     coups = sum(agg.coups.values())
@@ -231,6 +235,9 @@ def summarize(params: StudyParams, agg: Aggregate) -> StudyResult:
     tags = params.tag_map()
     correlations = count_correlations(params, bets, tags)
     out: dict[str, dict] = {}
+    by_bucket: dict[int, list[int]] = {}             # depth bucket -> the cards-left counts in it
+    for n in sorted(agg.coups):
+        by_bucket.setdefault((total_cards - n) // step, []).append(n)
     for bet in bets:
         a = agg.bets.get(bet.id)
         if a is None:
@@ -253,13 +260,11 @@ def summarize(params: StudyParams, agg: Aggregate) -> StudyResult:
             "win_per_shoe_se": sd_shoe / math.sqrt(shoes) if shoes > 1 else float("nan"),
         }
         depth = []
-        buckets = sorted({(total_cards - n) // step for n in agg.coups})
-        for k in buckets:
-            ns = [n for n in agg.coups if (total_cards - n) // step == k]
+        for k in sorted(by_bucket):
+            ns = by_bucket[k]
             nco = sum(agg.coups[n] for n in ns)
             s = ex.value({n: a["sum"].get(n, 0) for n in ns})
-            ssq = sum((Fraction(a["sum_squares"].get(n, 0), (falling(n, POSITIONS) * a["scale"]) ** 2)
-                       for n in ns), Fraction(0))
+            ssq = exact_sum(Fraction(a["sum_squares"].get(n, 0), ex.den[n] ** 2) for n in ns)
             m = s / nco
             var = ssq / nco - m * m
             bins = a["histogram"].get(k, {})
@@ -280,6 +285,8 @@ def summarize(params: StudyParams, agg: Aggregate) -> StudyResult:
         if bet.id in tags and a["count"] is not None:
             entry["count"] = count_summary(a, ex, tags[bet.id], correlations.get(bet.id), shoes, win)
         out[bet.id] = entry
+        if tick is not None:
+            tick(len(out), len(bets))
     return StudyResult(params, shoes, coups, dict(sorted(agg.coups.items(), reverse=True)), out)
 
 

@@ -53,13 +53,12 @@ def count_summary(a: dict, ex: ExactSums, tag_info, corr, shoes: int, perfect_wi
     t, source = tag_info
     cells = a["count"]
     curve = []
-    num, n_bets, n_pos = 0, 0, 0
+    total_ev, n_bets, n_pos = Fraction(0), 0, 0
     for b in sorted(cells, reverse=True):       # cumulative from the top: bet when TC >= b
         cell = cells[b]
-        num += ex.numerator(cell["sum"])
+        total_ev += ex.value(cell["sum"])
         n_bets += cell["coups"]
         n_pos += cell["positive"]
-        total_ev = Fraction(num, ex.common)
         curve.append({"trigger": b, "bets": n_bets, "bets_per_shoe": Fraction(n_bets, shoes),
                       "positive_bets": n_pos,
                       "avg_edge": total_ev / n_bets, "win_per_shoe": total_ev / shoes,

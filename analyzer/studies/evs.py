@@ -24,6 +24,9 @@ from .params import bet_level, bet_scale, select_bets
 #: Coups priced by one :meth:`Solver.solve_many` call at most (the analyses of a call are
 #: held until their numerators are read: this bounds the memory, not the arithmetic).
 SOLVE_COUPS = 1024
+#: Remaining shoes priced by one pass of :meth:`BatchEV.numerators` at most (a progress
+#: tick after each: one shoe of 10,000 decks has ~100,000 coups).
+PRICE_BLOCK = 4096
 
 
 class BatchEV:
@@ -83,20 +86,36 @@ class BatchEV:
         self._tab = Tabulation([], table, np.stack(rows)) if rows else None
         self._solver = Solver(tuple(bets[i] for i in self.solver_bets), rules=rules) if self.solver_bets else None
 
-    def numerators(self, rank_counts: np.ndarray, card_counts: np.ndarray | None = None) -> list[list[int]]:
+    def numerators(self, rank_counts: np.ndarray, card_counts: np.ndarray | None = None,
+                   tick=None) -> list[list[int]]:
         """EV numerators ``[bet][coup]`` (over ``deals(N) * L_bet``) for remaining shoes.
 
         ``rank_counts``: ``(K, 13)`` counts A..K; ``card_counts``: ``(K, 52)`` when
         suits are tracked (needed only by bets that read suits).  The ``K`` shoes
         may be the coups of one shoe or of many: they are counted together.
+        ``tick(done)``: called with the share (0 to 1) of the ``K`` shoes priced so far,
+        after each block of :data:`PRICE_BLOCK` (each shoe is priced alone: the blocks
+        change no number).
         """
         rank_counts = np.asarray(rank_counts, dtype=np.int64)
         out: list[list[int]] = [[] for _ in self.bets]
+        k = len(rank_counts)
+        if k > PRICE_BLOCK:
+            for start in range(0, k, PRICE_BLOCK):
+                part = self.numerators(rank_counts[start:start + PRICE_BLOCK],
+                                       None if card_counts is None else card_counts[start:start + PRICE_BLOCK])
+                for row, more in zip(out, part):
+                    row.extend(more)
+                if tick is not None:
+                    tick(min(start + PRICE_BLOCK, k) / k)
+            return out
         deals = [falling(n, POSITIONS) for n in rank_counts.sum(axis=1).tolist()]
         if self._value_terms:
             self._value_numerators(rank_counts, deals, out)
         if self._solver is not None:
             self._card_numerators(rank_counts, card_counts, out)
+        if tick is not None:
+            tick(1.0)
         return out
 
     def _value_numerators(self, rank_counts, deals, out) -> None:
@@ -139,16 +158,38 @@ def batch_ev(bet_ids: tuple[str, ...], bets_toml: str | None, rules=None) -> Bat
     return BatchEV(select_bets(bet_ids, bets_toml), rules)
 
 
+def exact_sum(terms: Iterable[Fraction]) -> Fraction:
+    """The exact sum of fractions, added in pairs (a balanced tree), so each partial sum's
+    denominator is the lcm of neighbouring terms only: one left-to-right sum, or one common
+    denominator of every term, of ~10^5 depths' fractions whose lcm has ~10^6 bits takes time
+    quadratic in the terms (minutes, gigabytes).
+
+    >>> exact_sum([Fraction(1, 2), Fraction(1, 3), Fraction(1, 6)])
+    Fraction(1, 1)
+    >>> exact_sum([])
+    Fraction(0, 1)
+    """
+    level = list(terms)
+    if not level:
+        return Fraction(0)
+    while len(level) > 1:
+        paired = [a + b for a, b in zip(level[::2], level[1::2])]
+        if len(level) % 2:
+            paired.append(level[-1])
+        level = paired
+    return level[0]
+
+
 class ExactSums:
-    """Sums of numerators keyed by cards left ``N`` -> one exact fraction (common denominator)."""
+    """Sums of numerators keyed by cards left ``N``, each over ``deals(N) * scale``, as one
+    exact fraction (:func:`exact_sum` of the depths in order of ``N``).
+
+    >>> ExactSums(1, [6, 7]).value({6: 360, 7: 2520})
+    Fraction(1, 1)
+    """
 
     def __init__(self, scale: int, ns: Iterable[int]):
         self.den = {n: falling(n, POSITIONS) * scale for n in ns}
-        self.common = math.lcm(*self.den.values()) if self.den else 1
-        self.mult = {n: self.common // d for n, d in self.den.items()}
-
-    def numerator(self, sums: dict[int, int]) -> int:
-        return sum(v * self.mult[n] for n, v in sums.items())
 
     def value(self, sums: dict[int, int]) -> Fraction:
-        return Fraction(self.numerator(sums), self.common)
+        return exact_sum(Fraction(sums[n], self.den[n]) for n in sorted(sums) if sums[n])

@@ -102,6 +102,12 @@ def run_study(params: StudyParams, *, jobs: int = 1, cluster: str | None = None,
     scheduler.  With ``state_dir`` every finished chunk is saved there and
     chunks already saved are not computed again.  On ``KeyboardInterrupt`` the
     finished chunks stay saved and the interrupt is raised again.
+
+    ``progress(status)``: called with a status dict (``shoes_done`` of ``shoes_total``,
+    chunks ``computed`` and ``reused``, ``elapsed``) when the run starts, after each chunk,
+    and in-process also as a chunk's coups are priced (``shoes_done`` then has a fraction);
+    then with ``stage="summary"``, ``bets_done`` of ``bets_total``, as the exact figures
+    of each bet are summed.
     """
     import time
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
@@ -167,11 +173,20 @@ def run_study(params: StudyParams, *, jobs: int = 1, cluster: str | None = None,
             engine = _run_pool(params, missing, jobs, finished)
         else:
             for index, _, _ in missing:
-                finished(run_chunk(params, index))
+                tick = None
+                if progress:
+                    def tick(shoes, base=status["shoes_done"]):
+                        progress(dict(status, shoes_done=base + shoes, elapsed=time.perf_counter() - t0))
+                finished(run_chunk(params, index, tick))
     merge_ready()
     assert cursor[0] == len(chunks) and not pending
     reused = len(on_disk)
-    result = summarize(params, agg)
+    summary_tick = None
+    if progress:
+        def summary_tick(done, bets):
+            progress(dict(status, stage="summary", bets_done=done, bets_total=bets,
+                          elapsed=time.perf_counter() - t0))
+    result = summarize(params, agg, summary_tick)
     elapsed = time.perf_counter() - t0
     result.run = {"engine": engine, "jobs": jobs, "chunks": len(chunks), "chunks_reused": reused,
                   "chunks_computed": status["computed"], "shoes_computed": status["shoes_computed"],
