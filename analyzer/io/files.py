@@ -165,6 +165,18 @@ def check_not_input(output: str | Path | None, *inputs: str | Path | None) -> No
 
 def _remove_stale(target: Path) -> None:
     """Remove temporary files of ``target`` left by runs that were killed."""
+    for entry, tag in _killed_runs(target):
+        if tag:
+            continue
+        try:
+            os.unlink(entry.path)
+        except OSError:
+            pass
+
+
+def _killed_runs(target: Path, tags: tuple[str, ...] = ()):
+    """The entries beside ``target`` named ``.NAME.PID[TAG].baccarat.tmp`` of processes
+    that no longer run, each with its tag (one of ``tags``, or ``""``)."""
     directory = target.parent if str(target.parent) else Path(".")
     prefix = f".{target.name}."
     try:
@@ -176,12 +188,11 @@ def _remove_stale(target: Path) -> None:
         if not (name.startswith(prefix) and name.endswith(_TMP_SUFFIX)):
             continue
         pid = name[len(prefix):-len(_TMP_SUFFIX)]
+        tag = next((t for t in tags if pid.endswith(t)), "")
+        pid = pid[:-len(tag)] if tag else pid
         if not pid.isdigit() or int(pid) == os.getpid() or _alive(int(pid)):
             continue
-        try:
-            os.unlink(entry.path)
-        except OSError:
-            pass
+        yield entry, tag
 
 
 def _alive(pid: int) -> bool:
@@ -407,21 +418,8 @@ def _remove_stale_folders(target: Path) -> None:
     """Remove the staging folders of ``target`` left by runs that were killed; a previous
     folder renamed aside by a run killed before it put the new one in place is put back."""
     import shutil
-    directory = target.parent
-    prefix = f".{target.name}."
-    try:
-        entries = list(os.scandir(directory))
-    except OSError:
-        return
-    for entry in entries:
-        name = entry.name
-        if not (name.startswith(prefix) and name.endswith(_TMP_SUFFIX)):
-            continue
-        pid = name[len(prefix):-len(_TMP_SUFFIX)]
-        old = pid.endswith(_OLD)
-        pid = pid[:-len(_OLD)] if old else pid
-        if not pid.isdigit() or int(pid) == os.getpid() or _alive(int(pid)):
-            continue
+    for entry, tag in _killed_runs(target, (_OLD,)):
+        old = tag == _OLD
         try:
             if not entry.is_dir(follow_symlinks=False):
                 continue
