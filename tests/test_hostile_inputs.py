@@ -313,3 +313,56 @@ def test_a_set_of_card_bets_has_one_budget(tmp_path, capsys):
     assert time.process_time() - start < 30          # estimated, not compiled (about 100 s)
     err = _err(capsys)
     assert "these 10 card bets need" in err and f"more than the {MAX_SET_SEQUENCES:,} one run" in err
+
+
+
+def _odds_json(capsys, *argv) -> dict:
+    import json
+    assert main(["odds", "--format", "json", *argv]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    for bet in doc["bets"].values():
+        assert sum(e["ways"] for e in bet["events"]) == doc["deals"]
+    return doc
+
+
+@pytest.mark.parametrize("argv, bet_id", [(["--known", "1=As"], "all_red"), (["--known", "1=9"], "grand_monkey"),
+                                          (["--known", "1=9", "--known", "5=K"], "grand_monkey")])
+def test_a_known_card_that_makes_a_card_bet_impossible_is_0_ways(capsys, argv, bet_id):
+    """Tracebacks 1 (``ValueError: need at least one array to concatenate``): an ace of
+    spades is no red card, a 9 is no monkey, so no deal wins and the EV is -1."""
+    bet = _odds_json(capsys, *argv, "--bets", bet_id)["bets"][bet_id]
+    assert bet["ev"] == "-1/1" and bet["events"][-1]["ways"] > 0
+    assert all(e["ways"] == 0 for e in bet["events"][:-1])
+
+
+def test_a_known_card_that_leaves_a_card_bet_possible_sums_over_its_suits(capsys):
+    """A known 9 of any suit is the four known nines together (All Red wins only on the two red ones)."""
+    whole = _odds_json(capsys, "--known", "1=9", "--known", "5=K", "--bets", "all_red")
+    parts = [_odds_json(capsys, "--known", f"1=9{s}", "--known", "5=K", "--bets", "all_red") for s in "shdc"]
+    assert whole["deals"] == sum(p["deals"] for p in parts)
+    for i, e in enumerate(whole["bets"]["all_red"]["events"]):
+        assert e["ways"] == sum(p["bets"]["all_red"]["events"][i]["ways"] for p in parts)
+    assert [p["bets"]["all_red"]["ev"] for p in parts][0::3] == ["-1/1", "-1/1"]       # spades, clubs
+
+
+@pytest.mark.slow
+def test_the_readmes_known_cards_with_every_bet(capsys):
+    """``odds --known 1=9 --known 5=K --bets all``, the README's known cards, tracebacked (12 s)."""
+    doc = _odds_json(capsys, "--known", "1=9", "--known", "5=K", "--bets", "all")
+    assert len(doc["bets"]) >= 87 and doc["bets"]["grand_monkey"]["ev"] == "-1/1"
+
+
+def test_impossible_known_cards_in_batch_lines_are_0_ways(tmp_path, capsys):
+    import json
+    path = tmp_path / "in.jsonl"
+    path.write_text('{"known": {"1": "As"}}\n{"known": {"1": "9", "5": "K"}}\n')
+    assert main(["odds", "--batch", str(path), "--bets", "all_red,grand_monkey"]) == 0
+    first, second = (json.loads(line) for line in capsys.readouterr().out.splitlines())
+    assert first["bets"]["all_red"]["ev"] == second["bets"]["grand_monkey"]["ev"] == "-1/1"
+
+
+def test_an_impossible_custom_all_bet_with_a_known_card(tmp_path, capsys):
+    path = tmp_path / "b.toml"
+    path.write_text(_bet("all(first4, colour == red)", "20"))
+    bet = _odds_json(capsys, "--known", "2=Kc", "--bets-file", str(path), "--bets", "x")["bets"]["x"]
+    assert bet["ev"] == "-1/1"

@@ -17,7 +17,7 @@ from typing import Callable
 
 import numpy as np
 
-from ..core.features import DEAL_POSITIONS, FIRST_FOUR, GROUPS, HAND_POSITIONS, card_table
+from ..core.features import DEAL_POSITIONS, DEAL_SLOTS, GROUPS, HAND_POSITIONS, card_table
 
 
 class GroupError(Exception):
@@ -102,9 +102,11 @@ def parse_group(parser) -> tuple[str, ...]:
                         f"({', '.join(HAND_POSITIONS + DEAL_POSITIONS)})")
         if value in names:
             raise GroupError(f"position {value} is listed twice at column {col}")
-        same = next((n for n in names if n in FIRST_FOUR and FIRST_FOUR.get(value) == FIRST_FOUR[n]), None)
+        # two names of one dealing position (player_card1 is card1; banker_card3 is card5 or card6)
+        same = next((n for n in names if set(DEAL_SLOTS[n]) & set(DEAL_SLOTS[value])), None)
         if same is not None:
-            raise GroupError(f"positions {same} and {value} (column {col}) are the same card: a group "
+            also = "are the same card" if _always_same(same, value) else "can be the same card"
+            raise GroupError(f"positions {same} and {value} (column {col}) {also}: a group "
                              "lists each card once")
         names.append(value)
         kind, value, col = parser.take()
@@ -112,10 +114,12 @@ def parse_group(parser) -> tuple[str, ...]:
             break
         if value != ",":
             raise GroupError(f"expected ',' or ']' at column {col}, found {value or 'end of text'!r}")
-    thirds = {"player_card3", "banker_card3"} & set(names)
-    if thirds and {"card5", "card6"} & set(names):
-        raise GroupError("a group cannot list both hand third cards and card5/card6: they can be the same card")
     return tuple(names)
+
+
+def _always_same(a: str, b: str) -> bool:
+    """Whether positions ``a`` and ``b`` name one card whenever both hold one."""
+    return len(DEAL_SLOTS[a]) == len(DEAL_SLOTS[b]) == 1 and DEAL_SLOTS[a] == DEAL_SLOTS[b]
 
 
 #: Most alternatives a condition's all(...) tests are kept as (beyond: not used).
