@@ -18,6 +18,8 @@ import argparse
 import sys
 
 from ..core.errors import BaccaratError
+from ..core.solver import set_store
+from ..io.cache import ENV_DIR, ENV_OFF, TableCache, enabled
 from ..io.files import OutputError
 from ..io.interrupt import check_stop, clear_stop, request_stop
 from . import bankroll, odds, parsheet, reports, rules, simcheck, study
@@ -33,7 +35,18 @@ def build_parser() -> argparse.ArgumentParser:
 
     for group in (odds, reports, simcheck, study, parsheet, bankroll, rules):
         group.register(sub)
+    for command in sub.choices.values():
+        command.add_argument("--no-cache", action="store_true",
+                             help="neither read nor write the cache of compiled card-bet tables "
+                                  f"(also {ENV_OFF}=1; folder: {ENV_DIR} or the user cache directory)")
     return p
+
+
+def _store(args):
+    """The cache of compiled tables for this run (:mod:`analyzer.io.cache`), or ``None``."""
+    if not enabled(getattr(args, "no_cache", False)):
+        return None
+    return TableCache(warn=lambda message: print(f"baccarat: note: {message}", file=sys.stderr))
 
 
 def _terminated(signum, frame):
@@ -68,7 +81,11 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout = _ClosedOutput()
     try:
         args = build_parser().parse_args(argv)
-        status = args.func(args)
+        previous = set_store(_store(args))
+        try:
+            status = args.func(args)
+        finally:
+            set_store(previous)
         check_stop()       # told to stop, but something swallowed the KeyboardInterrupt
         return status
     except BrokenPipeError:

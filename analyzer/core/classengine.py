@@ -265,6 +265,44 @@ class ClassTabulation:
         """Bytes of the arrays a shoe's count reads (what keeping this tabulation costs)."""
         return self.ways_table.nbytes
 
+    # -- a compiled tabulation as arrays (what a persistent store keeps) ----------------
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The compiled tabulation as plain integer arrays (:meth:`from_arrays` gives it back)."""
+        self.compile()
+        return {"coef": self.coef, "idx": self.idx, "off": self.off, "classes": self.classes,
+                "sequences": np.array([self.sequences], dtype=np.int64)}
+
+    @classmethod
+    def from_arrays(cls, arrays) -> ClassTabulation:
+        """A compiled tabulation from :meth:`arrays`, checked: arrays of the wrong kind,
+        shape or range (a damaged or foreign store) raise ``ValueError``, so that a store
+        is never trusted."""
+        coef, idx, off, classes = (np.asarray(arrays[n]) for n in ("coef", "idx", "off", "classes"))
+        sequences = np.asarray(arrays["sequences"])
+        if any(a.dtype != np.int64 for a in (coef, idx, off, classes, sequences)):
+            raise ValueError("a compiled tabulation holds int64 arrays")
+        if classes.shape != (52,) or classes.min() < 0 or sequences.shape != (1,) or sequences[0] < 0:
+            raise ValueError("a compiled tabulation's classes are one per card")
+        k = int(classes.max()) + 1
+        if sorted(set(classes.tolist())) != list(range(k)):
+            raise ValueError("a compiled tabulation's classes are numbered 0 .. k-1")
+        m = coef.shape[1] if coef.ndim == 2 else -1
+        if m < 0 or idx.shape != (m, POSITIONS) or off.shape != (m, POSITIONS):
+            raise ValueError("a compiled tabulation's factors are six per multiset")
+        if m and (idx.min() < 0 or idx.max() > k + 10 or off.min() < 0 or off.max() >= POSITIONS
+                  or coef.min() < 0):
+            raise ValueError("a compiled tabulation's factors index its extended counts")
+        self = cls.__new__(cls)
+        self.events = coef.shape[0]
+        self._onehot = None
+        self._pending = None
+        self.classes, self.k = classes, k
+        self._rank_uniform = all(len(set(classes[4 * r:4 * r + 4].tolist())) == 1 for r in range(13))
+        self.coef, self.idx, self.off = coef, idx, off
+        self.multisets, self.sequences = m, int(sequences[0])
+        self.ways_table = WaysTable(coef, idx, off, k, classes)
+        return self
+
     def _allowed(self, requirements):
         """Per dealing position 0-5, the classes an event admits there: a pair of
         masks (when the Player stood, when the Player drew; None: any class)."""

@@ -67,15 +67,42 @@ def forget_tabulations() -> None:
 __all__ = ["Solver", "event_index", "Analysis", "BetResult", "EventResult", "OUTCOMES"]
 
 
+#: Changes whenever what a stored tabulation holds changes meaning.
+STORE_FORMAT = 1
+#: ``store=DEFAULT``: the store given to :func:`set_store` (none unless one was).
+DEFAULT = object()
+_STORE: list = [None]
+
+
+def set_store(store):
+    """Make ``store`` the one every :class:`Solver` built without ``store=`` keeps its
+    compiled tables in (``None``: none); returns the previous one.  The command line
+    sets :class:`analyzer.io.cache.TableCache` for the run; a library caller chooses."""
+    previous, _STORE[0] = _STORE[0], store
+    return previous
+
+
+def stored_key(cache_key) -> str:
+    """The name a compiled card-engine tabulation is stored under: a digest of the
+    conditions' texts, the rules, the known cards and the budget (``cache_key``).  The
+    store adds what else decides a table (the package and its code)."""
+    text = repr((STORE_FORMAT, cache_key))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
 def event_index(bet, features: dict | None = None) -> np.ndarray:
     """For each of the ``10**6`` value sequences, the index of the event of ``bet``
     that pays (the first whose condition holds), or ``len(bet.events)`` for the
     ``otherwise`` event.  Bets that read ranks or suits need the card engine."""
     features = features if features is not None else coup_table().features()
-    index = np.full(features["winner"].shape, len(bet.events), dtype=np.int16)
+    return _first_match_index([e.when for e in bet.events], features)
+
+
+def _first_match_index(conditions, features: dict) -> np.ndarray:
+    index = np.full(features["winner"].shape, len(conditions), dtype=np.int16)
     taken = np.zeros(features["winner"].shape, dtype=bool)
-    for i, e in enumerate(bet.events):
-        m = e.when.mask(features) & ~taken
+    for i, c in enumerate(conditions):
+        m = c.mask(features) & ~taken
         index[m] = i
         taken |= m
     return index
@@ -132,7 +159,11 @@ class Solver:
     (slower to compile; False: refused).  ``backend``: the arithmetic of every count
     (:mod:`analyzer.core.backend`: ``"auto"`` by default, the fastest exact one;
     ``"python"`` the Python-integer reference; ``"int64"``, ``"float64"``, ``"residues"``),
-    the same integers from each.
+    the same integers from each.  ``store``: where compiled card-engine tables are kept
+    between processes (by default the one given to :func:`set_store`, if any), any object with ``load(key) -> dict of arrays or None`` and
+    ``save(key, arrays)`` (:class:`analyzer.io.cache.TableCache` keeps them on disk);
+    what it loads is checked (:meth:`ClassTabulation.from_arrays`), a table it cannot
+    give back is compiled again, and the counts are the same either way.
 
     >>> from analyzer.bets import catalog
     >>> bets = catalog().select(["banker", "dragon7", "lucky_nines"])
@@ -142,8 +173,9 @@ class Solver:
     """
 
     def __init__(self, bets, rules=None, known=None, budget=None, progress=None, fallback=True,
-                 backend: str | None = None):
+                 backend: str | None = None, store=DEFAULT):
         self.backend = check_backend(backend)
+        self._store = _STORE[0] if store is DEFAULT else store
         self.bets = tuple(bets)
         self._card_tabs = {}
         table = coup_table(rules)
@@ -153,17 +185,17 @@ class Solver:
         features = table.features()
         rows, index = [], {}
 
-        def row_of(mask):
-            if pin is not None:
-                mask = mask & pin
-            # identical events share one row; keep the row (40 kB), not the mask (1 MB)
-            key = hashlib.blake2b(np.packbits(mask).tobytes(), digest_size=20).digest()
+        def row_of(mask=None, coef=None):
+            if coef is None:
+                coef = table.coefficients(mask if pin is None else mask & pin)
+            # events of the same coefficients (the same ways on every shoe) share one row
+            key = hashlib.blake2b(coef.tobytes(), digest_size=20).digest()
             if key not in index:
                 if len(rows) >= MAX_EVENTS:
                     raise BetError(f"more than {MAX_EVENTS:,} distinct payout events in one solve; "
                                    "price the bets in smaller groups")
                 index[key] = len(rows)
-                rows.append(table.coefficients(mask))
+                rows.append(coef)
             return index[key]
 
         winner = features["winner"]
@@ -173,6 +205,7 @@ class Solver:
         card_events: dict[str, list] = {}
         card_names: dict[str, list[str]] = {}
         card_features: dict[str, frozenset[str]] = {}
+        value_bets: list[tuple[int, list]] = []      # (index into _sources, conditions)
         self.suited_bets: list[str] = []
         self._class_tabs: list[ClassTabulation] = []
         self._to_compile: dict = {}
@@ -194,8 +227,8 @@ class Solver:
                 self._card_tabs[level] = (tab, bet.id)
                 sources = [(level, i) for i in range(len(conds))]
             elif not used:
-                paying = event_index(bet, features)
-                sources = [("value", row_of(paying == i)) for i in range(len(conds))]
+                value_bets.append((len(self._sources), conds))
+                sources = []                # filled below, from the rows of every such bet at once
             else:
                 base = level = level_for(used)
                 if level == CARD_LEVEL:
@@ -215,6 +248,10 @@ class Solver:
                     sources.append((level, len(evs)))
                     evs.append(_first_match(conds, i))
             self._sources.append(sources)
+        if value_bets:
+            got = self._value_rows([conds for _, conds in value_bets], table, features, pin)
+            for (at, conds), coef in zip(value_bets, got):
+                self._sources[at] = [("value", row_of(coef=c)) for c in coef]
         self._compile_class_tabs(budget, progress)
         self._tab = Tabulation([], table, np.stack(rows))
         for level, evs in card_events.items():
@@ -231,7 +268,7 @@ class Solver:
             keys, positions = keys | extra_keys, positions | extra_positions
         pins = self.known.pins() if self.known else None
         cache_key = (tuple(c.text for c in conds), self.rules, repr(pins), budget)
-        tab = _CLASS_TABS.get(cache_key) or self._to_compile.get(cache_key)
+        tab = _CLASS_TABS.get(cache_key) or self._to_compile.get(cache_key) or self._stored(cache_key)
         if tab is None:
             # estimated only: the set's sequences are checked together, then compiled
             tab = ClassTabulation([c.mask for c in conds], keys, positions, drawing, table,
@@ -242,6 +279,50 @@ class Solver:
         elif cache_key in _CLASS_TABS:
             _CLASS_TABS[cache_key] = _CLASS_TABS.pop(cache_key)      # most recently used last
         return tab
+
+    def _value_rows(self, bets, table, features, pin) -> list[np.ndarray]:
+        """The value engine's coefficients of each event of each bet on point values
+        (``bets``: each bet's conditions; one ``(events, 5005)`` array a bet, its events
+        first-match, known cards pinned), from :attr:`store` when it holds them for these
+        conditions, rules and known values (one entry for the set)."""
+        key = stored_key(("value", tuple(tuple(c.text for c in conds) for conds in bets), self.rules,
+                          self.known.values if self.known else None))
+        sizes = [len(conds) for conds in bets]
+        if self._store is not None:
+            got = (self._store.load(key) or {}).get("rows")
+            if got is not None and got.dtype == np.int64 and got.shape == (sum(sizes), table.multisets) \
+                    and (got >= 0).all():
+                return np.split(got, np.cumsum(sizes)[:-1])
+        out = []
+        for conds in bets:
+            index = _first_match_index(conds, features)
+            out += [table.coefficients(index == i if pin is None else (index == i) & pin) for i in range(len(conds))]
+        rows = np.stack(out) if out else np.zeros((0, table.multisets), dtype=np.int64)
+        if self._store is not None:
+            self._store.save(key, {"rows": rows})
+        return np.split(rows, np.cumsum(sizes)[:-1])
+
+    def _stored(self, cache_key) -> ClassTabulation | None:
+        """The compiled tabulation of ``cache_key`` from :attr:`store` (kept in memory
+        too), or ``None``: nothing stored, or what is stored does not check."""
+        if self._store is None:
+            return None
+        arrays = self._store.load(stored_key(("class",) + cache_key))
+        if arrays is None:
+            return None
+        try:
+            tab = ClassTabulation.from_arrays(arrays)
+        except (KeyError, ValueError, TypeError):
+            return None
+        self._keep(cache_key, tab)
+        return tab
+
+    @staticmethod
+    def _keep(cache_key, tab) -> None:
+        _CLASS_TABS[cache_key] = tab
+        while len(_CLASS_TABS) > 1 and (len(_CLASS_TABS) > MAX_CACHED_TABS or
+                                         sum(t.nbytes for t in _CLASS_TABS.values()) > MAX_CACHED_BYTES):
+            _CLASS_TABS.pop(next(iter(_CLASS_TABS)))
 
     def _compile_class_tabs(self, budget, progress) -> None:
         """Enumerate the card bets estimated by :meth:`_class_tab`, after checking that
@@ -256,10 +337,9 @@ class Solver:
         bar = progress(total, f"{len(pending)} card bets") if progress is not None and pending else None
         for key, tab in pending:
             tab.compile(bar)
-            _CLASS_TABS[key] = tab
-            while len(_CLASS_TABS) > 1 and (len(_CLASS_TABS) > MAX_CACHED_TABS or
-                                             sum(t.nbytes for t in _CLASS_TABS.values()) > MAX_CACHED_BYTES):
-                _CLASS_TABS.pop(next(iter(_CLASS_TABS)))
+            self._keep(key, tab)
+            if self._store is not None:
+                self._store.save(stored_key(("class",) + key), tab.arrays())
         if bar is not None:
             bar.close()
 

@@ -86,6 +86,10 @@ HALVES_MAX = 2**20
 RESIDUE_EVENTS = 8
 #: Largest table whose rows are searched for integer combinations of others.
 MAX_DERIVED_EVENTS = 256
+#: Single shoes a table counts in plain int64 (every row, no plan built) before it builds
+#: the plans that pay off over many shoes (derived rows, per rank multiset): a command
+#: that counts one shoe should not spend 0.1 s building what it uses once.
+SINGLE_PLAN_AFTER = 1
 
 __all__ = ["WaysTable", "falling", "integer_arithmetic"]
 
@@ -303,7 +307,10 @@ class WaysTable:
             return self.ways_many([counts], backend=backend)[0]
         n = counts[-1]
         deals = falling(n, POSITIONS)
-        plan = choose(backend, n, self._single_plans(n))
+        plan = choose(backend, n, self._single_plans(n, backend))
+        self._state["single"] = self._state.get("single", 0) + 1
+        if plan == "int64_plain":
+            return self._int64_one(counts, deals, plain=True)
         if plan == "python":
             return self._python(counts)
         if plan in ("rank_flush", "rank_flush_big"):
@@ -312,27 +319,35 @@ class WaysTable:
             return self._residues([counts])[0]
         return self._int64_one(counts, deals)
 
-    def _int64_one(self, counts: list[int], deals: int) -> list[int]:
-        """One shoe in int64: a gather per factor, five products, one integer dot product."""
-        coef, _, _ = self.counted
+    def _int64_one(self, counts: list[int], deals: int, plain: bool = False) -> list[int]:
+        """One shoe in int64: a gather per factor, five products, one integer dot product
+        (``plain``: of every row, none derived)."""
+        coef = self.coef if plain else self.counted[0]
         flat, width = self._columns
         fac = (np.array(counts, dtype=np.int64)[:, None] - np.arange(width)).take(flat)
         mono = fac[0].copy()
         for col in range(1, fac.shape[0]):
             mono *= fac[col]
         # numpy's integer einsum loops run several times faster than its integer matmul
-        return self.complete(np.einsum("em,m->e", coef, mono).tolist(), deals)
+        got = np.einsum("em,m->e", coef, mono).tolist()
+        return got if plain else self.complete(got, deals)
 
-    def _single_plans(self, n: int):
-        """This table's plans for one shoe of ``n`` cards, in the order ``"auto"`` prefers."""
+    def _single_plans(self, n: int, backend: str = "auto"):
+        """This table's plans for one shoe of ``n`` cards, in the order ``"auto"`` prefers:
+        for the first :data:`SINGLE_PLAN_AFTER` shoes under ``"auto"``, plain int64 when it
+        is exact (no plan is built for them)."""
+        int64 = falling(n, POSITIONS) <= INT64_LIMIT
+        if backend == "auto" and int64 and self._state.get("single", 0) < SINGLE_PLAN_AFTER and \
+                "counted" not in self.__dict__ and "rank_flush" not in self.__dict__:
+            return [("int64_plain", "int64", True, True, INT64_BOUND)]
         plans = []
         rf = self.rank_flush
         if rf is not None:
             plans += [("rank_flush", "int64", math.perm(n, rf.r) < 2**63, True, INT64_BOUND),
                       ("rank_flush_big", "python", True, True, "")]
-        plans.append(("int64", "int64", falling(n, POSITIONS) <= INT64_LIMIT, True, INT64_BOUND))
-        if self.blocks is not None or self._modular:
-            plans.append(("residues", "residues", True, True, ""))
+        plans.append(("int64", "int64", int64, True, INT64_BOUND))
+        if (not int64 or backend == "residues") and (self.blocks is not None or self._modular):
+            plans.append(("residues", "residues", True, True, ""))     # needed beyond int64 only
         return plans
 
     def ways_many(self, rows, backend: str = "auto", chunk: int = BATCH_CHUNK) -> list[list[int]]:
@@ -432,7 +447,7 @@ class WaysTable:
         """The plan :meth:`ways_many` (``batch``) or :meth:`ways` takes for a shoe of ``n``
         cards under ``backend`` (a one-line refusal when that back end cannot count it)."""
         if not batch and backend != "float64":
-            return choose(backend, n, self._single_plans(n))
+            return choose(backend, n, self._single_plans(n, backend))
         return "python" if backend == "python" else self._chosen(n, backend)
 
     def _batch_plans(self, n: int, backend: str):
