@@ -334,3 +334,39 @@ def test_removing_one_more_than_held_fails(counts, rank_index):
         shoe.remove([r] * (n + 1))
     if n:
         assert shoe.remove([r] * n).rank_counts[r] == 0
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["As", "Ah", "K", "Kd", "9c", "9", "5s", "Qh"]), max_size=40),
+       st.sampled_from(["1", "A=3,K=3,9=2,5=2,Q=2", "As=2,Kd=1,9c=3,5s=1,Qh=2,Ah=1"]))
+def test_removing_many_cards_at_once_is_removing_them_one_by_one(cards, spec):
+    """``Shoe.remove`` counts each distinct card once (a batch line removes hundreds):
+    the same shoe, or the same refusal naming the first card missing, as taking the
+    cards out of the counts in order (written out here)."""
+    shoe = Shoe.parse(spec) if "=" in spec else Shoe.standard(1)
+    ranks = [shoe.rank_counts[r] for r in RANKS]
+    suited = [shoe.card_counts[r + s] for r in RANKS for s in SUITS] if shoe.suited else None
+    missing = None
+    for c in cards:
+        r, s = c[0], (c[1] if len(c) > 1 else None)
+        i = RANKS.index(r)
+        if ranks[i] == 0:
+            missing = f"cannot remove {c}: no {r} left in the shoe"
+            break
+        ranks[i] -= 1
+        if suited is not None:
+            if s is None:
+                suited = None
+            elif suited[4 * i + SUITS.index(s)] == 0:
+                missing = f"cannot remove {c}: none left in the shoe"
+                break
+            else:
+                suited[4 * i + SUITS.index(s)] -= 1
+    if missing is None and sum(ranks) < 6:
+        missing = "after removing those cards: a shoe needs at least 6 cards"
+    if missing is not None:
+        with pytest.raises(ShoeError, match=missing):
+            shoe.remove(" ".join(cards))
+        return
+    got = shoe.remove(" ".join(cards))
+    assert got == Shoe(ranks, suited) and got.suited == (suited is not None)

@@ -178,8 +178,10 @@ def test_ev_and_variance_are_kept_exact():
     b = solver(tuple(FAST)).solve(Shoe.standard(8))
     for bet_id, r in a.bets.items():
         assert isinstance(r.ev, Fraction) and r.ev is r.ev and r.variance is r.variance
-        assert r.ev == b.bet(bet_id)._moment(1)
-        assert r.variance == b.bet(bet_id)._moment(2) - r.ev ** 2
+        # by their definitions, one Fraction per event
+        ev = sum(Fraction(e.ways, e.deals) * e.pays for e in b.bet(bet_id).events)
+        assert r.ev == b.bet(bet_id).ev == ev
+        assert r.variance == sum(Fraction(e.ways, e.deals) * e.pays ** 2 for e in r.events) - ev ** 2
     assert a == b
 
 

@@ -15,6 +15,8 @@ letters of ranks.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from .errors import CardError
 
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")
@@ -41,8 +43,10 @@ def parse_rank(text: str) -> str:
     return t
 
 
+@lru_cache(maxsize=4096)
 def parse_card(text: str) -> tuple[str, str | None]:
-    """Return ``(rank, suit)`` for a card name; ``suit`` is ``None`` when not given."""
+    """Return ``(rank, suit)`` for a card name; ``suit`` is ``None`` when not given
+    (remembered: a log or a batch names the same few cards again and again)."""
     t = text.strip()
     if not t:
         raise CardError("empty card name")
@@ -66,6 +70,10 @@ def parse_cards(text: str) -> list[tuple[str, str | None]]:
 def point(rank: str) -> int:
     """Point value of a rank (0..9)."""
     return POINTS[parse_rank(rank)]
+
+
+#: The 52 cards' names, rank-major with suits s h d c (the order of a suited shoe's counts).
+CARD_NAMES: tuple[str, ...] = tuple(r + s for r in RANKS for s in SUITS)
 
 
 def card_name(rank: str, suit: str | None) -> str:

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from fractions import Fraction
+from operator import mul
 from typing import Any
 
 from .frames import data_frame
@@ -50,6 +51,21 @@ class EventResult:
         return Fraction(self.ways, self.deals)
 
 
+def pay_weights(pays: tuple[Fraction, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """For the first and second moments of a pay table: ``(L, w)`` with ``L`` the common
+    denominator of the pays' powers and ``w[i] = pays[i] ** power * L`` (integers), so that
+    ``sum(ways[i] * pays[i] ** power) / deals == sum(ways[i] * w[i]) / (deals * L)``.
+
+    >>> pay_weights((Fraction(19, 20), Fraction(-1)))
+    ((20, (19, -20)), (400, (361, 400)))
+    """
+    out = []
+    for power in (1, 2):
+        lcm = math.lcm(*(p.denominator for p in pays)) ** power
+        out.append((lcm, tuple(p.numerator ** power * (lcm // p.denominator ** power) for p in pays)))
+    return tuple(out)
+
+
 @dataclass(frozen=True)
 class BetResult:
     """Exact figures of one bet on one shoe.  The events partition all deals."""
@@ -58,17 +74,20 @@ class BetResult:
     deals: int
     events: tuple[EventResult, ...]
 
-    def _moment(self, power: int) -> Fraction:
-        # Sum integer numerators over one common denominator, then divide once.
-        lcm = math.lcm(*(e.pays.denominator for e in self.events)) ** power
-        total = sum(e.ways * e.pays.numerator ** power * (lcm // e.pays.denominator ** power)
-                    for e in self.events)
-        return Fraction(total, self.deals * lcm)
+    @cached_property
+    def _sums(self) -> tuple[int, int, int]:
+        # Sum integer numerators over one common denominator L (the pays' weights are the
+        # solver's, shared by every shoe: ``pay_weights``): sum ways * pays**k = S_k / L**k
+        weights = self.__dict__.get("_pay_weights") or pay_weights(tuple(e.pays for e in self.events))
+        (lcm, w1), (_, w2) = weights
+        ways = [e.ways for e in self.events]
+        return sum(map(mul, ways, w1)), sum(map(mul, ways, w2)), lcm
 
     @cached_property
     def ev(self) -> Fraction:
         """Expected net win per unit staked (computed once, kept: the result is immutable)."""
-        return self._moment(1)
+        s1, _, lcm = self._sums
+        return Fraction(s1, self.deals * lcm)
 
     @property
     def house_edge(self) -> Fraction:
@@ -78,8 +97,10 @@ class BetResult:
     @cached_property
     def variance(self) -> Fraction:
         """Variance of the net win of one unit staked (computed once, kept)."""
-        ev = self.ev
-        return self._moment(2) - ev * ev
+        # E[X**2] - E[X]**2 = (S2 D - S1**2) / (D L)**2, divided once
+        s1, s2, lcm = self._sums
+        d = self.deals * lcm
+        return Fraction(s2 * self.deals - s1 * s1, d * self.deals * lcm)
 
     @property
     def std_dev(self) -> float:
@@ -153,12 +174,15 @@ class BetLayout:
     ``(event, pays)`` and the slice ``start:stop`` of its events' ways.  One per solver,
     shared by its analyses."""
 
-    __slots__ = ("entries", "ids", "index")
+    __slots__ = ("entries", "ids", "index", "weights")
 
     def __init__(self, entries):
         self.entries = tuple(entries)
         self.ids = tuple(bet.id for bet, *_ in self.entries)
         self.index = {bet_id: i for i, bet_id in enumerate(self.ids)}
+        #: each bet's :func:`pay_weights`, its ``otherwise`` pays last
+        self.weights = tuple(pay_weights(tuple(p for _, p in events) + (other[1],))
+                             for _, events, other, _, _ in self.entries)
 
     def __reduce__(self):
         return BetLayout, (self.entries,)
@@ -211,7 +235,8 @@ class BetResults(Mapping):
         """The BetResults of bets ``first`` to ``last - 1``: one EventResult an event (built
         as :func:`built` does, inline: reading every bet costs what building them eagerly did)."""
         new, deals, all_ways, out = object.__new__, self._deals, self._ways, []
-        for bet, events, (other, other_pays), start, stop in self._layout.entries[first:last]:
+        weights = self._layout.weights
+        for i, (bet, events, (other, other_pays), start, stop) in enumerate(self._layout.entries[first:last], first):
             evs, rest = [], deals
             for (name, pays), w in zip(events, all_ways[start:stop]):
                 rest -= w
@@ -222,7 +247,7 @@ class BetResults(Mapping):
             e.__dict__.update(event=other, pays=other_pays, ways=rest, deals=deals)
             evs.append(e)
             r = new(BetResult)
-            r.__dict__.update(bet=bet, deals=deals, events=tuple(evs))
+            r.__dict__.update(bet=bet, deals=deals, events=tuple(evs), _pay_weights=weights[i])
             out.append(r)
         return out
 

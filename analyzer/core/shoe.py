@@ -20,9 +20,10 @@ True
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping
 
-from .cards import RANK_INDEX, RANKS, SUIT_INDEX, SUITS, card_name, parse_card, parse_cards
+from .cards import CARD_NAMES, RANK_INDEX, RANKS, SUIT_INDEX, SUITS, card_name, parse_card, parse_cards
 from .errors import BaccaratError, ShoeError
 
 MIN_CARDS = 6  # a coup can use six cards
@@ -41,6 +42,12 @@ def _check_count(key: str, n: object) -> int:
     return n
 
 
+def _plain_counts(counts: tuple) -> bool:
+    """Whether every count is a plain ``int`` in range (what :func:`_check_count` checks
+    one by one, for its message): the common case, in three passes of C."""
+    return all(type(n) is int for n in counts) and min(counts) >= 0 and max(counts) <= MAX_CARDS
+
+
 class Shoe:
     """A finite shoe of cards, counted per rank (and per suit when known)."""
 
@@ -56,8 +63,9 @@ class Shoe:
             cards = tuple(card_counts)
             if len(cards) != 52:
                 raise ShoeError("a suited shoe needs 52 card counts")
-            cards = tuple(_check_count(card_name(RANKS[i // 4], SUITS[i % 4]), n)
-                          for i, n in enumerate(cards))
+            if not _plain_counts(cards):
+                cards = tuple(_check_count(card_name(RANKS[i // 4], SUITS[i % 4]), n)
+                              for i, n in enumerate(cards))
             ranks = tuple(sum(cards[4 * i:4 * i + 4]) for i in range(13))
             given = tuple(rank_counts) if rank_counts is not None else ranks
             if tuple(given) != ranks:
@@ -67,7 +75,8 @@ class Shoe:
             ranks = tuple(rank_counts)
             if len(ranks) != 13:
                 raise ShoeError("a shoe needs 13 rank counts (A 2 3 4 5 6 7 8 9 T J Q K)")
-            ranks = tuple(_check_count(r, n) for r, n in zip(RANKS, ranks))
+            if not _plain_counts(ranks):
+                ranks = tuple(_check_count(r, n) for r, n in zip(RANKS, ranks))
         total = sum(ranks)
         if total < MIN_CARDS:
             raise ShoeError(f"a shoe needs at least {MIN_CARDS} cards to deal a coup, this one has {total}")
@@ -154,6 +163,26 @@ class Shoe:
         parsed = parse_cards(cards) if isinstance(cards, str) else [parse_card(c) for c in cards]
         ranks = list(self._ranks)
         card_counts = list(self._cards) if self._cards is not None else None
+        # each distinct card once (a batch line removes hundreds); any shortfall is then
+        # found again card by card below, for the message naming the first card missing
+        by_card = Counter(parsed)
+        short = False
+        for (r, s), n in by_card.items():
+            i = RANK_INDEX[r]
+            ranks[i] -= n
+            if card_counts is not None and s is not None:
+                card_counts[4 * i + SUIT_INDEX[s]] -= n
+            short = short or ranks[i] < 0 or (card_counts is not None and s is not None
+                                              and card_counts[4 * i + SUIT_INDEX[s]] < 0)
+        if not short:
+            if card_counts is not None and any(s is None for _, s in by_card):
+                card_counts = None
+            try:
+                return Shoe(ranks, card_counts)
+            except ShoeError as e:
+                raise ShoeError(f"after removing those cards: {e}") from None
+        ranks = list(self._ranks)
+        card_counts = list(self._cards) if self._cards is not None else None
         for r, s in parsed:
             i = RANK_INDEX[r]
             if ranks[i] == 0:
@@ -194,8 +223,7 @@ class Shoe:
         if self._cards is None:
             raise ShoeError("this shoe's suits are unknown (it was given by rank, "
                             "or a card of unnamed suit was removed)")
-        return {card_name(r, s): self._cards[4 * i + j]
-                for i, r in enumerate(RANKS) for j, s in enumerate(SUITS)}
+        return dict(zip(CARD_NAMES, self._cards))
 
     @property
     def rank_tuple(self) -> tuple[int, ...]:

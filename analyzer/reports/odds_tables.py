@@ -13,7 +13,7 @@ from fractions import Fraction
 
 from ..core.engine import POSITIONS
 from ..core.results import OUTCOMES, Analysis, BetResult
-from ..io.tables import csv_text, decimal, exact, json_text, md_table, percent, to_float
+from ..io.tables import csv_text, decimal, exact, json_text, md_table, percent, ratio, to_float
 
 
 def pays_text(p: Fraction) -> str:
@@ -151,16 +151,27 @@ def shoe_json(a: Analysis) -> dict:
 
 
 def bet_json(r: BetResult) -> dict:
+    # each probability is ways / deals reduced by one gcd (io.tables.ratio), not a Fraction
+    deals = r.deals
+    ev = r.ev
+    ev_text, ev_float = ratio(ev.numerator, ev.denominator)
+    he_text, he_float = ratio(-ev.numerator, ev.denominator)
+    var = r.variance
+    var_text, var_float = ratio(var.numerator, var.denominator)
+    hit_text, hit_float = ratio(sum(e.ways for e in r.events if e.pays > 0), deals)
+    events = []
+    for e in r.events:
+        p_text, p_float = ratio(e.ways, deals)
+        events.append({"event": e.event, "pays": f"{e.pays.numerator}/{e.pays.denominator}", "ways": e.ways,
+                       "probability": p_text, "probability_float": p_float})
     return {
         "name": r.bet.name,
-        "ev": exact(r.ev), "ev_float": to_float(r.ev),
-        "house_edge": exact(r.house_edge), "house_edge_float": to_float(r.house_edge),
-        "variance": exact(r.variance), "variance_float": to_float(r.variance),
+        "ev": ev_text, "ev_float": ev_float,
+        "house_edge": he_text, "house_edge_float": he_float,
+        "variance": var_text, "variance_float": var_float,
         "std_dev_float": to_float(r.std_dev),
-        "hit_frequency": exact(r.hit_frequency), "hit_frequency_float": to_float(r.hit_frequency),
-        "events": [{"event": e.event, "pays": exact(e.pays), "ways": e.ways,
-                    "probability": exact(e.probability), "probability_float": to_float(e.probability)}
-                   for e in r.events],
+        "hit_frequency": hit_text, "hit_frequency_float": hit_float,
+        "events": events,
     }
 
 
