@@ -35,6 +35,7 @@ def cache_dir(tmp_path, monkeypatch):
     folder = tmp_path / "cache"
     monkeypatch.setenv("BACCARAT_CACHE_DIR", str(folder))
     monkeypatch.delenv("BACCARAT_NO_CACHE", raising=False)
+    forget_tabulations()          # as a new process: nothing compiled in memory by earlier tests
     return folder
 
 
