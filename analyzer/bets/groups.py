@@ -17,7 +17,7 @@ from typing import Callable
 
 import numpy as np
 
-from ..core.features import DEAL_POSITIONS, DEAL_SLOTS, GROUPS, HAND_POSITIONS, card_table
+from ..core.features import DEAL_POSITIONS, DEAL_SLOTS, DEAL_SLOTS_BY_DRAW, GROUPS, HAND_POSITIONS, card_table
 
 
 class GroupError(Exception):
@@ -102,8 +102,8 @@ def parse_group(parser) -> tuple[str, ...]:
                         f"({', '.join(HAND_POSITIONS + DEAL_POSITIONS)})")
         if value in names:
             raise GroupError(f"position {value} is listed twice at column {col}")
-        # two names of one dealing position (player_card1 is card1; banker_card3 is card5 or card6)
-        same = next((n for n in names if set(DEAL_SLOTS[n]) & set(DEAL_SLOTS[value])), None)
+        # two names of one card in some deal (player_card1 is card1; banker_card3 is card5 or card6)
+        same = next((n for n in names if set(DEAL_SLOTS_BY_DRAW[n]) & set(DEAL_SLOTS_BY_DRAW[value])), None)
         if same is not None:
             also = "are the same card" if _always_same(same, value) else "can be the same card"
             raise GroupError(f"positions {same} and {value} (column {col}) {also}: a group "

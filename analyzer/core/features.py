@@ -46,6 +46,12 @@ FIRST_FOUR = {"player_card1": 0, "banker_card1": 1, "player_card2": 2, "banker_c
 #: fifth card dealt, or the Banker's the sixth when the Player drew).
 DEAL_SLOTS = {**{name: (slot,) for name, slot in FIRST_FOUR.items()},
               "card5": (4,), "card6": (5,), "player_card3": (4,), "banker_card3": (4, 5)}
+#: ``(dealing position, whether the Player drew)`` each named position can stand at:
+#: ``banker_card3`` is the fifth card only when the Player stood, so it is never
+#: ``player_card3``; two names are one card in some deal when these sets meet.
+DEAL_SLOTS_BY_DRAW = {**{name: ((slot, False), (slot, True)) for name, slot in FIRST_FOUR.items()},
+                      "card5": ((4, False), (4, True)), "card6": ((5, False), (5, True)),
+                      "player_card3": ((4, True),), "banker_card3": ((4, False), (5, True))}
 
 #: Groups of cards the counting functions take: name -> positions.
 GROUPS: dict[str, tuple[str, ...]] = {
