@@ -20,7 +20,7 @@ import sys
 from ..core.errors import BaccaratError
 from ..io.files import OutputError
 from ..io.interrupt import check_stop, clear_stop, request_stop
-from . import bankroll, odds, parsheet, reports, rules, simcheck, study
+from . import bankroll, odds, parsheet, reports, rules, serve, simcheck, study
 from .options import Parser
 
 
@@ -31,7 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
 
-    for group in (odds, reports, simcheck, study, parsheet, bankroll, rules):
+    for group in (odds, reports, simcheck, study, parsheet, bankroll, rules, serve):
         group.register(sub)
     return p
 
