@@ -197,6 +197,21 @@ class Service:
         self.pool.shutdown(wait=False, cancel_futures=True)
 
 
+def take(answers, n: int):
+    """``(documents, error or None)``: the next documents of ``answers`` (a generator of
+    lists), at least ``n`` unless it ends first, and the error that stopped it, if one did."""
+    docs: list = []
+    while len(docs) < n:
+        try:
+            more = next(answers, None)
+        except BaccaratError as e:
+            return docs, e
+        if more is None:
+            break
+        docs.extend(more)
+    return docs, None
+
+
 def create_app(card_budget=None, workers: int = WORKERS):
     """The Starlette application of ``baccarat serve``."""
     from contextlib import asynccontextmanager
@@ -238,18 +253,20 @@ def create_app(card_budget=None, workers: int = WORKERS):
         options = query_options(request.query_params.multi_items())
         body = await read_body(request, MAX_BATCH_BYTES, "POST /batch")
         answers = await service.run(service.batch_answers, body, options)
-        first = await service.run(next, answers, None)      # a failing first chunk: a 4xx answer
+        first, failure = await service.run(take, answers, BATCH_CHUNK)
+        if failure is not None:             # within the first lines: nothing answered yet
+            raise failure
 
         async def stream():
-            docs = first
-            while docs is not None:
-                yield batch_text(docs)
-                try:
-                    docs = await service.run(next, answers, None)
-                except BaccaratError as e:
+            docs, fault = first, failure
+            while docs or fault is not None:
+                if docs:
+                    yield batch_text(docs)
+                if fault is not None:
                     # the answer has begun (status 200): the error is its last line
-                    yield batch_text([{"error": str(e)}])
+                    yield batch_text([{"error": str(fault)}])
                     return
+                docs, fault = await service.run(take, answers, BATCH_CHUNK)
         return StreamingResponse(stream(), media_type="application/x-ndjson")
 
     async def bets(request):
