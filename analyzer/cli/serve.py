@@ -313,6 +313,9 @@ def listening_socket(host: str, port: int) -> socket.socket:
         sock = socket.socket(family, socket.SOCK_STREAM)
         try:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            # inherited by each connection: an answer's head and body are two writes, which
+            # Nagle's algorithm would hold for the client's delayed ACK (40 ms) on a kept-alive one
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             sock.bind(address)
             sock.listen(128)
         except OSError:
