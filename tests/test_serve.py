@@ -361,6 +361,28 @@ def post(url, body: bytes, timeout=60):
         return e.code, e.read()
 
 
+def run_the_readme_examples(url: str) -> None:
+    """The README's curl commands, against this server: each answers JSON, no error."""
+    import shutil
+    from pathlib import Path
+
+    from markdown_examples import examples
+    if shutil.which("curl") is None:
+        return
+    readme = Path(__file__).resolve().parents[1] / "README.md"
+    curls = [e.text for e in examples(readme) if e.kind == "shell" and e.text.startswith("curl ")]
+    assert len(curls) == 3
+    for command in curls:
+        r = subprocess.run(["bash", "-c", command.replace("http://127.0.0.1:8000", url)],
+                           capture_output=True, text=True, timeout=120)
+        assert r.returncode == 0, (command, r.stderr)
+        if "/batch" in command:
+            docs = [json.loads(line) for line in r.stdout.splitlines()]
+            assert len(docs) == 2 and all("error" not in d for d in docs), (command, r.stdout[:300])
+        else:
+            assert "error" not in json.loads(r.stdout), (command, r.stdout[:300])
+
+
 def test_a_real_server_serves_eight_clients_and_stops_on_sigterm():
     p, url = start_server()
     try:
@@ -402,6 +424,7 @@ def test_a_real_server_serves_eight_clients_and_stops_on_sigterm():
                 pass
             answer = raw_answer(s)
         assert b" 413 " in answer.split(b"\r\n")[0]
+        run_the_readme_examples(url)
     finally:
         p.send_signal(signal.SIGTERM)
         try:
