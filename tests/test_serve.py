@@ -217,7 +217,8 @@ def test_unknown_keys_and_types(client):
         "unknown key 'bet' (keys: decks, shoe, remove, known, bets, table, rules, player_option)")
     assert error_of(client.post("/odds", json=[1, 2])) == (
         "expected a JSON object with keys decks, shoe, remove, known, bets, table, rules, player_option, got a list")
-    assert error_of(client.post("/odds", json={"bets": 5})) == "'bets' must be a list of bet ids or \"all\", got a number"
+    assert error_of(client.post("/odds", json={"bets": 5})) == (
+        "'bets' must be a list of bet ids or \"all\", got a number")
     assert error_of(client.post("/odds", json={"bets": ["tie", 1]})).startswith("'bets' must be a list")
     assert error_of(client.post("/odds", json={"table": {"ez": 1}})).startswith("'table' must be")
     assert error_of(client.post("/odds", json={"rules": 1})) == "'rules' must be a string, got a number"
@@ -237,10 +238,12 @@ def test_batch_errors(client, monkeypatch):
     assert error_of(client.post("/batch", content=text.encode())) == cli_error("odds", "--batch", "-", stdin=text)
     text = '{"decks": 6}\n\n'
     assert error_of(client.post("/batch", content=text.encode())) == cli_error("odds", "--batch", "-", stdin=text)
-    assert error_of(client.post("/batch?bets=nope", content=b"{}\n")) == cli_error("odds", "--batch", "-", "--bets", "nope", stdin="{}\n")
+    assert error_of(client.post("/batch?bets=nope", content=b"{}\n")) == cli_error(
+        "odds", "--batch", "-", "--bets", "nope", stdin="{}\n")
     assert error_of(client.post("/batch?bet=tie", content=b"{}\n")) == (
         "unknown query parameter 'bet' (parameters: bets, table, rules, player_option)")
-    assert error_of(client.post("/batch?rules=gold&rules=gold", content=b"{}\n")) == "query parameter 'rules' is given twice"
+    assert error_of(client.post("/batch?rules=gold&rules=gold", content=b"{}\n")) == (
+        "query parameter 'rules' is given twice")
     # rank-only shoe under a suit bet: refused before any line is answered
     text = '{"decks": 6}\n{"remove": "5"}\n'
     assert error_of(client.post("/batch?bets=perfect_pair", content=text.encode())) == cli_error(
