@@ -134,7 +134,7 @@ def test_solver_cache_is_bounded(monkeypatch):
     rules = load_rules(None)
     for pos in "1234":
         solvers.get(parse_known({pos: "9"}), rules)
-    assert len(solvers._cache) == 2 and solvers.compiled == 4
+    assert solvers.cache_info().currsize == 2 and solvers.compiled == 4
     solvers.get(parse_known({"4": "9"}), rules)
     assert solvers.compiled == 4
     assert batch_module.Solvers(catalog().select(["tie"])).size == batch_module.SOLVER_CACHE

@@ -103,6 +103,11 @@ SKIP = {
                                                            "(about an hour on 2 cores; --jobs 8 needs 8 CPUs)",
     "--shoes 100000 --bets dragon7": "100,000 shoes (several minutes on 2 cores)",
     "--shoes N --seed S [--cut-card K]": "a synopsis with placeholders (N, S, [options]), not a command",
+    "baccarat serve --port 8000": "a server: runs until stopped (tests/test_serve.py starts one)",
+    "curl -s http://127.0.0.1:8000": "asks a running `baccarat serve` (tests/test_serve.py runs these "
+                                     "against a real server)",
+    "curl -s 'http://127.0.0.1:8000": "asks a running `baccarat serve` (tests/test_serve.py runs these "
+                                      "against a real server)",
 }
 #: Shell examples that take more than about 10 s, by a phrase of the command.
 SLOW = {

@@ -30,7 +30,8 @@ import json
 import os
 import stat
 import sys
-from collections import OrderedDict
+import threading
+from functools import lru_cache
 
 from ..core.errors import BaccaratError
 from ..io.files import InputError, atomic_open, check_not_input, check_output
@@ -53,12 +54,14 @@ class BatchError(BaccaratError):
     """A line of a batch file that cannot be used."""
 
 
-def _short(value, limit: int = 40) -> str:
+def shown(value, limit: int = 40) -> str:
+    """``value`` as a message quotes it: JSON (a string repr'd), cut after ``limit`` characters."""
     text = json.dumps(value) if not isinstance(value, str) else repr(value)
     return text if len(text) <= limit else text[:limit] + "..."
 
 
-def _kind(value) -> str:
+def json_kind(value) -> str:
+    """What a JSON value is, for a message: "an object", "a list", "a string", ..."""
     return {dict: "an object", list: "a list", str: "a string", bool: "true/false", int: "a number",
             float: "a number", type(None): "null"}.get(type(value), type(value).__name__)
 
@@ -78,8 +81,12 @@ def _no_constant(name):
 
 def parse_line(text: str):
     """``(shoe, known or None)`` of one line's JSON text; :class:`BaccaratError` if unusable."""
-    from ..core.known import parse_known
-    from ..core.shoe import Shoe
+    return shoe_of(load_object(text))
+
+
+def load_object(text: str, keys: tuple[str, ...] = KEYS) -> dict:
+    """The JSON object of ``text`` (a batch line, a request body), its keys among ``keys``;
+    :class:`BatchError` (one line) for anything else: blank, malformed, a repeated key, NaN."""
     if not text.strip():
         raise BatchError("blank line (every line must be a JSON object, e.g. {\"decks\": 8})")
     try:
@@ -95,10 +102,18 @@ def parse_line(text: str):
         where = f" at column {e.colno}" if isinstance(e, json.JSONDecodeError) else ""
         raise BatchError(f"malformed JSON{where}: {msg}") from None
     if not isinstance(obj, dict):
-        raise BatchError(f"expected a JSON object with keys {', '.join(KEYS)}, got {_kind(obj)}")
-    unknown = [k for k in obj if k not in KEYS]
+        raise BatchError(f"expected a JSON object with keys {', '.join(keys)}, got {json_kind(obj)}")
+    unknown = [k for k in obj if k not in keys]
     if unknown:
-        raise BatchError(f"unknown key {unknown[0]!r} (keys: {', '.join(KEYS)})")
+        raise BatchError(f"unknown key {unknown[0]!r} (keys: {', '.join(keys)})")
+    return obj
+
+
+def shoe_of(obj: dict):
+    """``(shoe, known or None)`` of a line's object (keys ``decks``, ``shoe``, ``remove``,
+    ``known``; others are not read)."""
+    from ..core.known import parse_known
+    from ..core.shoe import Shoe
     decks, spec, remove, pins = (obj.get(k) for k in KEYS)
     if decks is not None and spec is not None:
         raise BatchError("give 'decks' or 'shoe', not both")
@@ -109,10 +124,10 @@ def parse_line(text: str):
             shoe = Shoe.from_counts(spec)
         else:
             raise BatchError(f"'shoe' must be a string 'A=32,...' or an object {{\"A\": 32, ...}}, "
-                             f"got {_kind(spec)}")
+                             f"got {json_kind(spec)}")
     elif decks is not None:
         if isinstance(decks, bool) or not isinstance(decks, int):
-            raise BatchError(f"'decks' must be a whole number from 1 to 10000, got {_short(decks)}")
+            raise BatchError(f"'decks' must be a whole number from 1 to 10000, got {shown(decks)}")
         shoe = Shoe.standard(decks)
     else:
         shoe = Shoe.standard(8)
@@ -120,22 +135,22 @@ def parse_line(text: str):
         if isinstance(remove, list):
             bad = [c for c in remove if not isinstance(c, str)]
             if bad:
-                raise BatchError(f"'remove' must list card names (strings), got {_short(bad[0])}")
+                raise BatchError(f"'remove' must list card names (strings), got {shown(bad[0])}")
             shoe = shoe.remove(remove)
         elif isinstance(remove, str):
             if remove.strip():
                 shoe = shoe.remove(remove)
         else:
-            raise BatchError(f"'remove' must be a string '5 5 K 9h' or a list of cards, got {_kind(remove)}")
+            raise BatchError(f"'remove' must be a string '5 5 K 9h' or a list of cards, got {json_kind(remove)}")
     known = None
     if pins is not None:
         if not isinstance(pins, dict):
             raise BatchError(f"'known' must be an object position -> card, e.g. {{\"1\": \"9\"}}, "
-                             f"got {_kind(pins)}")
+                             f"got {json_kind(pins)}")
         bad = [(p, c) for p, c in pins.items() if not isinstance(c, str)]
         if bad:
             raise BatchError(f"'known' position {bad[0][0]!r}: the card must be a string, "
-                             f"got {_short(bad[0][1])}")
+                             f"got {shown(bad[0][1])}")
         try:
             known = parse_known(pins) or None
             if known:
@@ -155,29 +170,35 @@ def read_lines(path: str, limit: int = MAX_LINE_BYTES):
     except OSError as e:
         raise InputError(f"cannot read batch file {name}: {e.strerror or e}") from None
     try:
-        number = 0
-        while True:
-            try:
-                raw = f.readline(limit + 2)
-            except OSError as e:
-                raise InputError(f"cannot read batch file {name}: {e.strerror or e}") from None
-            if not raw:
-                return
-            number += 1
-            body = raw[:-1] if raw.endswith(b"\n") else raw
-            if len(body) > limit:
-                raise BatchError(f"{name} line {number}: longer than {limit / 2**20:g} MiB, "
-                                 "the most one line may hold")
-            if number == 1 and body.startswith(b"\xef\xbb\xbf"):
-                body = body[3:]
-            try:
-                text = body.decode("utf-8")
-            except UnicodeDecodeError as e:
-                raise BatchError(f"{name} line {number}: not UTF-8 text (byte {e.start + 1})") from None
-            yield number, text
+        yield from lines_of(f, name, limit)
     finally:
         if f is not sys.stdin.buffer:
             f.close()
+
+
+def lines_of(f, name: str, limit: int = MAX_LINE_BYTES):
+    """``(line number, text)`` of each line of the binary file ``f`` (called ``name`` in
+    messages: ``standard input``, ``'shoes.jsonl'``), one at a time, none read whole."""
+    number = 0
+    while True:
+        try:
+            raw = f.readline(limit + 2)
+        except OSError as e:
+            raise InputError(f"cannot read batch file {name}: {e.strerror or e}") from None
+        if not raw:
+            return
+        number += 1
+        body = raw[:-1] if raw.endswith(b"\n") else raw
+        if len(body) > limit:
+            raise BatchError(f"{name} line {number}: longer than {limit / 2**20:g} MiB, "
+                             "the most one line may hold")
+        if number == 1 and body.startswith(b"\xef\xbb\xbf"):
+            body = body[3:]
+        try:
+            text = body.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise BatchError(f"{name} line {number}: not UTF-8 text (byte {e.start + 1})") from None
+        yield number, text
 
 
 def _name(path: str) -> str:
@@ -202,30 +223,36 @@ def _count_lines(path: str) -> int | None:
 
 
 class Solvers:
-    """Compiled solvers of one bet set, by ``(known cards, rules)``, least recently used dropped."""
+    """Compiled solvers by ``(bets, known cards, rules)``, the least recently used dropped
+    (a :func:`functools.lru_cache` of ``size``); ``bets`` of :meth:`get` defaults to the
+    set given here.  Threads may share it: one compiles at a time, and a solver is never
+    compiled twice while it is kept."""
 
-    def __init__(self, bets, size: int | None = None, options: dict | None = None):
+    def __init__(self, bets=(), size: int | None = None, options: dict | None = None):
         self.options = options or {}
         if size is None:
             cards = any(e.when.reads_cards for b in bets for e in b.events)
             size = CARD_SOLVER_CACHE if cards else SOLVER_CACHE
-        self.bets, self.size = bets, size
-        self._cache: OrderedDict = OrderedDict()
-        self.compiled = 0
+        self.bets, self.size = tuple(bets), size
+        self.lock = threading.Lock()
+        self.compile = lru_cache(maxsize=size)(self.new_solver)
 
-    def get(self, known, rules):
+    def new_solver(self, bets, known, rules):
+        """A new :class:`analyzer.core.solver.Solver` (uncached: :meth:`get` caches it)."""
         from ..core.solver import Solver
-        key = (known.cards if known else (), rules)
-        solver = self._cache.get(key)
-        if solver is None:
-            solver = Solver(self.bets, rules=None if rules.is_default else rules, known=known, **self.options)
-            self.compiled += 1
-            self._cache[key] = solver
-            if len(self._cache) > self.size:
-                self._cache.popitem(last=False)
-        else:
-            self._cache.move_to_end(key)
-        return solver
+        return Solver(bets, rules=None if rules.is_default else rules, known=known, **self.options)
+
+    def get(self, known, rules, bets=None):
+        with self.lock:
+            return self.compile(self.bets if bets is None else tuple(bets), known or None, rules)
+
+    @property
+    def compiled(self) -> int:
+        """Solvers compiled so far (cache misses)."""
+        return self.compile.cache_info().misses
+
+    def cache_info(self):
+        return self.compile.cache_info()
 
 
 def check_batch_args(args) -> None:
@@ -263,52 +290,62 @@ def run_batch(path: str, output: str | None, quiet: bool, document, documents=No
     # a regular file's lines are counted first (a fast pass), when the bar is shown
     total = None if quiet or not sys.stderr.isatty() else _count_lines(path)
     with atomic_open(output) as out, progress_bar(total, "shoes", quiet, unit="shoe") as bar:
-        pending: list = []
-
-        def write(docs) -> None:
-            out.write("".join(json.dumps(doc, allow_nan=False, separators=(",", ":")) + "\n" for doc in docs))
+        for docs in answer_lines(read_lines(path), name, document, documents, size):
+            out.write(batch_text(docs))
             if to_stdout:
                 out.flush()
             bar.update(len(docs))
-
-        def flush() -> None:
-            docs = None
-            if len(pending) > 1:
-                try:
-                    docs = documents([(shoe, known) for _, shoe, known in pending])
-                except BaccaratError:
-                    docs = None                   # answered line by line below: the right line fails
-            if docs is not None:
-                write(docs)
-            else:
-                for number, shoe, known in pending:
-                    try:
-                        doc = document(shoe, known)
-                    except BaccaratError as e:
-                        raise BatchError(f"{name} line {number}: {e}") from None
-                    write([doc])
-            pending.clear()
-
-        lines = read_lines(path)
-        while True:
-            try:
-                line = next(lines, None)
-            except BaccaratError:
-                flush()                           # a line too long, not UTF-8: the ones before first
-                raise
-            if line is None:
-                break
-            number, text = line
-            try:
-                shoe, known = parse_line(text)
-            except BaccaratError as e:
-                flush()                           # the lines before it are answered first
-                raise BatchError(f"{name} line {number}: {e}") from None
-            pending.append((number, shoe, known))
-            if len(pending) >= size:
-                flush()
-        flush()
     return 0
+
+
+def batch_text(docs) -> str:
+    """The JSON Lines ``odds --batch`` writes for these documents: one compact line each."""
+    return "".join(json.dumps(doc, allow_nan=False, separators=(",", ":")) + "\n" for doc in docs)
+
+
+def answer_lines(lines, name: str, document, documents=None, size: int = 1):
+    """The documents answering ``lines`` (``(number, text)`` pairs, as :func:`lines_of`
+    yields them), a list at a time, in order: ``size`` lines solved together through
+    ``documents`` when given.  The first bad line raises :class:`BatchError` naming
+    ``name`` and the line, after the lists of the lines before it."""
+    pending: list = []
+
+    def flush():
+        docs = None
+        if len(pending) > 1 and documents is not None:
+            try:
+                docs = documents([(shoe, known) for _, shoe, known in pending])
+            except BaccaratError:
+                docs = None                   # answered line by line below: the right line fails
+        if docs is not None:
+            yield docs
+        else:
+            for number, shoe, known in pending:
+                try:
+                    doc = document(shoe, known)
+                except BaccaratError as e:
+                    raise BatchError(f"{name} line {number}: {e}") from None
+                yield [doc]
+        pending.clear()
+
+    while True:
+        try:
+            line = next(lines, None)
+        except BaccaratError:
+            yield from flush()                # a line too long, not UTF-8: the ones before first
+            raise
+        if line is None:
+            break
+        number, text = line
+        try:
+            shoe, known = parse_line(text)
+        except BaccaratError as e:
+            yield from flush()                # the lines before it are answered first
+            raise BatchError(f"{name} line {number}: {e}") from None
+        pending.append((number, shoe, known))
+        if len(pending) >= size:
+            yield from flush()
+    yield from flush()
 
 
 def _regular(path: str) -> bool:
@@ -318,4 +355,5 @@ def _regular(path: str) -> bool:
         return False
 
 
-__all__ = ["run_batch", "check_batch_args", "parse_line", "read_lines", "Solvers", "MAX_LINE_BYTES", "BatchError"]
+__all__ = ["run_batch", "check_batch_args", "parse_line", "load_object", "shoe_of", "read_lines", "lines_of",
+           "answer_lines", "batch_text", "json_kind", "shown", "Solvers", "MAX_LINE_BYTES", "BatchError"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from .options import (add_bet_options, add_output_options, add_quiet_option, add_shoe_options,
                       bets_from_args, catalog_from_args, check_format, progress_bar, shoe_from_args,
                       whole_number, write_output)
@@ -55,24 +57,83 @@ def card_engine_options(args) -> dict:
             "progress": progress}
 
 
+class OddsPlan:
+    """What ``baccarat odds`` computes for any shoe, from its bet and rules options: the
+    bets (with ``--breakeven``'s), the rule set (under ``--player-option best``, the best
+    play of each shoe's composition) and the compiled solvers.  ``odds``, ``odds --batch``
+    and ``serve`` build their documents here, and only here.
+
+    ``args``: the options (``table``, ``bets``, ``bets_file``, ``rules``, ``player_option``,
+    ``breakeven``, ``card_budget``, ``quiet``), checked now, before any shoe: a bad one is one
+    line (:class:`analyzer.core.errors.BaccaratError`).  ``solvers``: a
+    :class:`analyzer.cli.batch.Solvers` to compile into (shared by many plans: a server),
+    else one of its own."""
+
+    def __init__(self, args, solvers=None):
+        from .batch import STRATEGY_CACHE, Solvers
+        self.best = (getattr(args, "player_option", None) or "").strip() == "best"
+        if self.best:
+            from ..bets.rules_files import load_rules
+            from ..core.choice import best_rules
+            from ..core.shoe import Shoe
+            rules_from_args(args, Shoe.standard(8))        # checks --rules and --player-option once
+            base = load_rules(args.rules)
+            self.best_rules = lru_cache(maxsize=STRATEGY_CACHE)(lambda counts: best_rules(base, counts))
+            self.rules, self.strategy = None, None
+        else:
+            self.rules, self.strategy = rules_from_args(args)
+        self.bets, self.spec = breakeven_bets(args)
+        if self.spec is not None and self.spec[1] is not None:   # an unknown event: refused before any shoe
+            bet = next(b for b in self.bets if b.id == self.spec[0])
+            names = [e.event for e in bet.events] + [bet.otherwise_event]
+            if self.spec[1] not in names:
+                from ..core.errors import BetError
+                raise BetError(f"bet {bet.id!r} has no event {self.spec[1]!r} "
+                               f"(events: {', '.join(repr(n) for n in names)})")
+        self.solvers = solvers if solvers is not None else Solvers(self.bets, options=card_engine_options(args))
+
+    def solver_of(self, shoe, known):
+        """``(compiled solver, strategy or None)`` for ``shoe`` with ``known`` cards."""
+        rules, strategy = self.best_rules(shoe.value_counts) if self.best else (self.rules, self.strategy)
+        return self.solvers.get(known, rules, self.bets), strategy
+
+    def result(self, shoe, known=None):
+        """``(analysis, breakeven or None, strategy or None)`` of ``shoe``."""
+        solver, strategy = self.solver_of(shoe, known)
+        result = solver.solve(shoe)
+        return result, breakeven_of(result, self.spec), strategy
+
+    def document(self, shoe, known=None) -> dict:
+        """The ``odds --format json`` document of ``shoe`` (one line of ``--batch``)."""
+        return odds_document(*self.result(shoe, known))
+
+    def documents(self, items) -> list[dict]:
+        """:meth:`document` of each ``(shoe, known)``, the shoes of one solver solved together."""
+        jobs = [self.solver_of(shoe, known) for shoe, known in items]
+        groups: dict = {}
+        for i, (solver, _) in enumerate(jobs):
+            groups.setdefault(id(solver), (solver, []))[1].append(i)
+        results: list = [None] * len(items)
+        for solver, members in groups.values():
+            for i, result in zip(members, solver.solve_many([items[i][0] for i in members])):
+                results[i] = result
+        return [odds_document(r, breakeven_of(r, self.spec), plan) for r, (_, plan) in zip(results, jobs)]
+
+
 def cmd_odds(args) -> int:
     if args.batch is not None:
         return cmd_batch(args)
-    from ..core.solver import Solver
     from ..reports import odds_tables as formatting
 
     fmt = check_format(args.format or "md")
     shoe = shoe_from_args(args)
-    rules, strategy = rules_from_args(args, shoe)
-    bets, breakeven_spec = breakeven_bets(args)
+    plan = OddsPlan(args)
     known = None
     if args.known:
         from ..core.known import parse_known
         known = parse_known(args.known)
         known.physical_ways(shoe)      # a card the shoe lacks: one line, before any work
-    result = Solver(bets, rules=None if rules.is_default else rules, known=known,
-                    **card_engine_options(args)).solve(shoe)
-    be = breakeven_of(result, breakeven_spec)
+    result, be, strategy = plan.result(shoe, known)
     if fmt == "json":
         from ..io.tables import json_text
         write_output(json_text(odds_document(result, be, strategy)), args.output)
@@ -87,57 +148,10 @@ def cmd_odds(args) -> int:
 
 def cmd_batch(args) -> int:
     """``odds --batch FILE``: every line's shoe through one compiled bet set (see :mod:`.batch`)."""
-    from .batch import STRATEGY_CACHE, Solvers, check_batch_args, run_batch
+    from .batch import check_batch_args, run_batch
     check_batch_args(args)
-    best = (args.player_option or "").strip() == "best"
-    if best:
-        from ..bets.rules_files import load_rules
-        from ..core.choice import best_rules
-        from ..core.shoe import Shoe
-        rules_from_args(args, Shoe.standard(8))        # checks --rules and --player-option once
-        base, rules, strategy = load_rules(args.rules), None, None
-    else:
-        rules, strategy = rules_from_args(args)
-    bets, spec = breakeven_bets(args)
-    if spec is not None and spec[1] is not None:       # an unknown event: refused before line 1
-        bet = next(b for b in bets if b.id == spec[0])
-        names = [e.event for e in bet.events] + [bet.otherwise_event]
-        if spec[1] not in names:
-            from ..core.errors import BetError
-            raise BetError(f"bet {bet.id!r} has no event {spec[1]!r} "
-                           f"(events: {', '.join(repr(n) for n in names)})")
-    solvers = Solvers(bets, options=card_engine_options(args))
-    strategies: dict = {}
-
-    def solver_of(shoe, known):
-        nonlocal rules, strategy
-        if best:
-            key = shoe.value_counts
-            if key not in strategies:
-                if len(strategies) >= STRATEGY_CACHE:
-                    del strategies[next(iter(strategies))]
-                strategies[key] = best_rules(base, key)
-            rules, strategy = strategies[key]
-        return solvers.get(known, rules), strategy
-
-    def document(shoe, known) -> dict:
-        solver, plan = solver_of(shoe, known)
-        result = solver.solve(shoe)
-        return odds_document(result, breakeven_of(result, spec), plan)
-
-    def documents(items) -> list[dict]:
-        """``document`` of each ``(shoe, known)``, the shoes of one solver solved together."""
-        jobs = [solver_of(shoe, known) for shoe, known in items]
-        groups: dict = {}
-        for i, (solver, _) in enumerate(jobs):
-            groups.setdefault(id(solver), (solver, []))[1].append(i)
-        results: list = [None] * len(items)
-        for solver, members in groups.values():
-            for i, result in zip(members, solver.solve_many([items[i][0] for i in members])):
-                results[i] = result
-        return [odds_document(r, breakeven_of(r, spec), plan) for r, (_, plan) in zip(results, jobs)]
-
-    return run_batch(args.batch, args.output, args.quiet, document, documents)
+    plan = OddsPlan(args)
+    return run_batch(args.batch, args.output, args.quiet, plan.document, plan.documents)
 
 
 def breakeven_bets(args) -> tuple[tuple, tuple[str, str | None] | None]:

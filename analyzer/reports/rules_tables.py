@@ -66,6 +66,12 @@ def strategy_dict(strategy: list[HandChoice]) -> list[dict]:
 
 
 def rules_json(rules: Rules, strategy: list[HandChoice] | None = None) -> str:
+    """``baccarat rules --format json``: :func:`rules_dict` as JSON text."""
+    return json_text(rules_dict(rules, strategy))
+
+
+def rules_dict(rules: Rules, strategy: list[HandChoice] | None = None) -> dict:
+    """The JSON document of a rule set (and of its best play by hand, if given)."""
     doc = {"name": rules.name, "naturals": sorted(rules.naturals),
            "player_draws": sorted(rules.player_draws), "player_option": sorted(rules.player_option),
            "player_hands": [{"hand": list(h), "draws": d} for h, d in rules.player_hands],
@@ -73,4 +79,4 @@ def rules_json(rules: Rules, strategy: list[HandChoice] | None = None) -> str:
            "banker": [{"totals": list(t), "draws": d, "stands": s} for t, d, s in rules.banker_rows()]}
     if strategy is not None:
         doc["strategy"] = strategy_dict(strategy)
-    return json_text(doc)
+    return doc
