@@ -41,7 +41,7 @@ import numpy as np
 from .engine import POSITIONS, CoupTable
 from .errors import BetError
 from .features import CARD_TABLE as _TABLE
-from .features import DEAL_POSITIONS, DEAL_SLOTS, FIRST_FOUR, REGISTRY, Cards
+from .features import DEAL_POSITIONS, DEAL_SLOTS, DEAL_SLOTS_BY_DRAW, FIRST_FOUR, REGISTRY, Cards
 from .classbatch import shoe_rows
 from .ways import WaysTable
 from .reads import FIRST_FOUR_VALUES, classes_for, first_four_reads, reads_drawing  # noqa: F401 (the engine's API)
@@ -319,10 +319,8 @@ class ClassTabulation:
             ok = np.asarray(pred, dtype=bool)[self.rep[:-1]]
             for name in group:
                 # a hand's third card is the fifth card if the Player drew it, the
-                # Banker's is the sixth then, else the fifth
-                slots = {"player_card3": ((4, 1),), "banker_card3": ((5, 1), (4, 0))}.get(
-                    name, ((DEAL_SLOTS[name][0], 0), (DEAL_SLOTS[name][0], 1)))
-                for p, drew in slots:
+                # Banker's is the sixth then, else the fifth (features.DEAL_SLOTS_BY_DRAW)
+                for p, drew in DEAL_SLOTS_BY_DRAW[name]:
                     if p >= 4 and p in self._pins:
                         continue                 # drawn whether or not the coup uses it
                     restrict(p, drew, ok)

@@ -170,10 +170,11 @@ class Shoe:
         for (r, s), n in by_card.items():
             i = RANK_INDEX[r]
             ranks[i] -= n
+            short |= ranks[i] < 0
             if card_counts is not None and s is not None:
-                card_counts[4 * i + SUIT_INDEX[s]] -= n
-            short = short or ranks[i] < 0 or (card_counts is not None and s is not None
-                                              and card_counts[4 * i + SUIT_INDEX[s]] < 0)
+                j = 4 * i + SUIT_INDEX[s]
+                card_counts[j] -= n
+                short |= card_counts[j] < 0
         if not short:
             if card_counts is not None and any(s is None for _, s in by_card):
                 card_counts = None

@@ -83,9 +83,9 @@ def set_store(store):
 
 
 def stored_key(cache_key) -> str:
-    """The name a compiled card-engine tabulation is stored under: a digest of the
-    conditions' texts, the rules, the known cards and the budget (``cache_key``).  The
-    store adds what else decides a table (the package and its code)."""
+    """The name a compiled table is stored under: a digest of ``cache_key`` (what
+    decides it: the conditions' texts, the rules, the known cards, for a card-engine
+    table the budget).  The store adds the rest (the package and its code)."""
     text = repr((STORE_FORMAT, cache_key))
     return hashlib.sha256(text.encode()).hexdigest()
 
@@ -160,8 +160,8 @@ class Solver:
     (:mod:`analyzer.core.backend`: ``"auto"`` by default, the fastest exact one;
     ``"python"`` the Python-integer reference; ``"int64"``, ``"float64"``, ``"residues"``),
     the same integers from each.  ``store``: where compiled card-engine tables are kept
-    between processes (by default the one given to :func:`set_store`, if any), any object with ``load(key) -> dict of arrays or None`` and
-    ``save(key, arrays)`` (:class:`analyzer.io.cache.TableCache` keeps them on disk);
+    between processes (by default the one given to :func:`set_store`, if any), any
+    object with ``load(key) -> dict of arrays or None`` and ``save(key, arrays)`` (:class:`analyzer.io.cache.TableCache` keeps them on disk);
     what it loads is checked (:meth:`ClassTabulation.from_arrays`), a table it cannot
     give back is compiled again, and the counts are the same either way.
 
