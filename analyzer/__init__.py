@@ -5,6 +5,12 @@
 >>> a.ways("player"), a.ways("banker"), a.ways("tie"), a.deals
 (2230518282592256, 2292252566437888, 475627426473216, 4998398275503360)
 
+Rules and known cards are values too:
+
+>>> gold = load_rules("gold")
+>>> analyze(Shoe.standard(8), rules=gold, known=["1=9"]).rules == gold
+True
+
 The package is layered; each layer imports only those before it::
 
     core  <-  io  <-  bets  <-  reports  <-  simcheck, studies  <-  cli
@@ -18,9 +24,11 @@ from .bets.conditions import Condition
 from .bets.pricing import analyze, solver
 from .core.cards import POINTS, RANKS, SUITS, parse_card, parse_cards
 from .core.errors import BaccaratError, BetError, CardError, ShoeError
+from .bets.rules_files import load_rules
 from .core.features import FEATURES
+from .core.known import Known, parse_known
 from .core.results import Analysis, BetResult, EventResult
-from .core.rules import BANKER_DRAWS, BANKER_RULE_TABLE, Coup, banker_draws, play_coup, player_draws
+from .core.rules import BANKER_DRAWS, BANKER_RULE_TABLE, Coup, Rules, banker_draws, play_coup, player_draws
 from .core.shoe import Shoe
 from .core.solver import Solver
 
@@ -32,6 +40,7 @@ __all__ = [
     "POINTS", "RANKS", "SUITS", "parse_card", "parse_cards",
     "FEATURES", "Condition",
     "BaccaratError", "BetError", "CardError", "ShoeError",
-    "BANKER_DRAWS", "BANKER_RULE_TABLE", "Coup", "banker_draws", "play_coup", "player_draws",
+    "BANKER_DRAWS", "BANKER_RULE_TABLE", "Coup", "Rules", "banker_draws", "load_rules", "play_coup",
+    "player_draws", "Known", "parse_known",
     "Shoe",
 ]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from ..core.known import Known, parse_known
 from ..core.results import Analysis
 from ..core.rules import Rules
 from ..core.shoe import Shoe
@@ -30,7 +31,8 @@ def solver(bet_ids: tuple[str, ...] = MAIN_BETS, rules: Rules | None = None, bac
 
 
 def analyze(shoe: Shoe, bets: tuple[str, ...] | list[str] | tuple[Bet, ...] | None = None,
-            rules: Rules | str | None = None, backend: str | None = None) -> Analysis:
+            rules: Rules | str | None = None, backend: str | None = None,
+            known: Known | dict | list[str] | tuple[str, ...] | None = None) -> Analysis:
     """Exact odds of ``shoe`` for ``bets`` (catalog ids or :class:`Bet` s; main bets by default)
     under ``rules`` (a :class:`Rules` or a built-in name such as ``"gold"``; Punto Banco by default),
     counted in the arithmetic of ``backend`` (:mod:`analyzer.core.backend`; the same
@@ -38,12 +40,26 @@ def analyze(shoe: Shoe, bets: tuple[str, ...] | list[str] | tuple[Bet, ...] | No
 
     >>> analyze(Shoe.standard(8), backend="python") == analyze(Shoe.standard(8))
     True
+
+    ``known``: cards pinned at dealing positions 1-6 (P1 B1 P2 B2, the fifth and sixth
+    cards), as ``--known`` takes them (``["1=9", "5=Kh"]``, ``{1: "9"}`` or a
+    :class:`~analyzer.core.known.Known`); the counts are then over the deals that hold
+    them (here 32 nines for P1, 31 for B1, then any four of the other 414 cards):
+
+    >>> a = analyze(Shoe.standard(8), known={1: "9", 2: "9"})
+    >>> a.deals == 32 * 31 * 414 * 413 * 412 * 411, a.probability("tie") > analyze(Shoe.standard(8)).probability("tie")
+    (True, True)
     """
     if isinstance(rules, str):
         from .rules_files import load_rules
         rules = load_rules(rules)
     if rules is not None and rules.is_default:
         rules = None
+    if known is not None and not isinstance(known, Known):
+        known = parse_known(known if isinstance(known, (dict, list, tuple)) else [known])
+    if known:
+        chosen = tuple(catalog().bet(b) if isinstance(b, str) else b for b in (bets or MAIN_BETS))
+        return _solver_for(chosen, rules, backend, known).solve(shoe)
     if backend not in (None, "auto"):
         chosen = tuple(catalog().bet(b) if isinstance(b, str) else b for b in (bets or MAIN_BETS))
         return _solver_for(chosen, rules, backend).solve(shoe)
@@ -57,5 +73,6 @@ def analyze(shoe: Shoe, bets: tuple[str, ...] | list[str] | tuple[Bet, ...] | No
 
 
 @lru_cache(maxsize=64)
-def _solver_for(bets: tuple[Bet, ...], rules: Rules | None = None, backend: str | None = None) -> Solver:
-    return Solver(bets, rules=rules, backend=backend)
+def _solver_for(bets: tuple[Bet, ...], rules: Rules | None = None, backend: str | None = None,
+                known: Known | None = None) -> Solver:
+    return Solver(bets, rules=rules, backend=backend, known=known)

@@ -21,7 +21,7 @@ from fractions import Fraction
 from operator import mul
 from typing import Any
 
-from .frames import data_frame
+from .frames import bet_list, data_frame, fraction_text, frame_html, percent_text, short_float
 from .shoe import Shoe
 
 OUTCOMES = ("player", "banker", "tie")
@@ -118,6 +118,21 @@ class BetResult:
                 return e
         raise KeyError(name)
 
+    def __repr__(self) -> str:
+        """Short: the bet, its house edge and what it is counted over (not every event).
+
+        >>> from analyzer import Shoe, analyze
+        >>> analyze(Shoe.standard(8)).bet("banker")
+        <BetResult 'banker': house edge 1.0579% (EV -114753351728/10847218479825), 3 events over 4998398275503360 deals>
+        """
+        return (f"<BetResult {self.bet.id!r}: house edge {percent_text(self.house_edge)} "
+                f"(EV {fraction_text(self.ev)}), {len(self.events)} events over {self.deals} deals>")
+
+    def _repr_html_(self) -> str | None:
+        """A notebook's table of the pay table's events (pandas; ``None`` without it)."""
+        return frame_html(self.to_frame, f"{self.bet.id}: house edge {percent_text(self.house_edge)} "
+                                         f"over {self.deals} deals")
+
     def to_frame(self):
         """The pay table's events: event, pays, ways, deals, probability (pandas)."""
         return data_frame([{"bet": self.bet.id, "event": e.event, "pays": e.pays, "ways": e.ways,
@@ -152,6 +167,27 @@ class Analysis:
 
     def bet(self, bet_id: str) -> BetResult:
         return self.bets[bet_id]
+
+    def __repr__(self) -> str:
+        """Short: the shoe, the deals, the outcome probabilities and the bets' ids.
+
+        >>> from analyzer import Shoe, analyze
+        >>> analyze(Shoe.standard(8))
+        <Analysis of 8 decks (416 cards): 4998398275503360 deals; player 0.446247, banker 0.458597, tie 0.095156; 3 bets: player, banker, tie>
+        """
+        shoe = self.shoe.describe()
+        if len(shoe) > 100:
+            shoe = f"{self.shoe.cards} cards"
+        extra = "".join(f"; {label} {value.name if label == 'rules' else value.describe()}"
+                        for label, value in (("rules", self.rules), ("known", self.known))
+                        if value and not getattr(value, "is_default", False))
+        odds = ", ".join(f"{o} {short_float(Fraction(w, self.deals))}" for o, w in self.outcomes.items()) \
+            if self.deals else "no deals"
+        return f"<Analysis of {shoe}{extra}: {self.deals} deals; {odds}; {bet_list(self.bets)}>"
+
+    def _repr_html_(self) -> str | None:
+        """A notebook's table: one row of metrics per bet (pandas; ``None`` without it)."""
+        return frame_html(self.to_frame, repr(self)[1:-1].split(";", 1)[0])
 
     def to_frame(self, what: str = "bets"):
         """A pandas DataFrame: ``"bets"`` (one row of metrics per bet), ``"events"`` (every
@@ -202,8 +238,8 @@ class BetResults(Mapping):
     It holds the exact ways of every payout event but the ``otherwise`` one (Python
     integers, counted by the solve) in one tuple; a bet's :class:`BetResult` (its
     ``otherwise`` ways: ``deals`` less the others) is built the first time it is read,
-    then kept.  Equal to a ``dict`` with the same items; the ``repr`` is a dict's;
-    pickles as its layout, ``deals`` and ways."""
+    then kept.  Equal to a ``dict`` with the same items; the ``repr`` names the bets
+    only; pickles as its layout, ``deals`` and ways."""
 
     __slots__ = ("_layout", "_deals", "_ways", "_made")
 
@@ -294,7 +330,13 @@ class BetResults(Mapping):
     __hash__ = None
 
     def __repr__(self) -> str:
-        return repr(self._all())
+        """Short: the bets' ids (``dict(self)`` shows every result).
+
+        >>> from analyzer import Shoe, analyze
+        >>> analyze(Shoe.standard(8)).bets
+        <BetResults of 3 bets: player, banker, tie>
+        """
+        return f"<BetResults of {bet_list(self)}>"
 
     def __reduce__(self):
         return BetResults, (self._layout, self._deals, self._ways)

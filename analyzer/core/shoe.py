@@ -275,7 +275,13 @@ class Shoe:
         return self._hash
 
     def __repr__(self) -> str:
-        return f"Shoe.parse({self.spec()!r})"
+        """Evaluates back to an equal shoe: ``Shoe.standard(d)`` for full decks.
+
+        >>> Shoe.standard(8), Shoe.parse("A=2,K=4")
+        (Shoe.standard(8), Shoe.parse('A=2,K=4'))
+        """
+        decks = self.decks
+        return f"Shoe.standard({decks})" if decks is not None else f"Shoe.parse({self.spec()!r})"
 
     def __str__(self) -> str:
         return self.describe()

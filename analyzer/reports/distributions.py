@@ -21,7 +21,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..core.engine import POSITIONS, Tabulation, coup_table, falling
-from ..core.frames import data_frame
+from ..core.frames import data_frame, frame_html
 from ..core.shoe import Shoe
 
 WINNERS = ("player", "banker", "tie")
@@ -136,6 +136,14 @@ class Distributions:
     tables: dict[str, Distribution]
     conditionals: dict[str, Conditional]
     rules: object = None   # the Rules counted (None: Punto Banco)
+
+    def __repr__(self) -> str:
+        return (f"<Distributions of {self.shoe.describe()}: {self.deals} deals; "
+                f"tables {', '.join(self.tables)}; conditionals {', '.join(self.conditionals)}>")
+
+    def _repr_html_(self) -> str | None:
+        """A notebook's table: every table in long form (pandas; ``None`` without it)."""
+        return frame_html(self.to_frame, f"Distributions of {self.shoe.describe()}: {self.deals} deals")
 
     def to_frame(self):
         """Every table in long form: table, key, winner (conditionals), ways, of, probability."""

@@ -29,7 +29,7 @@ from ..core.solver import Solver
 from ..bets.catalog import Bet, catalog
 from ..core.cards import RANKS, SUITS
 from ..core.errors import ShoeError
-from ..core.frames import data_frame
+from ..core.frames import bet_list, data_frame, frame_html
 from ..core.shoe import Shoe
 
 
@@ -106,6 +106,14 @@ class Effects:
     cards: int
     bets: dict[str, BetEffects]
     rules: object = None   # the Rules counted (None: Punto Banco)
+
+    def __repr__(self) -> str:
+        return (f"<Effects of removing {self.cards} card{'s' if self.cards > 1 else ''} of a rank from "
+                f"{self.shoe.describe()}: {bet_list(self.bets)}>")
+
+    def _repr_html_(self) -> str | None:
+        """A notebook's table: bet, rank, effect, tag (pandas; ``None`` without it)."""
+        return frame_html(self.to_frame, repr(self)[1:-1])
 
     def to_frame(self):
         """bet, rank, cards removed, effect on the EV (exact; None where impossible), tag."""

@@ -38,7 +38,7 @@ from ..bets.catalog import Bet, Event
 from ..bets.conditions import Condition
 from ..core.cards import RANKS
 from ..core.errors import BaccaratError
-from ..core.frames import data_frame
+from ..core.frames import bet_list, data_frame, frame_html, percent_text
 from ..core.results import BetResult
 from ..core.shoe import Shoe
 from ..core.solver import Solver
@@ -109,6 +109,10 @@ class Wager:
     def id(self) -> str:
         return self.bet.id
 
+    def __repr__(self) -> str:
+        return (f"<Wager {self.id!r}: house edge {percent_text(self.house_edge)}, "
+                f"hit frequency {percent_text(self.hit_frequency)}, {len(self.rows)} events>")
+
     @property
     def house_edge(self) -> Fraction:
         return -self.ev
@@ -165,6 +169,21 @@ class ParSheet:
     hold: Hold | None
     hold_note: str = ""
     rules: object = None        # the Rules played (None: Punto Banco)
+
+    def __repr__(self) -> str:
+        """Short: the title, the shoe and the wagers (the sheet's figures are its fields).
+
+        >>> from analyzer import Shoe, catalog
+        >>> parsheet(Shoe.standard(8), catalog().select(["banker", "player"]), title="Main")
+        <ParSheet 'Main' of 8 decks (416 cards): 2 wagers: banker, player; expected hold 1.1465%>
+        """
+        hold = f"; expected hold {percent_text(self.hold.mean)}" if self.hold else ""
+        return (f"<ParSheet {self.title!r} of {self.shoe.describe()}: "
+                f"{bet_list([w.id for w in self.wagers]).replace('bet', 'wager', 1)}{hold}>")
+
+    def _repr_html_(self) -> str | None:
+        """A notebook's table of every wager's return table (pandas; ``None`` without it)."""
+        return frame_html(self.to_frame, repr(self)[1:-1])
 
     def wager(self, bet_id: str) -> Wager:
         for w in self.wagers:

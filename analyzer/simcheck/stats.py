@@ -16,7 +16,7 @@ from fractions import Fraction
 import numpy as np
 
 from ..bets.catalog import Bet
-from ..core.frames import data_frame
+from ..core.frames import data_frame, frame_html
 from ..core.shoe import Shoe
 from .reference import FamilyReference, Reference
 
@@ -163,6 +163,17 @@ class Report:
     @property
     def verdict(self) -> str:
         return "FAIL" if self.failed else "PASS"
+
+    def __repr__(self) -> str:
+        """Short: what was checked against what, and the verdict (the findings are its fields)."""
+        shoes = "" if self.shoes is None else f" in {self.shoes} shoes"
+        return (f"<Report {self.verdict}: {self.source!r} ({self.input_kind}), {self.coups} coups{shoes} "
+                f"of {self.shoe.describe()} against the {self.reference} odds; {len(self.tests)} tests, "
+                f"{sum(t.rejected for t in self.tests + self.exact)} rejected>")
+
+    def _repr_html_(self) -> str | None:
+        """A notebook's table of the tests (pandas; ``None`` without it)."""
+        return frame_html(self.to_frame, repr(self)[1:-1])
 
     @property
     def m(self) -> int:

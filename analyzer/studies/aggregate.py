@@ -18,7 +18,7 @@ from operator import floordiv, mul
 import numpy as np
 
 from ..core.engine import POSITIONS, falling
-from ..core.frames import data_frame
+from ..core.frames import bet_list, data_frame, frame_html
 from ..core.shoe import MIN_CARDS, Shoe
 from ..core.solver import Solver
 from ..io.tables import exact
@@ -212,6 +212,13 @@ class StudyResult:
 
     def bet(self, bet_id: str) -> dict:
         return self.bets[bet_id]
+
+    def __repr__(self) -> str:
+        return f"<StudyResult of {self.shoes} shoes, {self.coups} coups: {bet_list(self.bets)}>"
+
+    def _repr_html_(self) -> str | None:
+        """A notebook's table: one row per bet (pandas; ``None`` without it)."""
+        return frame_html(self.to_frame, repr(self)[1:-1])
 
     def to_frame(self):
         """One row per bet: the full-shoe and mean EV and the perfect-play figures."""

@@ -1,0 +1,136 @@
+"""How results show in a terminal and a notebook: short ``repr`` s that carry the exact
+figures they name, ``_repr_html_`` tables, and ``analyze(..., known=...)``."""
+
+from __future__ import annotations
+
+import random
+import re
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+import analyzer
+from analyzer import Shoe, analyze, catalog
+from analyzer.core.cards import RANKS, SUITS
+from analyzer.core.known import Known, KnownError, parse_known
+from analyzer.core.solver import Solver
+from analyzer.reports.parsheet import parsheet
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+EVERY = tuple(catalog().bets)
+
+
+def depleted(seed: int, out: int) -> Shoe:
+    rng = random.Random(seed)
+    return Shoe.standard(8).remove(rng.sample([r + s for r in RANKS for s in SUITS] * 8, out))
+
+
+@pytest.mark.parametrize("shoe", [Shoe.standard(8), depleted(3, 150), Shoe.standard(1).remove(["5s", "5h", "5d", "5c"])],
+                         ids=["8 decks", "150 out", "no fives"])
+def test_reprs_are_short_and_name_the_exact_figures(shoe):
+    a = analyze(shoe, EVERY)
+    text = repr(a)
+    assert len(text) < 400 and text.startswith("<Analysis of ") and f"{a.deals} deals" in text
+    assert f"{len(EVERY)} bets" in text and repr(a.bets).startswith(f"<BetResults of {len(EVERY)} bets: player")
+    for r in a.bets.values():
+        one = repr(r)
+        assert len(one) < 200 and f"{len(r.events)} events over {r.deals} deals" in one
+        ev = re.search(r"\(EV (\S+)\)", one).group(1)
+        if ev.startswith("~"):                            # too long to print: a float beside it
+            assert float(ev[1:]) == pytest.approx(float(r.ev), rel=1e-2)
+        else:
+            assert Fraction(ev) == r.ev
+        edge = re.search(r"house edge (-?[0-9.]+)%", one).group(1)
+        assert edge == f"{float(r.house_edge) * 100:.4f}"
+
+
+def test_analysis_repr_names_rules_and_known_cards():
+    a = analyze(Shoe.standard(8), ["banker"], rules="gold", known=["1=9"])
+    assert "rules gold" in repr(a) and "P1 (position 1) = 9" in repr(a)
+    assert "rules" not in repr(analyze(Shoe.standard(8)))
+
+
+def test_a_par_sheet_and_a_check_report_have_short_reprs():
+    from analyzer.simcheck.check import check_log
+    from analyzer.simcheck.logs import read_hand_log
+    sheet = parsheet(Shoe.standard(8), catalog().select(["banker", "player", "tie"]), title="Main")
+    text = repr(sheet)
+    assert len(text) < 300 and "3 wagers: banker, player, tie" in text
+    hold = re.search(r"expected hold ([0-9.]+)%", text).group(1)
+    assert hold == f"{float(sheet.hold.mean) * 100:.4f}"
+    assert all(len(repr(w)) < 200 and repr(w).startswith(f"<Wager {w.id!r}") for w in sheet.wagers)
+    report = check_log(read_hand_log(EXAMPLES / "hands.csv"), Shoe.standard(8))
+    text = repr(report)
+    assert len(text) < 400 and text.startswith(f"<Report {report.verdict}: ") and f"{report.coups} coups" in text
+
+
+def test_notebook_html_tables_hold_every_row():
+    pytest.importorskip("pandas")
+    a = analyze(depleted(5, 60), ["banker", "dragon7", "lucky6"])
+    page = a._repr_html_()
+    assert page.count("<table") == 1 and page.count("<tr") == 1 + len(a.bets)
+    for r in a.bets.values():
+        assert f"<td>{r.bet.id}</td>" in page and f"{r.house_edge.numerator}/{r.house_edge.denominator}" in page
+    one = a.bet("dragon7")._repr_html_()
+    assert one.count("<tr") == 1 + len(a.bet("dragon7").events)
+    assert all(f"<td>{e.ways}</td>" in one for e in a.bet("dragon7").events)
+    sheet = parsheet(Shoe.standard(8), catalog().select(["banker", "tie"]))
+    assert sheet._repr_html_().count("<tr") == 1 + sum(len(w.rows) for w in sheet.wagers)
+
+
+def test_notebook_html_escapes_names(tmp_path):
+    pytest.importorskip("pandas")
+    from analyzer.bets.catalog import load_bets_file
+    path = tmp_path / "odd.toml"
+    path.write_text('[[bet]]\nid = "odd"\nname = "<b>odd</b>"\n'
+                    'events = [{ event = "<i>win</i>", when = "winner == banker", pays = 1 }]\n')
+    odd = load_bets_file(path).bet("odd")
+    page = analyze(Shoe.standard(1), (odd,)).bet("odd")._repr_html_()
+    assert "<i>" not in page and "&lt;i&gt;win&lt;/i&gt;" in page
+
+
+def test_without_pandas_a_notebook_shows_the_repr(monkeypatch):
+    monkeypatch.setitem(sys.modules, "pandas", None)
+    a = analyze(Shoe.standard(8))
+    assert a._repr_html_() is None and a.bet("banker")._repr_html_() is None
+
+
+@pytest.mark.parametrize("known", [["1=9", "5=Kh"], {1: "9", 5: "Kh"}, {"1": "9", "5": "Kh"},
+                                   parse_known(["1=9", "5=Kh"])], ids=["list", "dict", "text keys", "Known"])
+def test_analyze_takes_known_cards_as_odds_does(known):
+    shoe = Shoe.standard(2)
+    bets = ("banker", "dragon7", "all_red")
+    ref = Solver(catalog().select(list(bets)), known=Known(((1, "9", None), (5, "K", "h")))).solve(shoe)
+    assert analyze(shoe, bets, known=known) == ref
+    assert analyze(shoe, bets, known=known).known == ref.known
+
+
+def test_analyze_known_one_card_as_text_and_bad_known():
+    assert analyze(Shoe.standard(8), known="3=A") == analyze(Shoe.standard(8), known=["3=A"])
+    assert analyze(Shoe.standard(8), known=[]) == analyze(Shoe.standard(8))
+    with pytest.raises(KnownError, match="outside 1-6"):
+        analyze(Shoe.standard(8), known=["7=A"])
+
+
+def test_rules_and_known_cards_are_exported():
+    from analyzer.bets.rules_files import load_rules
+    from analyzer.core import known, rules
+    assert analyzer.Rules is rules.Rules and analyzer.Known is known.Known
+    assert analyzer.parse_known is known.parse_known and analyzer.load_rules is load_rules
+    assert {"Rules", "Known", "parse_known", "load_rules"} <= set(analyzer.__all__)
+
+
+def test_the_other_results_have_short_reprs_and_tables():
+    from analyzer.reports.distributions import distributions
+    from analyzer.reports.eor import effects_of_removal
+    from analyzer.studies import StudyParams, run_study
+    d = distributions(Shoe.standard(8))
+    e = effects_of_removal(Shoe.standard(8), ["banker", "tie"])
+    s = run_study(StudyParams.create(Shoe.standard(1), shoes=2, seed=7, cut_card=14, bet_ids=("banker",)))
+    for obj, words in ((d, f"{d.deals} deals"), (e, "2 bets: banker, tie"), (s, f"{s.coups} coups")):
+        assert len(repr(obj)) < 300 and words in repr(obj)
+    pytest.importorskip("pandas")
+    assert e._repr_html_().count("<tr") == 1 + 2 * len(RANKS)
+    assert s._repr_html_().count("<tr") == 2 and d._repr_html_().count("<table") == 1
