@@ -1,0 +1,1 @@
+"""The live-shoe page of ``baccarat serve`` (``GET /``): static files under ``static/``."""
