@@ -22,7 +22,7 @@ when the server starts, so other commands do not load them), bound to
 * ``GET /bets`` and ``GET /rules``: what may be asked for (``baccarat bets --format
   json``; the built-in rule sets as ``baccarat rules --format json`` prints each).
 * ``GET /``: the live-shoe page (``docs/live-shoe.md``), a page of plain HTML, CSS and
-  JavaScript served from the package's ``analyzer/web/static`` (``GET /static/...``): no
+  JavaScript served from the package's ``analyzer/cli/static`` (``GET /static/...``): no
   asset comes from elsewhere.  It asks ``POST /odds`` after each card, ``POST /eor`` when
   its effects-of-removal panel is open, one request at a time (a newer state replaces a
   request not yet sent; an answer to an older state is dropped).
@@ -60,7 +60,7 @@ REQUEST_KEYS = KEYS + OPTION_KEYS
 #: Keys of a ``POST /eor`` object (``baccarat eor`` takes no ``--known``).
 EOR_KEYS = tuple(k for k in REQUEST_KEYS if k != "known")
 #: The live-shoe page's files (``GET /``, ``GET /static/...``), package data.
-STATIC_DIR = Path(__file__).resolve().parents[1] / "web" / "static"
+STATIC_DIR = Path(__file__).resolve().parent / "static"
 #: Largest ``POST /odds`` body (as a batch line) and ``POST /batch`` body, in bytes.
 MAX_ODDS_BYTES = MAX_LINE_BYTES
 MAX_BATCH_BYTES = 16 * 2**20

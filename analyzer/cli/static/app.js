@@ -310,7 +310,7 @@ function build() {
   for (const [pos, name] of POSITIONS) {
     const select = el("select", { id: `known-${pos}` }, el("option", { value: "", textContent: "—" }),
                       ...RANKS.map((r) => el("option", { value: r, textContent: r })));
-    known.append(el("label", { htmlFor: `known-${pos}` }, `${pos} ${name}`, select));
+    known.append(el("label", { htmlFor: `known-${pos}` }, `${name} (${pos})`, select));
     select.addEventListener("change", () => {
       if (select.value) state.known[pos] = select.value; else delete state.known[pos];
       changed();

@@ -1,1 +1,0 @@
-"""The live-shoe page of ``baccarat serve`` (``GET /``): static files under ``static/``."""
