@@ -183,6 +183,19 @@ def test_eor_takes_no_known_cards_nor_query(client):
     assert error_of(client.get("/eor"), 405) == "Method Not Allowed"
 
 
+@pytest.mark.parametrize("body", [
+    {"decks": 10**30}, {"decks": -1}, {"decks": True}, {"shoe": {"A": -1}}, {"shoe": {"A": 10**40}},
+    {"shoe": 5}, {"remove": [1]}, {"remove": {"5": 1}}, {"remove": "Z"}, {"remove": "5" * 100_000},
+    {"bets": "nope"}, {"bets": [[]]}, {"table": 7}, {"rules": ["gold"]}, {"player_option": "best"},
+    {"decks": 1, "remove": " ".join(["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"] * 4)},
+    [], "eor", 7, None,
+])
+def test_odd_eor_requests_are_one_line_4xx(client, body):
+    r = client.post("/eor", content=json.dumps(body).encode())
+    assert 400 <= r.status_code < 500, r.text[:300]
+    error_of(r, r.status_code)
+
+
 # ---------------------------------------------------------------------------------------------
 # GET /: the live-shoe page and its assets, all from the package
 
@@ -195,7 +208,9 @@ def test_the_page_and_its_assets_come_from_the_server(client):
     assert "default-src 'self'" in r.headers["content-security-policy"]
 
     class Assets(HTMLParser):
-        found: list = []
+        def __init__(self):
+            super().__init__()
+            self.found: list = []
 
         def handle_starttag(self, tag, attrs):
             a = dict(attrs)
