@@ -81,8 +81,8 @@ def odds_of(bets, **state) -> dict:
     return json.loads(out)
 
 
-def error_of(**state) -> str:
-    status, out, err = cli("odds", "--format", "json", *shoe_args(**state))
+def error_of(bets=("player", "banker", "tie"), **state) -> str:
+    status, out, err = cli("odds", "--format", "json", "--bets", ",".join(bets), *shoe_args(**state))
     assert status == 2 and err.startswith("baccarat: error: "), err
     return err.removeprefix("baccarat: error: ").rstrip("\n")
 
@@ -294,6 +294,23 @@ def test_entered_cards_known_cards_bets_and_rules(page):
     page.click("#known-deal")
     assert page.rows() == expected_rows(odds_of(bets, dealt=dealt + ["9", "K"], rules="gold", option="stand"))
     assert page.pg.locator("#known-1").input_value() == ""
+
+
+def test_bets_on_suits_take_each_cards_suit(page):
+    bets = ["perfect_pair", "banker"]
+    page.open("#decks=8&bets=perfect_pair,banker")
+    assert page.rows() == expected_rows(odds_of(bets))
+    page.pg.locator("body").focus()
+    page.pg.keyboard.press("Q")
+    page.settled()
+    assert page.text("#error") == error_of(bets, dealt=["Q"])      # a rank alone: its suit unknown
+    page.pg.keyboard.press("d")
+    page.settled()
+    assert page.pg.locator("#error").is_hidden()
+    assert page.rows() == expected_rows(odds_of(bets, dealt=["Qd"]))
+    page.deal("7").click("#suits button[data-suit='c']")
+    assert page.rows() == expected_rows(odds_of(bets, dealt=["Qd", "7c"]))
+    assert "dealt=Qd,7c" in page.fragment()
 
 
 def test_the_url_restores_the_shoe(page):

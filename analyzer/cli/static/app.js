@@ -7,6 +7,7 @@ const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"];
 const POSITIONS = [[1, "Player 1st"], [2, "Banker 1st"], [3, "Player 2nd"], [4, "Banker 2nd"],
                    [5, "5th card"], [6, "6th card"]];
 const BURN = "x";                       // a card dealt face down: in the count, not in the odds
+const SUITS = [["s", "♠", "spade"], ["h", "♥", "heart"], ["d", "♦", "diamond"], ["c", "♣", "club"]];
 
 const $ = (sel) => document.querySelector(sel);
 const el = (tag, props = {}, ...children) => {
@@ -280,6 +281,14 @@ function showEorError(message, text) {
 // Actions
 
 function deal(card) { state.dealt.push(card); changed(); }
+
+/** The last card dealt is of suit ``s`` (bets on suits need every card's suit). */
+function suit(s) {
+  const last = state.dealt.length - 1;
+  if (last < 0 || state.dealt[last] === BURN || !RANKS.includes(state.dealt[last][0])) return;
+  state.dealt[last] = state.dealt[last][0] + s;
+  changed();
+}
 function undo() { if (state.dealt.length) { state.dealt.pop(); changed(); } }
 
 /** A typed card as the server names it: 0 is a ten (T), ranks upper case, suits lower case. */
@@ -306,6 +315,15 @@ function build() {
     cards.append(el("button", { type: "button", dataset: { rank: r }, ariaLabel: `Deal ${r}` },
                     el("span", { textContent: r }), el("small", { textContent: "" })));
   }
+  const suits = $("#suits");
+  for (const [s, symbol, name] of SUITS) {
+    suits.append(el("button", { type: "button", dataset: { suit: s }, textContent: `${symbol} ${s.toUpperCase()}`,
+                                ariaLabel: `The last card is a ${name}`, ariaKeyShortcuts: s.toUpperCase() }));
+  }
+  suits.addEventListener("click", (e) => {
+    const button = e.target.closest("button");
+    if (button) suit(button.dataset.suit);
+  });
   const known = $("#known");
   for (const [pos, name] of POSITIONS) {
     const select = el("select", { id: `known-${pos}` }, el("option", { value: "", textContent: "—" }),
@@ -375,6 +393,7 @@ function build() {
     const key = e.key.length === 1 ? e.key.toUpperCase() : e.key;
     if (key === "0" || RANKS.includes(key)) deal(key === "0" ? "T" : key);
     else if (key === "X") deal(BURN);
+    else if (["S", "H", "D", "C"].includes(key)) suit(key.toLowerCase());
     else if (key === "Backspace") undo();
     else if (key === "E") { $("#eor-panel").open = !$("#eor-panel").open; }
     else return;
