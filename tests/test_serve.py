@@ -133,6 +133,103 @@ def test_solvers_are_kept_across_requests(client):
 
 
 # ---------------------------------------------------------------------------------------------
+# POST /eor: the document of `eor --format json` (the live-shoe page's effects of removal)
+
+
+@pytest.mark.parametrize("request_, argv", [
+    ({"remove": "5 5 K 9h", "bets": ["banker", "player", "tie"]},
+     ["--remove", "5 5 K 9h", "--bets", "banker,player,tie"]),
+    ({"decks": 6, "bets": ["dragon7", "player_pair", "tie"]}, ["--decks", "6", "--bets", "dragon7,player_pair,tie"]),
+    ({"decks": 2, "remove": depleted(random.Random(5), 20).split(), "bets": ["perfect_pair", "banker"]},
+     ["--decks", "2", "--remove", depleted(random.Random(5), 20), "--bets", "perfect_pair,banker"]),
+    ({"shoe": {"A": 1, "5": 9, "K": 30}, "table": "ez"}, ["--shoe", "A=1,5=9,K=30", "--table", "ez"]),
+    ({"decks": 1, "remove": ["9"] * 4, "bets": ["banker", "tie"]}, ["--decks", "1", "--remove", "9 9 9 9", "--bets", "banker,tie"]),
+    ({"decks": 6, "remove": "5 5 4", "rules": "gold", "player_option": "best", "bets": ["banker", "tie"]},
+     ["--decks", "6", "--remove", "5 5 4", "--rules", "gold", "--player-option", "best", "--bets", "banker,tie"]),
+    ({"decks": 6, "rules": "gold", "player_option": "stand"}, ["--decks", "6", "--rules", "gold", "--player-option", "stand"]),
+])
+def test_eor_is_the_cli_document(client, request_, argv):
+    r = client.post("/eor", json=request_)
+    status, out, err = cli("eor", "--format", "json", *argv)
+    assert status == 0, err
+    assert r.status_code == 200 and r.headers["content-type"].startswith("application/json")
+    assert r.text == out
+
+
+def test_eor_uses_the_servers_solvers(client):
+    service = client.app.state.service
+    client.post("/odds", json={"decks": 5, "bets": ["panda8"]})
+    before = service.solvers.compiled
+    assert client.post("/eor", json={"decks": 5, "remove": "3 3", "bets": ["panda8"]}).status_code == 200
+    assert service.solvers.compiled == before
+
+
+@pytest.mark.parametrize("request_, argv", [
+    ({"shoe": "A=6"}, ["--shoe", "A=6"]),                          # a coup needs 6 cards left after one
+    ({"decks": 1, "remove": "5 5 5 5 5"}, ["--decks", "1", "--remove", "5 5 5 5 5"]),
+    ({"bets": ["nope"]}, ["--bets", "nope"]),
+    ({"remove": "5", "bets": ["perfect_pair"]}, ["--remove", "5", "--bets", "perfect_pair"]),   # rank-only
+    ({"rules": "gold", "player_option": "sometimes"}, ["--rules", "gold", "--player-option", "sometimes"]),
+])
+def test_bad_eor_requests_are_the_clis_message(client, request_, argv):
+    assert error_of(client.post("/eor", json=request_)) == cli_error("eor", "--format", "json", *argv)
+
+
+def test_eor_takes_no_known_cards_nor_query(client):
+    assert error_of(client.post("/eor", json={"known": {"1": "9"}})) == (
+        "unknown key 'known' (keys: decks, shoe, remove, bets, table, rules, player_option)")
+    assert error_of(client.post("/eor?bets=tie", json={})).startswith("POST /eor takes no query parameters")
+    assert error_of(client.post("/eor", content=b'{"decks": 6')).startswith("malformed JSON")
+    assert error_of(client.get("/eor"), 405) == "Method Not Allowed"
+
+
+@pytest.mark.parametrize("body", [
+    {"decks": 10**30}, {"decks": -1}, {"decks": True}, {"shoe": {"A": -1}}, {"shoe": {"A": 10**40}},
+    {"shoe": 5}, {"remove": [1]}, {"remove": {"5": 1}}, {"remove": "Z"}, {"remove": "5" * 100_000},
+    {"bets": "nope"}, {"bets": [[]]}, {"table": 7}, {"rules": ["gold"]}, {"player_option": "best"},
+    {"decks": 1, "remove": " ".join(["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"] * 4)},
+    [], "eor", 7, None,
+])
+def test_odd_eor_requests_are_one_line_4xx(client, body):
+    r = client.post("/eor", content=json.dumps(body).encode())
+    assert 400 <= r.status_code < 500, r.text[:300]
+    error_of(r, r.status_code)
+
+
+# ---------------------------------------------------------------------------------------------
+# GET /: the live-shoe page and its assets, all from the package
+
+
+def test_the_page_and_its_assets_come_from_the_server(client):
+    from html.parser import HTMLParser
+
+    r = client.get("/")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
+    assert "default-src 'self'" in r.headers["content-security-policy"]
+
+    class Assets(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.found: list = []
+
+        def handle_starttag(self, tag, attrs):
+            a = dict(attrs)
+            if tag == "script" or (tag == "link" and a.get("rel") == "stylesheet"):
+                self.found.append(a.get("src") or a.get("href"))
+
+    parser = Assets()
+    parser.feed(r.text)
+    assert sorted(parser.found) == ["/static/app.js", "/static/style.css"]
+    kinds = {"/static/app.js": "text/javascript", "/static/style.css": "text/css"}
+    for path in parser.found:
+        asset = client.get(path)
+        assert asset.status_code == 200 and asset.headers["content-type"].startswith(kinds[path])
+        assert not re.search(r"https?://", asset.text), path          # nothing from another origin
+    assert error_of(client.get("/static/nothing.js"), 404) == "Not Found"
+    assert error_of(client.get("/static/../cli/serve.py"), 404) == "Not Found"
+
+
+# ---------------------------------------------------------------------------------------------
 # POST /batch: the lines of `odds --batch`
 
 

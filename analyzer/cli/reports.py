@@ -118,10 +118,17 @@ def cmd_distributions(args) -> int:
     return 0
 
 
+def eor_json_text(e) -> str:
+    """The text ``baccarat eor --format json`` prints for the effects ``e`` (``serve``'s
+    ``POST /eor`` too)."""
+    from ..reports import analysis_tables as reportfmt
+    from ..reports.writer import json_with_rules
+    return json_with_rules(reportfmt.eor_json(e), e.rules and e.rules.describe())
+
+
 def cmd_eor(args) -> int:
     from ..reports.eor import effects_of_removal
     from ..reports import analysis_tables as reportfmt
-    from ..reports.writer import json_with_rules
 
     fmt = check_format(args.format)
     shoe = shoe_from_args(args)
@@ -135,7 +142,7 @@ def cmd_eor(args) -> int:
     command = "baccarat eor " + _shoe_words(args) + reproduce_words(args)
     text = {"md": lambda: reportfmt.eor_markdown(e, command, {}),
             "csv": lambda: reportfmt.eor_csv(e),
-            "json": lambda: json_with_rules(reportfmt.eor_json(e), e.rules and e.rules.describe())}[fmt]()
+            "json": lambda: eor_json_text(e)}[fmt]()
     write_output(text, args.output)
     return 0
 

@@ -13,15 +13,29 @@ when the server starts, so other commands do not load them), bound to
   query parameters (``?bets=banker,tie&table=ez&rules=gold&player_option=best``,
   ``bets`` and ``table`` repeatable, as ``--bets`` and ``--table``).  The answer
   streams back exactly the lines ``baccarat odds --batch -`` writes.
+* ``POST /eor``: the effects of removal of the next card: one JSON object with the keys of
+  ``POST /odds`` less ``known`` (``decks``, ``shoe``, ``remove``, ``bets``, ``table``,
+  ``rules``, ``player_option``); the answer is exactly what ``baccarat eor --format json``
+  prints for the same options (one card removed: for each rank the shoe still holds, the
+  exact change of each bet's EV; ``null`` for a rank it lacks).  Computed by
+  :func:`analyzer.reports.eor.effects_of_removal` through the server's compiled solvers.
 * ``GET /bets`` and ``GET /rules``: what may be asked for (``baccarat bets --format
   json``; the built-in rule sets as ``baccarat rules --format json`` prints each).
+* ``GET /``: the live-shoe page (``docs/live-shoe.md``), a page of plain HTML, CSS and
+  JavaScript served from the package's ``analyzer/cli/static`` (``GET /static/...``): no
+  asset comes from elsewhere.  It asks ``POST /odds`` after each card, ``POST /eor`` when
+  its effects-of-removal panel is open, one request at a time (a newer state replaces a
+  request not yet sent; an answer to an older state is dropped).
 
 Every document is built by :class:`analyzer.cli.odds.OddsPlan`, the code of ``odds``
 and ``odds --batch``; compiled solvers are kept across requests (a bounded
 :class:`analyzer.cli.batch.Solvers`).  A bad request is a 4xx answer
 ``{"error": "..."}`` holding the line the command line prints for the same input.
 The work runs on a bounded pool of threads, one computation at a time (the engines
-are not shared between threads), so the event loop keeps answering.
+are not shared between threads), so the event loop keeps answering.  For the page's
+latency this means one client's click waits behind any other client's computation (a
+batch of thousands of shoes, a first compile of a card bet): the main bets answer in a
+few milliseconds warm, but not while the server works for someone else.
 """
 
 from __future__ import annotations
@@ -33,6 +47,7 @@ import socket
 import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 from ..core.errors import BaccaratError
 from .batch import (KEYS, MAX_LINE_BYTES, BatchError, Solvers, answer_lines, batch_text, json_kind,
@@ -42,6 +57,10 @@ from .options import UsageError, whole_number
 #: Keys of a ``POST /odds`` object: a batch line's, then the bet and rules options.
 OPTION_KEYS = ("bets", "table", "rules", "player_option")
 REQUEST_KEYS = KEYS + OPTION_KEYS
+#: Keys of a ``POST /eor`` object (``baccarat eor`` takes no ``--known``).
+EOR_KEYS = tuple(k for k in REQUEST_KEYS if k != "known")
+#: The live-shoe page's files (``GET /``, ``GET /static/...``), package data.
+STATIC_DIR = Path(__file__).resolve().parent / "static"
 #: Largest ``POST /odds`` body (as a batch line) and ``POST /batch`` body, in bytes.
 MAX_ODDS_BYTES = MAX_LINE_BYTES
 MAX_BATCH_BYTES = 16 * 2**20
@@ -54,6 +73,9 @@ SERVER_SOLVERS = 32
 #: Threads that run the work; requests waiting for one beyond this many are refused (503).
 WORKERS = 4
 MAX_WAITING = 64
+#: The page's Content-Security-Policy: every script, style and request to this server only.
+PAGE_POLICY = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+               "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
 #: The name of a request's body in messages: it is what ``odds --batch -`` reads.
 BODY_NAME = "standard input"
 
@@ -69,8 +91,10 @@ class RequestError(BaccaratError):
 def register(sub) -> None:
     p = sub.add_parser("serve", help="a local HTTP server answering odds requests (needs the serve extra)",
                        description="An HTTP server for programs on this machine: POST /odds (one shoe), "
-                                   "POST /batch (JSON Lines), GET /bets, GET /rules; the documents of "
-                                   "'baccarat odds --format json'.  Binds to 127.0.0.1 by default.")
+                                   "POST /batch (JSON Lines), POST /eor, GET /bets, GET /rules; the documents of "
+                                   "'baccarat odds --format json' and 'baccarat eor --format json'; "
+                                   "and at GET / a live-shoe page for a browser.  Binds to 127.0.0.1 "
+                                   "by default.")
     p.add_argument("--host", default="127.0.0.1",
                    help="address to listen on (default 127.0.0.1: this machine only)")
     p.add_argument("--port", default="8000", metavar="N",
@@ -176,6 +200,16 @@ class Service:
         shoe, known = shoe_of(obj)
         return json_text(self.plan(request_options(obj)).document(shoe, known))
 
+    def eor_text(self, body: bytes) -> str:
+        """The answer of ``POST /eor``: ``eor --format json``'s text (one card removed)."""
+        from ..reports.eor import effects_of_removal
+        from .reports import eor_json_text
+        obj = load_object(body_text(body), EOR_KEYS)
+        shoe, _ = shoe_of(obj)
+        plan = self.plan(request_options(obj))
+        solver, _ = plan.solver_of(shoe, None)
+        return eor_json_text(effects_of_removal(shoe, plan.bets, 1, solver=solver))
+
     def batch_answers(self, body: bytes, options):
         """The lists of documents answering ``POST /batch``, in order (a generator); every line
         is read and checked first, so that a bad one is refused before any answer."""
@@ -218,8 +252,9 @@ def create_app(card_budget=None, workers: int = WORKERS):
 
     from starlette.applications import Starlette
     from starlette.exceptions import HTTPException
-    from starlette.responses import JSONResponse, Response, StreamingResponse
-    from starlette.routing import Route
+    from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+    from starlette.routing import Mount, Route
+    from starlette.staticfiles import StaticFiles
 
     service = Service(card_budget, workers)
 
@@ -248,6 +283,18 @@ def create_app(card_budget=None, workers: int = WORKERS):
                                f"object ({', '.join(REQUEST_KEYS)})")
         body = await read_body(request, MAX_ODDS_BYTES, "POST /odds")
         return json_answer(await service.run(service.odds_text, body))
+
+    async def eor(request):
+        if request.query_params:
+            raise RequestError("POST /eor takes no query parameters: the options are keys of the JSON "
+                               f"object ({', '.join(EOR_KEYS)})")
+        body = await read_body(request, MAX_ODDS_BYTES, "POST /eor")
+        return json_answer(await service.run(service.eor_text, body))
+
+    async def page(request):
+        # the page and its assets only from this server (no inline script, no other origin)
+        return FileResponse(STATIC_DIR / "index.html", media_type="text/html",
+                            headers={"Content-Security-Policy": PAGE_POLICY, "Cache-Control": "no-cache"})
 
     async def batch(request):
         options = query_options(request.query_params.multi_items())
@@ -297,7 +344,10 @@ def create_app(card_budget=None, workers: int = WORKERS):
         service.close()
 
     app = Starlette(routes=[Route("/odds", odds, methods=["POST"]), Route("/batch", batch, methods=["POST"]),
-                            Route("/bets", bets, methods=["GET"]), Route("/rules", rules, methods=["GET"])],
+                            Route("/eor", eor, methods=["POST"]),
+                            Route("/bets", bets, methods=["GET"]), Route("/rules", rules, methods=["GET"]),
+                            Route("/", page, methods=["GET"]),
+                            Mount("/static", StaticFiles(directory=STATIC_DIR), name="static")],
                     exception_handlers={BaccaratError: baccarat_error, HTTPException: http_error,
                                         Exception: internal_error},
                     lifespan=lifespan)
@@ -354,4 +404,4 @@ def cmd_serve(args) -> int:
 
 
 __all__ = ["register", "create_app", "cmd_serve", "Service", "request_options", "query_options",
-           "RequestError", "REQUEST_KEYS", "MAX_ODDS_BYTES", "MAX_BATCH_BYTES", "MAX_BATCH_LINES"]
+           "RequestError", "REQUEST_KEYS", "EOR_KEYS", "MAX_ODDS_BYTES", "MAX_BATCH_BYTES", "MAX_BATCH_LINES"]
