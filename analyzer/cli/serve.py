@@ -41,7 +41,6 @@ few milliseconds warm, but not while the server works for someone else.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import io
 import socket
 import sys
@@ -189,6 +188,7 @@ class Service:
             with self.work_lock:
                 return fn(*args)
         try:
+            import asyncio      # here: every command imports this module to register `serve`
             return await asyncio.get_running_loop().run_in_executor(self.pool, locked)
         finally:
             self.waiting -= 1
@@ -395,7 +395,8 @@ def cmd_serve(args) -> int:
     sock = listening_socket(args.host, port)
     config = uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=5,
                             lifespan="on")
-    print(f"baccarat serve: listening on {url_of(sock)} (Ctrl-C stops it)", file=sys.stderr, flush=True)
+    print(f"baccarat serve: listening on {url_of(sock)} (the live-shoe page: {url_of(sock)}/; Ctrl-C stops it)",
+          file=sys.stderr, flush=True)
     with sock:
         uvicorn.Server(config).run(sockets=[sock])
     # uvicorn stops on SIGINT / SIGTERM and then raises that signal again: the command line's
