@@ -382,7 +382,7 @@ def gold_row(play):
 
 
 NUMBER = r"([\d,]+(?:\.\d+)?)"
-#: (what, a phrase of the README with the quoted figures as groups, the tool's figures).
+#: (what, a phrase of the manual with the quoted figures as groups, the tool's figures).
 FIGURES = [
     ("Dragon 7 and Panda 8 house edges",
      rf"\(base house edges {NUMBER}% and {NUMBER}%, as `baccarat odds` prints them;.*? "
