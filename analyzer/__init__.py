@@ -32,7 +32,7 @@ from .core.rules import BANKER_DRAWS, BANKER_RULE_TABLE, Coup, Rules, banker_dra
 from .core.shoe import Shoe
 from .core.solver import Solver
 
-__version__ = "0.1.0"
+__version__ = "0.1.0"      # the one place the version is written: pyproject.toml reads it (dynamic)
 
 __all__ = [
     "Analysis", "BetResult", "EventResult", "Solver", "analyze", "solver",

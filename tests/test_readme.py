@@ -1,4 +1,5 @@
-"""The README documents what the code offers, and every example of it runs as shown."""
+"""The manual (the README and the pages of ``docs/``) documents what the code offers, and
+every example of it runs as shown."""
 
 import contextlib
 import doctest
@@ -18,40 +19,50 @@ import pytest
 from analyzer import FEATURES, catalog
 from markdown_examples import examples
 
-README = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+ROOT = Path(__file__).resolve().parents[1]
+README_PATH = ROOT / "README.md"
+#: The manual: the README, then the documentation pages (not the generated API reference).
+PAGES = [README_PATH, *sorted((ROOT / "docs").glob("*.md"))]
+README = README_PATH.read_text()
+MANUAL = "\n".join(p.read_text() for p in PAGES)
+
+
+def page(name: str) -> str:
+    return (ROOT / "docs" / name).read_text()
 
 
 def test_every_feature_is_documented():
-    """Each feature is in README; a card position's features as its position and attribute."""
+    """Each feature is in the manual; a card position's features as its position and attribute."""
     from analyzer.core.features import POSITION_FEATURES
-    missing = [f for f in FEATURES if f not in POSITION_FEATURES and f"`{f}`" not in README]
+    missing = [f for f in FEATURES if f not in POSITION_FEATURES and f"`{f}`" not in MANUAL]
     missing += [f for f, (pos, attr) in POSITION_FEATURES.items()
-                if f"`{pos}`" not in README and not pos.startswith("card")]
-    missing += sorted({attr for pos, attr in POSITION_FEATURES.values() if f"`_{attr}`" not in README})
-    assert "`card1` ..\n  `card4`" in README and "`card5`" in README and "`card6`" in README
+                if f"`{pos}`" not in MANUAL and not pos.startswith("card")]
+    missing += sorted({attr for pos, attr in POSITION_FEATURES.values() if f"`_{attr}`" not in MANUAL})
+    assert "`card1` ..\n  `card4`" in MANUAL and "`card5`" in MANUAL and "`card6`" in MANUAL
     assert not missing
 
 
 def test_the_feature_table_is_the_registrys():
-    """Each feature of a coup (not a card position's) has its row in the README's table,
+    """Each feature of a coup (not a card position's) has its row in the table of docs/bets.md,
     its kind and meaning as the registry states them (analyzer/core/features.py)."""
     from analyzer.core.features import POSITION_FEATURES, REGISTRY
     rows = [f"| `{n}` | {f.kind} | {f.doc} |" for n, f in REGISTRY.items() if n not in POSITION_FEATURES]
-    assert [r for r in rows if r not in README] == []
-    table = [line for line in README.splitlines() if line.startswith("| `") and line.count("|") == 4]
+    bets = page("bets.md")
+    assert [r for r in rows if r not in bets] == []
+    table = [line for line in bets.splitlines() if line.startswith("| `") and line.count("|") == 4]
     assert [line for line in table[:len(rows)]] == rows
 
 
 def test_every_group_function_is_documented():
     from analyzer.bets.conditions import FUNCTIONS
-    assert not [f for f in FUNCTIONS if f"`{f}(" not in README]
+    assert not [f for f in FUNCTIONS if f"`{f}(" not in MANUAL]
 
 
 def test_every_catalog_bet_and_table_is_named():
     cat = catalog()
-    named = [b for b in cat.bets if f"`{b}`" not in README and not b.startswith("egalite_")]
+    named = [b for b in cat.bets if f"`{b}`" not in MANUAL and not b.startswith("egalite_")]
     assert not named
-    assert not [t for t in cat.tables if f"`{t}`" not in README]
+    assert not [t for t in cat.tables if f"`{t}`" not in MANUAL]
 
 
 SETUP_ODDS = "python3 -m venv .venv && .venv/bin/python -m pip install . && .venv/bin/baccarat odds"
@@ -65,14 +76,14 @@ def test_readme_opens_with_the_two_setup_commands():
 
 
 def test_ci_runs_the_readme_test_command():
-    ci = (Path(__file__).resolve().parents[1] / ".ci" / "run").read_text()
+    ci = (ROOT / ".ci" / "run").read_text()
     assert SETUP_TESTS in ci
 
 
-def test_readme_bet_file_example_works(tmp_path):
+def test_the_bet_file_example_works(tmp_path):
     from analyzer import Shoe, Solver, load_bets_file
 
-    block = README.split("```toml\n", 1)[1].split("```", 1)[0]
+    block = page("bets.md").split("```toml\n", 1)[1].split("```", 1)[0]
     path = tmp_path / "mybets.toml"
     path.write_text(block)
     cat = load_bets_file(path)
@@ -83,15 +94,13 @@ def test_readme_bet_file_example_works(tmp_path):
 
 
 # ---------------------------------------------------------------------------------------------
-# Every example of the README, read from the README (tests/markdown_examples.py): its Python
-# sessions and blocks, its shell commands (run through the CLI in a temporary folder holding
-# the files the README defines), its TOML files, the Python calls and the names and paths
-# it quotes, and the figures its prose quotes from the tool.
+# Every example of the manual, read from its pages (tests/markdown_examples.py): their Python
+# sessions and blocks, their shell commands (run through the CLI in a temporary folder holding
+# the files the pages define), their TOML files, the Python calls and the names and paths
+# they quote, and the figures their prose quotes from the tool.
 
 
-ROOT = Path(__file__).resolve().parents[1]
-README_PATH = ROOT / "README.md"
-EXAMPLES = examples(README_PATH)
+EXAMPLES = [e for p in PAGES for e in examples(p)]
 
 #: Shell examples not run, by a phrase of the command: why.
 SKIP = {
@@ -108,6 +117,7 @@ SKIP = {
                                      "against a real server)",
     "curl -s 'http://127.0.0.1:8000": "asks a running `baccarat serve` (tests/test_serve.py runs these "
                                       "against a real server)",
+    "python -m pytest": "the test suite itself (this test is part of it)",
 }
 #: Shell examples that take more than about 10 s, by a phrase of the command.
 SLOW = {
@@ -134,7 +144,7 @@ def shell_marks(e):
     return marks + [pytest.mark.slow for phrase in SLOW if phrase in e.text]
 
 
-def test_the_readme_has_examples_of_each_kind():
+def test_the_manual_has_examples_of_each_kind():
     counts = {k: len(kind(k)) for k in ("doctest", "shell", "toml", "inline-python", "name", "path")}
     assert all(counts.values()), counts
 
@@ -160,7 +170,9 @@ def test_python_block(ex):
 
 
 def readme_files(tmp_path):
-    """The README's named TOML files written into ``tmp_path``, and its folders linked there."""
+    """The manual's named TOML files written into ``tmp_path``, and its folders linked there."""
+    names = [e.filename for e in kind("toml") if e.filename]
+    assert len(names) == len(set(names)), f"two pages name one file: {names}"
     for e in kind("toml"):
         if e.filename:
             (tmp_path / e.filename).write_text(e.text)
@@ -174,7 +186,7 @@ def producers(ex):
     wanted = {t for t in shlex.split(ex.text) if re.fullmatch(r"[\w.-]+\.(csv|jsonl|json)", t)}
     wanted -= {p.name for p in ROOT.iterdir()}
     found = []
-    for e in reversed([e for e in kind("shell") if e.line < ex.line]):
+    for e in reversed([e for e in kind("shell") if e.path == ex.path and e.line < ex.line]):
         tokens = shlex.split(e.text)
         made = wanted & {t for option, t in zip(tokens, tokens[1:]) if option.startswith("-")}
         if made:
@@ -192,9 +204,9 @@ def run_shell(command, cwd):
 
 @pytest.mark.parametrize("ex", params("shell", shell_marks))
 def test_shell_command(ex, tmp_path):
-    """A command of the README runs (exit 0; 1 where the output shown says FAIL), in a folder
-    holding the README's files, after the commands that write the files it reads; a shown
-    output is its output."""
+    """A command of the manual runs (exit 0; 1 where the output shown says FAIL), in a folder
+    holding the manual's files, after the commands of its page that write the files it reads;
+    a shown output is its output."""
     readme_files(tmp_path)
     for before in producers(ex):
         r = run_shell(before.text, tmp_path)
@@ -241,10 +253,10 @@ def test_toml_example(ex, tmp_path):
 
 
 def test_the_rules_file_restates_gold(tmp_path):
-    """The rules file the README shows restates the built-in ``gold``, as it says."""
+    """The rules file the manual shows restates the built-in ``gold``, as it says."""
     from analyzer.bets.rules_files import load_rules
     (block,) = [e for e in kind("toml") if "[banker]" in e.text]
-    assert "(this one restates\n`gold`)" in README
+    assert "(this one restates\n`gold`)" in MANUAL
     path = tmp_path / "gold.toml"
     path.write_text(block.text)
     assert load_rules(str(path)) == load_rules("gold")
@@ -263,7 +275,7 @@ def inline_marks(e):
 
 @lru_cache(maxsize=1)
 def inline_namespace():
-    """The names the README's inline calls use: a shoe, some bets, a result, rule sets."""
+    """The names the manual's inline calls use: a shoe, some bets, a result, rule sets."""
     import analyzer
     from analyzer import Shoe, Solver, analyze, catalog
     from analyzer.bets.rules_files import load_rules
@@ -276,7 +288,7 @@ def inline_namespace():
 @pytest.mark.parametrize("ex", params("inline-python", inline_marks))
 def test_inline_python_call(ex):
     """A call quoted after "Python:" runs, with ``shoe`` an 8-deck shoe, ``bets`` the main bets,
-    ``result`` their analysis and ``rules`` Baccarat Gold (the README quotes them about Gold)."""
+    ``result`` their analysis and ``rules`` Baccarat Gold (the manual quotes them about Gold)."""
     import analyzer.bets.breakeven, analyzer.core.choice, analyzer.core.known  # noqa: E401,F401
     import analyzer.reports.bankroll, analyzer.bets.rules_files  # noqa: E401,F401
     try:
@@ -287,7 +299,7 @@ def test_inline_python_call(ex):
 
 @pytest.mark.parametrize("ex", params("name"))
 def test_quoted_name_exists(ex):
-    """A dotted name ``analyzer.x.y`` the README quotes is a module or an attribute of one."""
+    """A dotted name ``analyzer.x.y`` the manual quotes is a module or an attribute of one."""
     import importlib
     parts = ex.text.split(".")
     for k in range(len(parts), 0, -1):
@@ -304,18 +316,20 @@ def test_quoted_name_exists(ex):
 
 @pytest.mark.parametrize("ex", params("path"))
 def test_quoted_path_exists(ex):
-    """A file or folder the README quotes exists, beside the README or in a package beside it
-    (``reports/writer.py`` in ``analyzer/``)."""
-    here = ex.path.parent
+    """A file or folder the manual quotes exists, in the repository's top folder or in a package
+    there (``reports/writer.py`` in ``analyzer/``), or (a link between pages) beside its page."""
+    here = ROOT
     packages = [p for p in here.iterdir() if (p / "__init__.py").exists()]
-    assert any((base / ex.text).exists() for base in [here, *packages]), f"{ex.where}: no such file or folder"
+    bases = [here, *packages, ex.path.parent]
+    assert any((base / ex.text).exists() for base in bases), f"{ex.where}: no such file or folder"
 
 
 # ---------------------------------------------------------------------------------------------
-# Figures the README's prose quotes from the tool, each against what the tool prints.
+# Figures the manual's prose quotes from the tool, each against what the tool prints.
 
 
-FLAT = " ".join(README.split())          # the README with its line breaks made spaces
+FLATS = {p: " ".join(p.read_text().split()) for p in PAGES}    # each page with its line breaks made spaces
+FLAT = " ".join(FLATS.values())
 
 
 @lru_cache(maxsize=None)
@@ -368,7 +382,7 @@ def gold_row(play):
 
 
 NUMBER = r"([\d,]+(?:\.\d+)?)"
-#: (what, a phrase of the README with the quoted figures as groups, the tool's figures).
+#: (what, a phrase of the manual with the quoted figures as groups, the tool's figures).
 FIGURES = [
     ("Dragon 7 and Panda 8 house edges",
      rf"\(base house edges {NUMBER}% and {NUMBER}%, as `baccarat odds` prints them;.*? "
@@ -415,7 +429,7 @@ SLOW_FIGURES = {"known-card edges"}      # midcoup's known-card edges: every pos
 
 
 def agrees(quoted: str, value) -> bool:
-    """The README's ``quoted`` figure is ``value`` (an integer exactly; else rounded to the
+    """The manual's ``quoted`` figure is ``value`` (an integer exactly; else rounded to the
     digits quoted)."""
     if isinstance(value, int) and "." not in quoted:
         return int(quoted.replace(",", "")) == value
@@ -423,10 +437,10 @@ def agrees(quoted: str, value) -> bool:
     return f"{float(value):.{digits}f}" == quoted
 
 
-def figure_line(m):
-    """The README line of a match in FLAT."""
-    words = FLAT[:m.start()].split()
-    text, count = README, 0
+def figure_line(path, m):
+    """The line of a match in the page ``path``'s FLATS."""
+    words = FLATS[path][:m.start()].split()
+    text, count = path.read_text(), 0
     for k, line in enumerate(text.splitlines(), 1):
         count += len(line.split())
         if count > len(words):
@@ -438,14 +452,15 @@ def figure_line(m):
     pytest.param(*f, id=f[0], marks=[pytest.mark.slow] if any(s in f[0] for s in SLOW_FIGURES) else [])
     for f in FIGURES])
 def test_quoted_figures_are_the_tools(what, phrase, tool):
-    found = list(re.finditer(phrase, FLAT))
-    assert len(found) == 1, f"{what}: the README has {len(found)} phrases like {phrase!r}"
-    m = found[0]
+    found = [(p, m) for p, flat in FLATS.items() for m in re.finditer(phrase, flat)]
+    assert len(found) == 1, f"{what}: the manual has {len(found)} phrases like {phrase!r}"
+    path, m = found[0]
     quoted, values = m.groups(), tool()
     assert len(quoted) == len(values)
     wrong = [(q, f"{float(v):.6f}" if isinstance(v, Fraction) else v)
              for q, v in zip(quoted, values) if not agrees(q, v)]
-    assert not wrong, f"README.md line {figure_line(m)} ({what}): quoted, and what the tool gives: {wrong}"
+    assert not wrong, (f"{path.relative_to(ROOT)} line {figure_line(path, m)} ({what}): quoted, and what "
+                       f"the tool gives: {wrong}")
 
 
 def poker_bet(tmp_path, *conditions):
@@ -456,10 +471,10 @@ def poker_bet(tmp_path, *conditions):
 
 
 def test_the_poker_examples_that_cannot_be_one_bet(tmp_path):
-    """The README says which poker tests one bet cannot combine, and the estimate it stops with."""
+    """The manual says which poker tests one bet cannot combine, and the estimate it stops with."""
     m = re.search(r"so one bet with `([^`]+)` and `([^`]+)` must tell all 52 cards apart on all six: "
                   rf"{NUMBER} class sequences, far beyond the budget below, and the command stops", FLAT)
-    assert m, "the README no longer says which poker tests cannot be one bet"
+    assert m, "the manual no longer says which poker tests cannot be one bet"
     status, _, err = cli("odds", "--bets-file", poker_bet(tmp_path, m[1], m[2]))
     assert status == 2 and f"{m[3]} sequences of 52 card classes" in err, err
     assert {"jackpot", "lucky_match"} <= set(cli_json("bets")["tables"]["poker"]["bets"])
@@ -473,7 +488,7 @@ def test_the_poker_examples_that_can_be_one_bet(tmp_path):
     for condition in (m[1], m[2]):
         assert cli("odds", "--bets-file", poker_bet(tmp_path, condition))[0] == 0
     m = re.search(r"Tests of ranks alone combine \(`([^`]+)` with `([^`]+)` in one bet\)", FLAT)
-    assert m, "the README no longer says which poker tests combine"
+    assert m, "the manual no longer says which poker tests combine"
     assert cli("odds", "--bets-file", poker_bet(tmp_path, m[1], m[2]))[0] == 0
 
 

@@ -193,12 +193,12 @@ def test_rules_value_is_frozen_and_the_name_is_a_label():
         r.name = "x"
 
 
-def test_readme_rules_file_example_is_gold():
+def test_the_documented_rules_file_example_is_gold():
     from pathlib import Path
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    readme = (Path(__file__).resolve().parents[1] / "docs" / "rules.md").read_text()
     section = readme.split("## Rules as data: `--rules`", 1)[1].split("\n## ", 1)[0]
     block = section.split("```toml\n", 1)[1].split("```", 1)[0]
-    assert parse_rules(block, "README") == GOLD
+    assert parse_rules(block, "docs/rules.md") == GOLD
     assert "2,233,533,079,191,808" in section       # standing on 5, 8 decks (tests/test_gold.py)
 
 

@@ -462,15 +462,16 @@ def post(url, body: bytes, timeout=60):
 
 
 def run_the_readme_examples(url: str) -> None:
-    """The README's curl commands, against this server: each answers JSON, no error."""
+    """The curl commands of the server's page (docs/serve.md), against this server: each answers
+    JSON, no error."""
     import shutil
     from pathlib import Path
 
     from markdown_examples import examples
     if shutil.which("curl") is None:
         return
-    readme = Path(__file__).resolve().parents[1] / "README.md"
-    curls = [e.text for e in examples(readme) if e.kind == "shell" and e.text.startswith("curl ")]
+    page = Path(__file__).resolve().parents[1] / "docs" / "serve.md"
+    curls = [e.text for e in examples(page) if e.kind == "shell" and e.text.startswith("curl ")]
     assert len(curls) == 3
     for command in curls:
         r = subprocess.run(["bash", "-c", command.replace("http://127.0.0.1:8000", url)],

@@ -2,7 +2,7 @@
 
 The built-in catalog lives in ``analyzer/bets/data/`` (the files of
 :data:`CATALOG_FILES`, read in that order); user files have the same shape (see
-README).  A bet's events are tried in order, the first whose
+docs/bets.md).  A bet's events are tried in order, the first whose
 condition holds decides the payout, and a coup matching none pays
 ``otherwise`` (``-1`` unless stated: the stake is lost).
 

@@ -34,7 +34,7 @@ def register(sub) -> None:
     add_shoe_options(p)
     g = p.add_argument_group("session")
     g.add_argument("--bet", metavar="ID", default="banker", help="the bet (default banker; see 'baccarat bets')")
-    g.add_argument("--bets-file", metavar="FILE", help="a TOML file of extra bets (format in README)")
+    g.add_argument("--bets-file", metavar="FILE", help="a TOML file of extra bets (format in docs/bets.md)")
     g.add_argument("--bankroll", default="100", metavar="AMOUNT", help="starting bankroll (default 100)")
     g.add_argument("--unit", default="1", metavar="AMOUNT", help="the base stake (default 1)")
     g.add_argument("--coups", default="100", metavar="N", help="coups to play at most (default 100)")

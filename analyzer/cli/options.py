@@ -152,7 +152,7 @@ def add_bet_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--bets", metavar="IDS", action="append", default=[],
                    help="bet ids, comma separated (see 'baccarat bets'), or 'all'; may be repeated")
     g.add_argument("--bets-file", metavar="FILE",
-                   help="a TOML file of extra bets and tables (format in README)")
+                   help="a TOML file of extra bets and tables (format in docs/bets.md)")
 
 
 def catalog_from_args(args):

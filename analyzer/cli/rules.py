@@ -11,7 +11,7 @@ def add_rules_options(p) -> None:
     g = p.add_argument_group("rules")
     g.add_argument("--rules", metavar="NAME|FILE", default=None,
                    help="drawing rules: punto_banco (default), gold, or a TOML rules file "
-                        "(see 'baccarat rules' and README)")
+                        "(see 'baccarat rules' and docs/rules.md)")
     g.add_argument("--player-option", metavar="PLAY", default=None,
                    help="where the rule set lets the Player choose (gold: stand or draw on 5): "
                         "draw, stand, or best (the exact best play by two-card hand for the shoe)")

@@ -384,7 +384,7 @@ REQUIRED_KEYS = ("player_draws", "banker", "banker_if_player_stood")
 
 
 def rules_from_mapping(doc: dict, source: str = "rules") -> Rules:
-    """A :class:`Rules` from a parsed rules document (the TOML shape of the README)."""
+    """A :class:`Rules` from a parsed rules document (the TOML shape of docs/rules.md)."""
     if not isinstance(doc, dict):
         raise RulesError(f"{source}: a rules document is a table of keys")
     unknown = [k for k in doc if k not in RULES_KEYS]

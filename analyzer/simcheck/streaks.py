@@ -5,7 +5,7 @@ Within each shoe, a *run* is a maximal block of consecutive coups with one outco
 shoe boundary).  The reference treats the coups of a shoe as independent, each
 distributed as the first coup of the declared shoe (``p`` = exact off-the-top
 probabilities), which is exact for a simulator that reshuffles before every coup and
-an approximation for a shoe dealt to a cut card (see the README).  Under it:
+an approximation for a shoe dealt to a cut card (see docs/simcheck.md).  Under it:
 
 * the expected number of runs of outcome ``o`` (probability ``p``, ``q = 1 - p``)
   of length exactly ``k`` in a shoe of ``n`` coups is ``p^n`` when ``k = n`` and

@@ -1,7 +1,7 @@
 """Tallies: per-category counts of a simulator's coups, read and written.
 
 A tallies file is CSV with header ``category,count,total_return`` (see
-README, "Inputs"): the outcome rows, optional ``totals:P-B`` and ``cards:N``
+docs/simcheck.md, "Inputs"): the outcome rows, optional ``totals:P-B`` and ``cards:N``
 rows, and ``bet:<id>`` rows with the net units won.  Amounts are exact.
 """
 
