@@ -125,6 +125,19 @@ def test_breakeven_ev_at_current_payout_is_the_ev(a8):
             assert b.ev.subs(b.symbol, b.pays) == 0, bet_id
 
 
+def test_breakeven_root_is_the_one_sympy_solves(a8):
+    # The break-even payout is read on integers (-rest / ways): sympy's solver finds the same root
+    # of the same EV, for every event of every catalog bet.
+    for bet_id, r in a8.bets.items():
+        for e in r.events:
+            b = breakeven(r, e.event)
+            assert b.ev == sympy.expand(sum(R(x.pays.numerator, x.pays.denominator) * R(x.ways, r.deals)
+                                            if x is not e else b.symbol * R(x.ways, r.deals) for x in r.events))
+            roots = sympy.solve(sympy.Eq(b.ev, 0), b.symbol)
+            assert b.pays == (roots[0] if roots else None), (bet_id, e.event)
+            assert b.pays is None or isinstance(b.pays, sympy.Rational)
+
+
 def test_breakeven_event_that_never_happens():
     # A shoe of zero-value cards always ties at 0: a tie on 9 never happens.
     shoe = Shoe.parse("K=10")

@@ -97,6 +97,21 @@ def test_hold_of_a_table_with_card_bets():
     assert sheet.hold.variance > independent
 
 
+def test_a_sheet_reading_shared_effects_is_the_sheet_counting_its_own():
+    # `baccarat report` counts the effects of removal of every bet once and hands them to each
+    # par sheet: the sheet is the one that counts them itself.
+    from analyzer.core.solver import Solver
+    from analyzer.reports.eor import effects_of_removal
+    shoe, ids = Shoe.standard(1), ["banker", "player", "dragon7", "player_pair"]
+    solver = Solver(catalog().select(ids + ["tie", "all_red"]))
+    shared = effects_of_removal(shoe, solver.bets, solver=solver)
+    own = parsheet(shoe, catalog().select(ids), by_decks=(1,))
+    assert parsheet(shoe, catalog().select(ids), by_decks=(1,), solver=solver, effects=shared) == own
+    # effects of another shoe are not read
+    other = effects_of_removal(Shoe.standard(2), solver.bets, solver=solver)
+    assert parsheet(shoe, catalog().select(ids), by_decks=(1,), solver=solver, effects=other) == own
+
+
 def test_hold_of_too_many_wagers_says_so():
     from analyzer.reports.parsheet import MAX_HOLD_WAGERS
     ids = ["player", "banker", "tie", "tie_9to1", "banker_4pct", "big", "small"] + [f"egalite_{t}" for t in range(10)]

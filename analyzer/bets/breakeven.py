@@ -17,6 +17,7 @@ commission", the commission) that makes the bet fair.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
 import sympy
 
@@ -71,12 +72,10 @@ def breakeven(result: BetResult, event: str | None = None) -> Breakeven:
                            f"(events: {', '.join(repr(e.event) for e in events)})")
         chosen = matches[0]
     x = sympy.Symbol("x")
-    ev = sympy.Integer(0)
-    for e in events:
-        pays = x if e is chosen else sympy.Rational(e.pays.numerator, e.pays.denominator)
-        ev += pays * sympy.Rational(e.ways, result.deals)
-    ev = sympy.expand(ev)
-    roots = sympy.solve(sympy.Eq(ev, 0), x)
-    pays = roots[0] if roots else None
+    # EV = (x * ways(chosen) + rest) / deals, rest = sum of the other events' pays x ways: linear
+    # in x, so the break-even payout is -rest / ways(chosen), exact on integers (none if it never happens)
+    rest = sum((Fraction(e.pays) * e.ways for e in events if e is not chosen), Fraction(0))
+    ev = x * sympy.Rational(chosen.ways, result.deals) + sympy.Rational(rest.numerator, rest.denominator * result.deals)
+    pays = sympy.Rational(-rest.numerator, rest.denominator * chosen.ways) if chosen.ways else None
     return Breakeven(result.bet.id, chosen.event, x, ev, pays,
                      sympy.Rational(chosen.pays.numerator, chosen.pays.denominator))

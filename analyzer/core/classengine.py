@@ -104,11 +104,20 @@ def _holds(branch, f) -> np.ndarray:
     return out
 
 
+#: The code of a position where no card is drawn (:func:`_dealt_sequences`): a drawn card's
+#: code is ``10 * drew + value`` (``drew``: 1 when the Player drew), 0 to 19.
+NOT_DRAWN = 20
+#: The coarse digit of each code: the point value drawn, 10 for no card.
+_COARSE_OF_CODE = np.array(list(range(10)) * 2 + [10], dtype=np.int64)
+
+
 @functools.lru_cache(maxsize=8)
 def _dealt_sequences(table: CoupTable, forced: tuple[int, ...]):
     """The dealt sequences of point values of ``table`` (one row per coup, its unused
     positions left out; ``forced`` positions 4 and 5 drawn whether used or not):
-    ``(index into the table, values (rows, 6), used (rows, 6), Player drew)``.
+    ``(index into the table, codes (6, rows), used (rows, 6))``, ``codes[p]`` the code
+    of the card drawn at position ``p`` of each (``10 * drew + value``, ``drew`` 1 when
+    the Player drew; :data:`NOT_DRAWN` where none is), one contiguous row a position.
     Shared by every tabulation of the rule set (read only)."""
     d = table.cards_dealt
     idx = np.arange(table.size)
@@ -118,12 +127,16 @@ def _dealt_sequences(table: CoupTable, forced: tuple[int, ...]):
         drawn[p - 4] = np.ones_like(drawn[p - 4])
     rows = np.flatnonzero((drawn[0] | (c5 == 0)) & (drawn[1] | (c6 == 0)))
     values = np.stack([table.p1[rows], table.b1[rows], table.p2[rows], table.b2[rows],
-                       c5[rows], c6[rows]], axis=1).astype(np.int64)
+                       c5[rows], c6[rows]]).astype(np.int64)
     used = np.arange(POSITIONS)[None, :] < d[rows][:, None]
     drew = (table.player_cards[rows] == 3).astype(np.int64)
-    for a in (rows, values, used, drew):
+    dealt = used.T.copy()
+    for p in forced:
+        dealt[p] = True
+    codes = np.ascontiguousarray(np.where(dealt, 10 * drew[None, :] + values, NOT_DRAWN))
+    for a in (rows, codes, used):
         a.flags.writeable = False
-    return rows, values, used, drew
+    return rows, codes, used
 
 
 class ClassTabulation:
@@ -433,38 +446,34 @@ class ClassTabulation:
         coarse_slots = [p for p in range(POSITIONS) if p not in fine_slots]
         self.fine_width, self.coarse_width = len(fine_slots), len(coarse_slots)
         value52 = _TABLE["value"][:52]
+        width = 7 if k < 7 else k
+        # by code (_dealt_sequences): the classes a card of that value may be there, and how many
         by_value, size = {}, {}
         for p in fine_slots:
-            by_value[p], size[p] = [], []
+            by_value[p] = np.full((NOT_DRAWN + 1, width), k, dtype=np.int64)   # no card: class k
+            size[p] = np.ones(NOT_DRAWN + 1, dtype=np.int64)                   # ... one way
             for drew in (0, 1):
                 ok = allowed[p][drew] if allowed is not None and allowed[p][drew] is not None \
                     else np.ones(k, dtype=bool)
-                per_value = [np.unique(self.classes[(value52 == v) & ok[self.classes]]) for v in range(10)]
-                size[p].append(np.array([len(c) for c in per_value]))
-                by_value[p].append(np.full((10, 7 if k < 7 else k), k, dtype=np.int64))
-                for v, c in enumerate(per_value):
-                    by_value[p][drew][v, :len(c)] = c
-            by_value[p] = np.stack(by_value[p])          # (drew, value, index)
-            size[p] = np.stack(size[p])
-        rows, values, used, drew = _dealt_sequences(table, tuple(p for p in (4, 5) if p in self._pins))
-        dealt = used.copy()
-        for p in self._pins:
-            dealt[:, p] = True
-        fan = np.ones_like(values)
+                for v in range(10):
+                    c = np.unique(self.classes[(value52 == v) & ok[self.classes]])
+                    size[p][10 * drew + v] = len(c)
+                    by_value[p][10 * drew + v, :len(c)] = c
+        rows, codes, used = _dealt_sequences(table, tuple(p for p in (4, 5) if p in self._pins))
+        fan = {p: size[p].take(codes[p]) for p in fine_slots}
+        expand = np.ones(len(rows), dtype=np.int64)
         for p in fine_slots:
-            fan[:, p] = np.where(dealt[:, p], size[p][drew, values[:, p]], 1)
-        expand = fan.prod(axis=1)
-        keep = expand > 0
-        return {"fine": fine_slots, "coarse": coarse_slots, "by_value": by_value, "rows": rows[keep],
-                "drew": drew[keep],
-                "values": values[keep], "dealt": dealt[keep], "used": used[keep], "fan": fan[keep],
-                "expand": expand[keep], "total": int(expand.sum())}
+            expand *= fan[p]
+        if not expand.all():
+            keep = np.flatnonzero(expand)
+            rows, codes, used, expand = rows[keep], codes[:, keep], used[keep], expand[keep]
+            fan = {p: f[keep] for p, f in fan.items()}
+        return {"fine": fine_slots, "coarse": coarse_slots, "by_value": by_value, "rows": rows,
+                "codes": codes, "used": used, "fan": fan, "expand": expand, "total": int(expand.sum())}
 
     def _drawn_chunks(self, table: CoupTable, plan):
-        k = self.k
         fine_slots, coarse_slots, by_value = plan["fine"], plan["coarse"], plan["by_value"]
-        rows, values, dealt, used, fan, expand, drew = (
-            plan[x] for x in ("rows", "values", "dealt", "used", "fan", "expand", "drew"))
+        rows, codes, used, fan, expand = (plan[x] for x in ("rows", "codes", "used", "fan", "expand"))
         features = table.features()
         p_draws = table.player_cards == 3
         ends = np.cumsum(expand)
@@ -476,21 +485,20 @@ class ClassTabulation:
             reps = np.repeat(np.arange(stop - start), expand[sel])
             n = len(reps)
             offset = np.arange(n) - np.repeat(np.cumsum(expand[sel]) - expand[sel], expand[sel])
-            stride = np.ones(stop - start, dtype=np.int64)
             fine = np.empty((n, len(fine_slots)), dtype=np.int64)
             deal = {}
             for j in range(len(fine_slots) - 1, -1, -1):
+                # the offset's digits, last slot first, in the mixed radix of the slots' fans
                 p = fine_slots[j]
-                f_p = fan[sel, p]
-                sub = (offset // stride[reps]) % f_p[reps]
-                fine[:, j] = np.where(dealt[sel, p][reps],
-                                      by_value[p][drew[sel][reps], values[sel, p][reps], sub], k)
+                offset, sub = np.divmod(offset, fan[p][sel].take(reps))
+                # no card drawn there: code NOT_DRAWN, one way (sub 0), class k
+                table_p = by_value[p]
+                fine[:, j] = table_p.take(codes[p, sel].take(reps) * table_p.shape[1] + sub)
                 # a pinned card the coup does not use is drawn, but not dealt to a hand
-                deal[f"card{p + 1}"] = np.where(used[sel, p][reps], self.rep[fine[:, j]], -1)
-                stride = stride * f_p
-            coarse = np.stack([np.where(dealt[sel, p], values[sel, p], 10)[reps] for p in coarse_slots],
+                deal[f"card{p + 1}"] = np.where(used[sel, p].take(reps), self.rep.take(fine[:, j]), -1)
+            coarse = np.stack([_COARSE_OF_CODE.take(codes[p, sel]).take(reps) for p in coarse_slots],
                               axis=1) if coarse_slots else np.zeros((n, 0), dtype=np.int64)
-            index = rows[sel][reps]
+            index = rows[sel].take(reps)
             cards = dict(deal)
             for name, slot in (("player_card1", 0), ("banker_card1", 1), ("player_card2", 2), ("banker_card2", 3)):
                 if f"card{slot + 1}" in deal:

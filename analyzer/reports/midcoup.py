@@ -89,10 +89,12 @@ def gold_table(shoe: Shoe, bets: tuple[Bet, ...], rules=None, progress=None) -> 
     rules = GOLD if rules is None else rules
     opt = format_values(rules.player_option)
     best, _ = best_rules(rules, shoe.value_counts)
-    out = {}
+    out, solvers = {}, {}
     for choice, r in ((f"draws on {opt}", rules.with_player_option("draw")),
                       (f"stands on {opt}", rules.with_player_option("stand")), ("best play", best)):
-        out[choice] = Solver(bets, rules=r).solve(shoe)
+        if r not in solvers:            # the best play is often one of the other two: compiled once
+            solvers[r] = Solver(bets, rules=r)
+        out[choice] = solvers[r].solve(shoe)
         if progress is not None:
             progress(1)
     return out

@@ -223,12 +223,13 @@ def rules_at(rules, shoe: Shoe, best: bool = False):
 
 
 def parsheet(shoe: Shoe, bets: tuple[Bet, ...], by_decks=BY_DECKS, rounds=ROUNDS, title: str = "Selected bets",
-             solver: Solver | None = None, rules=None, best: bool = False) -> ParSheet:
+             solver: Solver | None = None, rules=None, best: bool = False, effects=None) -> ParSheet:
     """The par sheet of ``bets`` dealt from ``shoe`` under ``rules`` (Punto Banco by default;
     ``best``: the Player plays ``rules``' option best, for each shoe, :func:`rules_at`).
 
     ``solver`` (holding at least ``bets``, under the rules played on ``shoe``) saves compiling
-    them again.
+    them again; ``effects`` (:func:`~analyzer.reports.eor.effects_of_removal` of one card of
+    each rank from ``shoe``, for at least ``bets``, by that solver) saves counting them again.
     """
     bets = tuple(bets)
     solver = solver or Solver(bets, rules=rules_at(rules, shoe, best))
@@ -244,7 +245,10 @@ def parsheet(shoe: Shoe, bets: tuple[Bet, ...], by_decks=BY_DECKS, rounds=ROUNDS
             return (solver if r == played else Solver(bets, rules=r)).solve(s)
         return solver.solve(s)
     by = {d: other(d) for d in by_decks}
-    effects = effects_of_removal(shoe, bets, solver=solver).bets
+    if effects is None or effects.shoe != shoe or effects.cards != 1 or effects.rules != played \
+            or not all(b.id in effects.bets for b in bets):
+        effects = effects_of_removal(shoe, bets, solver=solver)
+    effects = effects.bets
     wagers = []
     for b in bets:
         r = result.bet(b.id)

@@ -9,6 +9,7 @@ the charts are missing.
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 from typing import Callable
@@ -136,9 +137,13 @@ def generate(out: Path, decks: tuple[int, ...] = DEFAULT_DECKS, plots: bool | No
                                                                        r and r.describe()))
             steps.append((f"distributions_{d}_decks", dist_step))
 
-        # -- effects of removal
+        # -- effects of removal (8 decks, every bet: the par sheets read them too)
+        @functools.cache
+        def effects_8():
+            return effects_of_removal(Shoe.standard(8), bets, solver=solver_for(Shoe.standard(8)))
+
         def eor_step():
-            e = effects_of_removal(Shoe.standard(8), bets, solver=solver_for(Shoe.standard(8)))
+            e = effects_8()
             charts = None
             if plots:
                 charts = {}
@@ -172,7 +177,8 @@ def generate(out: Path, decks: tuple[int, ...] = DEFAULT_DECKS, plots: bool | No
             (out / "parsheets").mkdir(exist_ok=True)
             for t in cat.tables.values():
                 sheet = [parsheet(Shoe.standard(8), cat.select(list(t.bets)), decks, title=t.name,
-                                  solver=solver_for(Shoe.standard(8)), rules=rules, best=best)]
+                                  solver=solver_for(Shoe.standard(8)), rules=rules, best=best,
+                                  effects=effects_8())]
                 write(f"parsheets/{t.id}.md", sheetfmt.parsheet_markdown(sheet, f"baccarat parsheet --table {t.id}"
                                                                                 + words))
                 write(f"parsheets/{t.id}.json", sheetfmt.parsheet_json(sheet))
