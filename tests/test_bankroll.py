@@ -9,7 +9,6 @@ from fractions import Fraction
 import pytest
 
 from analyzer import Shoe, analyze
-from analyzer.cli import main
 from analyzer.reports.bankroll import bankroll_session, plan
 from analyzer.reports.bankroll_systems import SYSTEMS, BankrollError
 
@@ -140,14 +139,8 @@ def test_estimate_is_monotone_and_offers_the_bound():
         bankroll_session(events, 100, 1, 100_000)
 
 
-def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def test_cli_json(capsys, tmp_path):
-    code, out, err = run(capsys, "bankroll", "--bet", "player", "--decks", "1", "--bankroll", "5", "--coups", "20",
+def test_cli_json(cli, tmp_path):
+    code, out, err = cli("bankroll", "--bet", "player", "--decks", "1", "--bankroll", "5", "--coups", "20",
                          "--system", "paroli", "--limit", "4", "--format", "json", "--quiet")
     assert code == 0, err
     d = json.loads(out)
@@ -158,21 +151,21 @@ def test_cli_json(capsys, tmp_path):
     assert F(d["expected_coups"]) == r.expected_coups
     assert [F(q["bankroll"]) for q in d["final_quantiles"]] == [b for _, b in r.final_quantiles]
     assert any("off the top" in c for c in d["conventions"])
-    code, out, err = run(capsys, "bankroll", "--coups", "10", "--format", "csv")
+    code, out, err = cli("bankroll", "--coups", "10", "--format", "csv")
     assert code == 0 and out.startswith("metric,exact,float\nruin_probability,")
-    code, out, err = run(capsys, "bankroll", "--coups", "10", "--system", "dalembert", "--limit", "5")
+    code, out, err = cli("bankroll", "--coups", "10", "--system", "dalembert", "--limit", "5")
     assert code == 0 and "off the top" in out and "| 50%" in out
 
 
-def test_cli_chart(capsys, tmp_path):
+def test_cli_chart(cli, tmp_path):
     pytest.importorskip("matplotlib")
     path = tmp_path / "b.png"
-    code, out, err = run(capsys, "bankroll", "--coups", "30", "--system", "martingale", "--limit", "8",
+    code, out, err = cli("bankroll", "--coups", "30", "--system", "martingale", "--limit", "8",
                          "--chart", str(path), "-o", str(tmp_path / "b.md"))
     assert code == 0, err
     assert path.read_bytes().startswith(b"\x89PNG")
     first = path.read_bytes()
-    run(capsys, "bankroll", "--coups", "30", "--system", "martingale", "--limit", "8", "--chart", str(path))
+    cli("bankroll", "--coups", "30", "--system", "martingale", "--limit", "8", "--chart", str(path))
     assert path.read_bytes() == first
 
 
@@ -190,17 +183,17 @@ def test_cli_chart(capsys, tmp_path):
     (["--system", "martingale", "--coups", "5000"], "(--coups"),
     (["--format", "xml"], "unknown --format"),
 ])
-def test_cli_bad_input(capsys, args, message):
-    code, out, err = run(capsys, "bankroll", "--quiet", *args)
+def test_cli_bad_input(cli, args, message):
+    code, out, err = cli("bankroll", "--quiet", *args)
     assert code == 2 and out == ""
     assert err.startswith("baccarat: error: ") and err.count("\n") == 1
     assert message in err
 
 
-def test_cli_long_exact_values(capsys):
+def test_cli_long_exact_values(cli):
     # Exact values longer than Python's default 4,300-digit limit print in full in JSON and CSV.
     argv = ["bankroll", "--decks", "1", "--bet", "player", "--bankroll", "5", "--coups", "400", "--quiet"]
-    code, out, err = run(capsys, *argv, "--format", "json")
+    code, out, err = cli(*argv, "--format", "json")
     assert code == 0, err
     d = json.loads(out)
     assert len(d["ruin_probability"]) > 4300
@@ -208,17 +201,17 @@ def test_cli_long_exact_values(capsys):
     win, lose = (e.probability for e in player.events if e.pays != 0)
     closed = gamblers_ruin(win / (win + lose), lose / (win + lose), 5)
     assert F(d["double_first_probability"]) <= closed <= F(d["double_first_probability"]) + F(d["undecided_probability"])
-    code, out, err = run(capsys, *argv, "--format", "csv")
+    code, out, err = cli(*argv, "--format", "csv")
     assert code == 0 and len(out) > 4300 * 2
-    code, out, err = run(capsys, *argv)
+    code, out, err = cli(*argv)
     assert code == 0 and "digits: see --format json" in out
 
 
-def test_cli_bets_file(capsys, tmp_path):
+def test_cli_bets_file(cli, tmp_path):
     path = tmp_path / "even.toml"
     path.write_text('[[bet]]\nid = "even"\nname = "Player, ties lose"\n'
                     'events = [{ event = "player wins", when = "winner == player", pays = 1 }]\n')
-    code, out, err = run(capsys, "bankroll", "--bets-file", str(path), "--bet", "even", "--decks", "1",
+    code, out, err = cli("bankroll", "--bets-file", str(path), "--bet", "even", "--decks", "1",
                          "--bankroll", "3", "--coups", "60", "--format", "json", "--quiet")
     assert code == 0, err
     d = json.loads(out)

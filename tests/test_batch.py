@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import sys
@@ -11,7 +10,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from analyzer.cli import main
 from analyzer.cli import batch as batch_module
 from analyzer.core.cards import RANKS
 
@@ -32,14 +30,8 @@ LINES = [
 ]
 
 
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    rc = main(list(argv))
-    out, err = capsys.readouterr()
-    return rc, out, err
-
-
-def single(capsys, *argv: str) -> dict:
-    rc, out, err = run(capsys, "odds", "--format", "json", *argv)
+def single(cli, *argv: str) -> dict:
+    rc, out, err = cli("odds", "--format", "json", *argv)
     assert (rc, err) == (0, ""), err
     return json.loads(out)
 
@@ -49,8 +41,8 @@ def write_lines(path, lines) -> str:
     return str(path)
 
 
-def batch(capsys, path, *argv: str) -> list[dict]:
-    rc, out, err = run(capsys, "odds", "--batch", str(path), *argv)
+def batch(cli, path, *argv: str) -> list[dict]:
+    rc, out, err = cli("odds", "--batch", str(path), *argv)
     assert (rc, err) == (0, ""), err
     assert out.endswith("\n") or out == ""
     lines = out.splitlines()
@@ -65,31 +57,31 @@ def batch(capsys, path, *argv: str) -> list[dict]:
     ["--table", "ez", "--format", "json"],
     ["--breakeven", "tie"],
 ])
-def test_each_line_is_the_single_run(capsys, tmp_path, options):
+def test_each_line_is_the_single_cli(cli, tmp_path, options):
     path = write_lines(tmp_path / "shoes.jsonl", [line for line, _ in LINES])
-    docs = batch(capsys, path, *options)
+    docs = batch(cli, path, *options)
     assert len(docs) == len(LINES)
     for doc, (_, shoe_options) in zip(docs, LINES):
-        assert doc == single(capsys, *shoe_options, *[o for o in options if o not in ("--format", "json")])
+        assert doc == single(cli, *shoe_options, *[o for o in options if o not in ("--format", "json")])
 
 
-def test_the_whole_catalog_and_player_best(capsys, tmp_path):
+def test_the_whole_catalog_and_player_best(cli, tmp_path):
     lines = [{"decks": 8}, {"remove": "5s 5h Kd 9c"}, {"decks": 6, "remove": "Ts Jh Qd Kc"}]
     path = write_lines(tmp_path / "shoes.jsonl", lines)
-    docs = batch(capsys, path, "--bets", "all")
-    assert docs[1] == single(capsys, "--bets", "all", "--remove", "5s 5h Kd 9c")
+    docs = batch(cli, path, "--bets", "all")
+    assert docs[1] == single(cli, "--bets", "all", "--remove", "5s 5h Kd 9c")
     assert len(docs[1]["bets"]) > 40
-    docs = batch(capsys, path, "--rules", "gold", "--player-option", "best")
+    docs = batch(cli, path, "--rules", "gold", "--player-option", "best")
     for doc, line in zip(docs, lines):
         args = ["--decks", str(line.get("decks", 8))] + (["--remove", line["remove"]] if "remove" in line else [])
-        assert doc == single(capsys, "--rules", "gold", "--player-option", "best", *args)
+        assert doc == single(cli, "--rules", "gold", "--player-option", "best", *args)
         assert "player_strategy" in doc
 
 
-def test_order_kept_and_one_line_each(capsys, tmp_path):
+def test_order_kept_and_one_line_each(cli, tmp_path):
     decks = [3, 1, 8, 2, 6, 1, 4]
     path = write_lines(tmp_path / "shoes.jsonl", [{"decks": d} for d in decks])
-    rc, out, err = run(capsys, "odds", "--batch", path, "--bets", "banker")
+    rc, out, err = cli("odds", "--batch", path, "--bets", "banker")
     assert rc == 0 and err == ""
     assert out.count("\n") == len(decks)
     assert [json.loads(line)["shoe"]["cards"] for line in out.splitlines()] == [52 * d for d in decks]
@@ -98,19 +90,19 @@ def test_order_kept_and_one_line_each(capsys, tmp_path):
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.lists(st.sampled_from([r + s for r in RANKS for s in "shdc"] + list(RANKS)),
                          max_size=12, unique=True).map(" ".join), min_size=1, max_size=4))
-def test_random_removals_match_single_runs(capsys, removals):
+def test_random_removals_match_single_runs(cli, removals):
     import tempfile
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "shoes.jsonl")
         with open(path, "w") as f:
             for r in removals:
                 f.write(json.dumps({"decks": 2, "remove": r}) + "\n")
-        docs = batch(capsys, path, "--bets", "tie,dragon7,big")
+        docs = batch(cli, path, "--bets", "tie,dragon7,big")
     for doc, r in zip(docs, removals):
-        assert doc == single(capsys, "--decks", "2", "--remove", r, "--bets", "tie,dragon7,big")
+        assert doc == single(cli, "--decks", "2", "--remove", r, "--bets", "tie,dragon7,big")
 
 
-def test_solver_compiled_once_per_known_set(capsys, tmp_path, monkeypatch):
+def test_solver_compiled_once_per_known_set(cli, tmp_path, monkeypatch):
     import analyzer.core.solver as solver_module
     made = []
 
@@ -122,7 +114,7 @@ def test_solver_compiled_once_per_known_set(capsys, tmp_path, monkeypatch):
     monkeypatch.setattr(solver_module, "Solver", Counting)
     lines = [{"decks": d} for d in (8, 6, 4)] + [{"known": {"1": "9"}, "decks": d} for d in (8, 6)] + [{"decks": 2}]
     path = write_lines(tmp_path / "shoes.jsonl", lines)
-    assert len(batch(capsys, path)) == 6
+    assert len(batch(cli, path)) == 6
     assert len(made) == 2
 
 
@@ -141,24 +133,23 @@ def test_solver_cache_is_bounded(monkeypatch):
     assert batch_module.Solvers(catalog().select(["player_pair"])).size == batch_module.CARD_SOLVER_CACHE
 
 
-def test_output_file_and_stdin(capsys, tmp_path, monkeypatch):
+def test_output_file_and_stdin(cli, tmp_path):
     path = write_lines(tmp_path / "shoes.jsonl", [line for line, _ in LINES[:4]])
-    rc, expected, err = run(capsys, "odds", "--batch", path)
+    rc, expected, err = cli("odds", "--batch", path)
     assert rc == 0
     out_file = tmp_path / "out.jsonl"
-    assert run(capsys, "odds", "--batch", path, "--output", str(out_file)) == (0, "", "")
+    assert cli("odds", "--batch", path, "--output", str(out_file)) == (0, "", "")
     assert out_file.read_text() == expected
-    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(open(path, "rb").read())))
-    assert run(capsys, "odds", "--batch", "-") == (0, expected, "")
+    assert cli("odds", "--batch", "-", stdin=open(path, "rb").read()) == (0, expected, "")
 
 
-def test_empty_file_and_crlf_and_bom(capsys, tmp_path):
+def test_empty_file_and_crlf_and_bom(cli, tmp_path):
     empty = tmp_path / "empty.jsonl"
     empty.write_text("")
-    assert run(capsys, "odds", "--batch", str(empty)) == (0, "", "")
+    assert cli("odds", "--batch", str(empty)) == (0, "", "")
     crlf = tmp_path / "crlf.jsonl"
     crlf.write_bytes(b'\xef\xbb\xbf{"decks": 6}\r\n{"decks": 1}')     # no final newline either
-    docs = batch(capsys, crlf)
+    docs = batch(cli, crlf)
     assert [d["shoe"]["cards"] for d in docs] == [312, 52]
 
 
@@ -215,62 +206,62 @@ def check_error(rc, out, err, pattern, stdout_lines=None):
 
 
 @pytest.mark.parametrize("line,pattern", BAD_LINES)
-def test_bad_line(capsys, tmp_path, line, pattern):
+def test_bad_line(cli, tmp_path, line, pattern):
     path = write_lines(tmp_path / "shoes.jsonl", [{"decks": 6}, {"decks": 1}, line, {"decks": 2}])
-    rc, out, err = run(capsys, "odds", "--batch", path)
+    rc, out, err = cli("odds", "--batch", path)
     check_error(rc, out, err, r"'.*shoes\.jsonl' " + pattern, stdout_lines=2)   # the lines before stay
     out_file = tmp_path / "out.jsonl"
-    rc, out, err = run(capsys, "odds", "--batch", path, "--output", str(out_file))
+    rc, out, err = cli("odds", "--batch", path, "--output", str(out_file))
     check_error(rc, out, err, pattern, stdout_lines=0)
     assert not out_file.exists()
     assert os.listdir(tmp_path) == ["shoes.jsonl"]           # no temporary file left
 
 
-def test_bad_line_keeps_an_existing_output(capsys, tmp_path):
+def test_bad_line_keeps_an_existing_output(cli, tmp_path):
     path = write_lines(tmp_path / "shoes.jsonl", [{"decks": 6}, {"decks": -1}])
     out_file = tmp_path / "out.jsonl"
     out_file.write_text("old\n")
-    rc, out, err = run(capsys, "odds", "--batch", path, "-o", str(out_file))
+    rc, out, err = cli("odds", "--batch", path, "-o", str(out_file))
     check_error(rc, out, err, "line 2: number of decks")
     assert out_file.read_text() == "old\n"
 
 
-def test_bad_line_on_stdin_names_standard_input(capsys, monkeypatch):
-    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b'{"decks": 6}\n{"decks": "x"}\n')))
-    check_error(*run(capsys, "odds", "--batch", "-"), r"standard input line 2: 'decks' must be", 1)
+def test_bad_line_on_stdin_names_standard_input(cli):
+    check_error(*cli("odds", "--batch", "-", stdin=b'{"decks": 6}\n{"decks": "x"}\n'),
+                r"standard input line 2: 'decks' must be", 1)
 
 
-def test_suit_bet_on_a_rank_only_line(capsys, tmp_path):
+def test_suit_bet_on_a_rank_only_line(cli, tmp_path):
     path = write_lines(tmp_path / "shoes.jsonl", [{"decks": 6}, {"remove": "5"}])
-    check_error(*run(capsys, "odds", "--batch", path, "--bets", "perfect_pair"),
+    check_error(*cli("odds", "--batch", path, "--bets", "perfect_pair"),
                 r"line 2: bet 'perfect_pair' reads suits", 1)
 
 
-def test_known_with_a_card_bet(capsys, tmp_path):
+def test_known_with_a_card_bet(cli, tmp_path):
     """Known cards work with bets on ranks and suits (the card engine pins them)."""
     path = write_lines(tmp_path / "shoes.jsonl", [{"decks": 6}, {"known": {"1": "9", "3": "9h"}}])
-    out = batch(capsys, path, "--bets", "player_pair,monkey6")
-    assert out[0] == single(capsys, "--decks", "6", "--bets", "player_pair,monkey6")
-    assert out[1] == single(capsys, "--known", "1=9", "--known", "3=9h", "--bets", "player_pair,monkey6")
+    out = batch(cli, path, "--bets", "player_pair,monkey6")
+    assert out[0] == single(cli, "--decks", "6", "--bets", "player_pair,monkey6")
+    assert out[1] == single(cli, "--known", "1=9", "--known", "3=9h", "--bets", "player_pair,monkey6")
     assert out[1]["bets"]["player_pair"]["hit_frequency"] == "1/1"      # a 9 at P1 and P2
 
 
-def test_long_line_refused(capsys, tmp_path):
+def test_long_line_refused(cli, tmp_path):
     path = tmp_path / "shoes.jsonl"
     limit = batch_module.MAX_LINE_BYTES
     path.write_bytes(b'{"decks": 6}\n' + b'{"decks": 6' + b" " * limit + b"}\n")
-    check_error(*run(capsys, "odds", "--batch", str(path)), r"line 2: longer than 1 MiB", 1)
+    check_error(*cli("odds", "--batch", str(path)), r"line 2: longer than 1 MiB", 1)
     # exactly at the limit is fine (newline not counted)
     body = b'{"decks": 1' + b" " * (limit - 12) + b"}"
     assert len(body) == limit
     path.write_bytes(body + b"\n")
-    assert len(batch(capsys, path)) == 1
+    assert len(batch(cli, path)) == 1
 
 
-def test_not_utf8(capsys, tmp_path):
+def test_not_utf8(cli, tmp_path):
     path = tmp_path / "shoes.jsonl"
     path.write_bytes(b'{"decks": 6}\n{"remove": "\xff"}\n')
-    check_error(*run(capsys, "odds", "--batch", str(path)), r"line 2: not UTF-8 text", 1)
+    check_error(*cli("odds", "--batch", str(path)), r"line 2: not UTF-8 text", 1)
 
 
 @pytest.mark.parametrize("argv,pattern", [
@@ -285,20 +276,20 @@ def test_not_utf8(capsys, tmp_path):
     (["--bets", "nosuchbet"], r"nosuchbet"),
     (["--player-option", "best"], r"offers the Player no option"),
 ])
-def test_bad_options(capsys, tmp_path, argv, pattern):
+def test_bad_options(cli, tmp_path, argv, pattern):
     path = write_lines(tmp_path / "shoes.jsonl", [{"decks": 6}])
-    check_error(*run(capsys, "odds", "--batch", path, *argv), pattern, 0)
+    check_error(*cli("odds", "--batch", path, *argv), pattern, 0)
 
 
-def test_missing_file_and_folder(capsys, tmp_path):
-    check_error(*run(capsys, "odds", "--batch", str(tmp_path / "nope.jsonl")), r"cannot read batch file .*no such file", 0)
-    check_error(*run(capsys, "odds", "--batch", str(tmp_path)), r"cannot read batch file .*directory", 0)
+def test_missing_file_and_folder(cli, tmp_path):
+    check_error(*cli("odds", "--batch", str(tmp_path / "nope.jsonl")), r"cannot read batch file .*no such file", 0)
+    check_error(*cli("odds", "--batch", str(tmp_path)), r"cannot read batch file .*directory", 0)
     path = write_lines(tmp_path / "shoes.jsonl", [{"decks": 6}])
-    check_error(*run(capsys, "odds", "--batch", path, "-o", str(tmp_path / "no" / "out.jsonl")),
+    check_error(*cli("odds", "--batch", path, "-o", str(tmp_path / "no" / "out.jsonl")),
                 r"cannot write", 0)
 
 
-def test_interrupt_leaves_no_partial_file(capsys, tmp_path, monkeypatch):
+def test_interrupt_leaves_no_partial_file(cli, tmp_path, monkeypatch):
     path = write_lines(tmp_path / "shoes.jsonl", [{"decks": 6}, {"decks": 1}, {"decks": 2}])
     real = batch_module.parse_line
     seen = []
@@ -311,12 +302,12 @@ def test_interrupt_leaves_no_partial_file(capsys, tmp_path, monkeypatch):
 
     monkeypatch.setattr(batch_module, "parse_line", interrupted)
     out_file = tmp_path / "out.jsonl"
-    rc, out, err = run(capsys, "odds", "--batch", path, "-o", str(out_file))
+    rc, out, err = cli("odds", "--batch", path, "-o", str(out_file))
     assert rc == 130 and "interrupted" in err and "Traceback" not in err
     assert sorted(os.listdir(tmp_path)) == ["shoes.jsonl"]
 
 
-def test_progress_bar_on_stderr_only(capsys, tmp_path, monkeypatch):
+def test_progress_bar_on_stderr_only(cli, tmp_path, monkeypatch):
     from tqdm import tqdm
 
     def shown(total, what, quiet=False, unit="it"):
@@ -325,10 +316,10 @@ def test_progress_bar_on_stderr_only(capsys, tmp_path, monkeypatch):
     monkeypatch.setattr(batch_module, "progress_bar", shown)
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
     path = write_lines(tmp_path / "shoes.jsonl", [{"decks": d} for d in (1, 2, 3)])
-    rc, out, err = run(capsys, "odds", "--batch", path, "--bets", "tie")
+    rc, out, err = cli("odds", "--batch", path, "--bets", "tie")
     assert rc == 0 and "shoes" in err and "3/3" in err
     assert [json.loads(line)["shoe"]["cards"] for line in out.splitlines()] == [52, 104, 156]
-    rc, out, err = run(capsys, "odds", "--batch", path, "--bets", "tie", "--quiet")
+    rc, out, err = cli("odds", "--batch", path, "--bets", "tie", "--quiet")
     assert rc == 0 and err == ""
 
 

@@ -12,7 +12,6 @@ import pytest
 
 import analyzer
 from analyzer import Bet, BetError, Condition, Event, Shoe, Solver, analyze, catalog, load_bets_file
-from analyzer.cli import main as cli_main
 
 from oracle import POINT, six_card_tally
 
@@ -76,12 +75,6 @@ def good_file(tmp_path):
     p = tmp_path / "mybets.toml"
     p.write_text(GOOD, encoding="utf-8")
     return p
-
-
-def run_cli(capsys, argv):
-    code = cli_main(argv)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 # =====================================================================================
@@ -181,8 +174,8 @@ events = [
         assert all(tally[e.event] for e in a.bet(bet_id).events), bet_id  # every event happens
 
 
-def test_cli_bets_file_json_default_selects_the_user_bets(capsys, good_file):
-    code, out, err = run_cli(capsys, ["odds", "--bets-file", str(good_file), "--format", "json"])
+def test_cli_bets_file_json_default_selects_the_user_bets(cli, good_file):
+    code, out, err = cli("odds", "--bets-file", str(good_file), "--format", "json")
     assert code == 0 and err == ""
     doc = json.loads(out)
     assert list(doc["bets"]) == ["pp_player_wins", "pp_player_not_win", "my_banker", "banker6", "low_tie"]
@@ -194,9 +187,9 @@ def test_cli_bets_file_json_default_selects_the_user_bets(capsys, good_file):
     assert doc["bets"]["low_tie"]["events"][0]["ways"] == TIE_MAX_LOW_8
 
 
-def test_cli_bets_file_table_and_catalog_identity(capsys, good_file):
-    code, out, err = run_cli(capsys, ["odds", "--bets-file", str(good_file), "--table", "mine",
-                                      "--decks", "6", "--format", "json"])
+def test_cli_bets_file_table_and_catalog_identity(cli, good_file):
+    code, out, err = cli("odds", "--bets-file", str(good_file), "--table", "mine",
+                         "--decks", "6", "--format", "json")
     assert code == 0, err
     doc = json.loads(out)
     assert list(doc["bets"]) == ["my_banker", "pp_player_wins", "pp_player_not_win", "player_pair", "tie"]
@@ -207,12 +200,12 @@ def test_cli_bets_file_table_and_catalog_identity(capsys, good_file):
     assert ways["tie"] == 83_552_962_932_288
 
 
-def test_cli_bets_file_with_catalog_bets_and_tiny_shoe(capsys, tmp_path):
+def test_cli_bets_file_with_catalog_bets_and_tiny_shoe(cli, tmp_path):
     p = tmp_path / "b.toml"
     p.write_text('[[bet]]\nid = "nat"\nevents = [ { event = "nat", when = "natural", pays = 1 } ]\n',
                  encoding="utf-8")
-    code, out, err = run_cli(capsys, ["odds", "--bets-file", str(p), "--bets", "nat,banker",
-                                      "--shoe", "9s=2,Kh=2,8d=1,3c=1,5h=1", "--format", "json"])
+    code, out, err = cli("odds", "--bets-file", str(p), "--bets", "nat,banker",
+                         "--shoe", "9s=2,Kh=2,8d=1,3c=1,5h=1", "--format", "json")
     assert code == 0, err
     doc = json.loads(out)
     cards = "9s 9s Kh Kh 8d 3c 5h".split()
@@ -229,8 +222,8 @@ def test_cli_bets_file_with_catalog_bets_and_tiny_shoe(capsys, tmp_path):
                       "loses": tallies["winner"]["player"]}
 
 
-def test_cli_bets_listing_includes_the_file(capsys, good_file):
-    code, out, err = run_cli(capsys, ["bets", "--bets-file", str(good_file), "--format", "json"])
+def test_cli_bets_listing_includes_the_file(cli, good_file):
+    code, out, err = cli("bets", "--bets-file", str(good_file), "--format", "json")
     assert code == 0, err
     doc = json.loads(out)
     assert "my_banker" in doc["bets"] and "dragon7" in doc["bets"]
@@ -298,12 +291,12 @@ def test_bad_file_api(tmp_path, name):
 
 
 @pytest.mark.parametrize("name", sorted(BAD))
-def test_bad_file_cli(capsys, tmp_path, name):
+def test_bad_file_cli(cli, tmp_path, name):
     text, line, pattern = BAD[name]
     p = tmp_path / f"{name}.toml"
     p.write_text(text, encoding="utf-8")
     for argv in (["odds", "--bets-file", str(p), "--format", "json"], ["bets", "--bets-file", str(p)]):
-        code, out, err = run_cli(capsys, argv)
+        code, out, err = cli(*argv)
         assert code == 2 and out == ""
         lines = err.splitlines()
         assert len(lines) == 1, err
@@ -323,11 +316,11 @@ def test_import_is_never_evaluated(tmp_path):
     assert not marker.exists()
 
 
-def test_missing_file(capsys, tmp_path):
+def test_missing_file(cli, tmp_path):
     missing = tmp_path / "nope.toml"
     with pytest.raises(BetError, match="cannot read bets file"):
         load_bets_file(missing)
-    code, out, err = run_cli(capsys, ["odds", "--bets-file", str(missing)])
+    code, out, err = cli("odds", "--bets-file", str(missing))
     assert code == 2 and out == "" and len(err.splitlines()) == 1 and str(missing) in err
 
 
@@ -362,25 +355,25 @@ def test_error_line_is_the_offending_line(tmp_path, name):
 # Unknown ids on the command line list the valid ones
 # =====================================================================================
 
-def test_unknown_bet_lists_valid_ids(capsys, good_file):
-    code, out, err = run_cli(capsys, ["odds", "--bets", "player,nosuchbet"])
+def test_unknown_bet_lists_valid_ids(cli, good_file):
+    code, out, err = cli("odds", "--bets", "player,nosuchbet")
     assert code == 2 and out == "" and len(err.splitlines()) == 1
     assert "unknown bet 'nosuchbet'" in err
     for b in catalog().bets:
         assert b in err
-    code, out, err = run_cli(capsys, ["odds", "--bets-file", str(good_file), "--bets", "nosuchbet"])
+    code, out, err = cli("odds", "--bets-file", str(good_file), "--bets", "nosuchbet")
     assert code == 2 and "my_banker" in err and "dragon7" in err
     with pytest.raises(BetError, match=r"unknown bet 'nosuchbet' \(known: player, banker"):
         catalog().bet("nosuchbet")
 
 
-def test_unknown_table_lists_valid_tables(capsys, good_file):
-    code, out, err = run_cli(capsys, ["odds", "--table", "nosuchtable"])
+def test_unknown_table_lists_valid_tables(cli, good_file):
+    code, out, err = cli("odds", "--table", "nosuchtable")
     assert code == 2 and out == "" and len(err.splitlines()) == 1
     assert "unknown table 'nosuchtable'" in err
     for t in catalog().tables:
         assert t in err
-    code, out, err = run_cli(capsys, ["odds", "--bets-file", str(good_file), "--table", "nosuchtable"])
+    code, out, err = cli("odds", "--bets-file", str(good_file), "--table", "nosuchtable")
     assert code == 2 and "mine" in err
     with pytest.raises(BetError, match="unknown table"):
         catalog().table("nosuchtable")

@@ -10,7 +10,6 @@ import sympy
 
 from analyzer import BetError, Shoe, Solver, analyze, catalog
 from analyzer.bets.breakeven import breakeven, ev_polynomial
-from analyzer.cli import main as cli_main
 
 # Published 8-deck counts (Wizard of Odds; tests/data/published_8deck.toml).
 DEALS = 4_998_398_275_503_360
@@ -156,14 +155,8 @@ def test_unknown_event_name(a8):
     assert "'tie'" in msg and "'ties'" in msg and "'loses'" in msg and "\n" not in msg
 
 
-def run(capsys, argv):
-    code = cli_main(argv)
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def test_cli_breakeven_json(capsys):
-    code, out, err = run(capsys, ["odds", "--breakeven", "tie", "--format", "json"])
+def test_cli_breakeven_json(cli):
+    code, out, err = cli("odds", "--breakeven", "tie", "--format", "json")
     assert code == 0 and err == ""
     be = json.loads(out)["breakeven"]
     assert be["bet"] == "tie" and be["event"] == "tie" and be["current"] == "8/1"
@@ -173,14 +166,14 @@ def test_cli_breakeven_json(capsys):
     assert sympy.simplify(sympy.sympify(be["ev"]) - (x * R(TIE, DEALS) - R(DEALS - TIE, DEALS))) == 0
 
 
-def test_cli_breakeven_banker_commission_and_other_formats(capsys):
-    code, out, err = run(capsys, ["odds", "--breakeven", "banker:banker wins", "--format", "json"])
+def test_cli_breakeven_banker_commission_and_other_formats(cli):
+    code, out, err = cli("odds", "--breakeven", "banker:banker wins", "--format", "json")
     assert code == 0, err
     be = json.loads(out)["breakeven"]
     assert Fraction(be["commission"]) == Fraction(BANKER - PLAYER, BANKER)
-    code, out, _ = run(capsys, ["odds", "--breakeven", "banker", "--format", "md"])
+    code, out, _ = cli("odds", "--breakeven", "banker", "--format", "md")
     assert code == 0 and "Break-even" in out and "2.693171%" in out
-    code, out, _ = run(capsys, ["odds", "--breakeven", "dragon7", "--format", "csv"])
+    code, out, _ = cli("odds", "--breakeven", "dragon7", "--format", "csv")
     assert code == 0
     row = [line for line in out.splitlines() if line.startswith("dragon7,breakeven_pays")]
     assert len(row) == 1
@@ -191,9 +184,9 @@ def test_cli_breakeven_banker_commission_and_other_formats(capsys):
     ("tie:ties", r"bet 'tie' has no event 'ties' \(events: 'tie', 'loses'\)"),
     ("nosuchbet", r"unknown bet 'nosuchbet' \(known: player, banker"),
 ])
-def test_cli_breakeven_errors(capsys, spec, pattern):
+def test_cli_breakeven_errors(cli, spec, pattern):
     import re
-    code, out, err = run(capsys, ["odds", "--breakeven", spec, "--format", "json"])
+    code, out, err = cli("odds", "--breakeven", spec, "--format", "json")
     assert code == 2 and out == ""
     lines = err.splitlines()
     assert len(lines) == 1 and lines[0].startswith("baccarat: error: ")

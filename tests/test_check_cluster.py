@@ -36,16 +36,10 @@ def log(tmp_path_factory) -> Path:
     return path
 
 
-def run(argv, capsys):
-    code = main(argv)
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def reports(log, extra, capsys) -> dict[str, str]:
+def reports(log, extra, cli) -> dict[str, str]:
     got = {}
     for fmt in ("md", "json"):
-        code, out, err = run(["check", str(log), "-q", "--format", fmt, *extra], capsys)
+        code, out, err = cli("check", str(log), "-q", "--format", fmt, *extra)
         assert code == 0, err
         got[fmt] = out
     return got
@@ -63,10 +57,10 @@ def without_engine(got: dict[str, str], where: str) -> dict[str, str]:
     return {"md": "".join(line for line in md if not line.startswith(ENGINE_MD)), "json": text}
 
 
-def test_one_job_jobs_2_and_a_local_cluster_give_byte_identical_reports(log, capsys):
-    one = reports(log, [], capsys)
-    two = reports(log, ["--jobs", "2"], capsys)
-    local = reports(log, ["--cluster", "local", "--jobs", "2"], capsys)
+def test_one_job_jobs_2_and_a_local_cluster_give_byte_identical_reports(log, cli):
+    one = reports(log, [], cli)
+    two = reports(log, ["--jobs", "2"], cli)
+    local = reports(log, ["--cluster", "local", "--jobs", "2"], cli)
     assert ENGINE_MD not in one["md"] and '"engine"' not in one["json"]   # default output unchanged
     assert two == one
     assert without_engine(local, "Dask LocalCluster (2 workers on 127.0.0.1)") == one
@@ -81,10 +75,10 @@ def cluster():
         yield c
 
 
-def test_a_running_scheduler_gives_the_same_report(log, cluster, capsys):
+def test_a_running_scheduler_gives_the_same_report(log, cluster, cli):
     address = cluster.scheduler_address
-    got = reports(log, ["--scheduler", address, "--jobs", "3"], capsys)
-    assert without_engine(got, f"Dask scheduler {address}") == reports(log, [], capsys)
+    got = reports(log, ["--scheduler", address, "--jobs", "3"], cli)
+    assert without_engine(got, f"Dask scheduler {address}") == reports(log, [], cli)
 
 
 def test_jobs_fork_one_pool_per_check(log, monkeypatch):
@@ -138,9 +132,9 @@ def test_one_client_per_check_and_the_families_scattered_once(log, cluster, monk
     (["--cluster", "local", "--reference", "off-the-top"], "off-the-top"),
     (["--scheduler", "tcp://127.0.0.1:1", "--reference", "off-the-top"], "off-the-top"),
 ])
-def test_bad_cluster_input_is_one_line(extra, words, log, capsys, monkeypatch):
+def test_bad_cluster_input_is_one_line(extra, words, log, cli, monkeypatch):
     monkeypatch.setattr(dist, "CONNECT_TIMEOUT", "1s")
-    code, out, err = run(["check", str(log), "-q", *extra], capsys)
+    code, out, err = cli("check", str(log), "-q", *extra)
     assert code == 2 and out == ""
     assert err.startswith("baccarat: error:") and err.count("\n") == 1 and words in err, err
 
@@ -149,28 +143,28 @@ def test_bad_cluster_input_is_one_line(extra, words, log, capsys, monkeypatch):
     ("category,count,total_return\nplayer,40,\nbanker,45,\ntie,15,\n", "tallies are checked off the top"),
     ("shoe,outcome\n1,P\n1,B\n1,T\n", "outcome-only log is checked off the top"),
 ])
-def test_inputs_without_shoe_aware_sums_refuse_a_cluster(text, words, tmp_path, capsys):
+def test_inputs_without_shoe_aware_sums_refuse_a_cluster(text, words, tmp_path, cli):
     f = tmp_path / "in.csv"
     f.write_text(text)
     for extra in (["--cluster", "local"], ["--scheduler", "tcp://127.0.0.1:1"]):
-        code, out, err = run(["check", str(f), "-q", *extra], capsys)
+        code, out, err = cli("check", str(f), "-q", *extra)
         assert code == 2 and out == ""
         assert err.startswith("baccarat: error:") and err.count("\n") == 1 and words in err, err
 
 
-def test_missing_cluster_extra_is_one_line(log, capsys, monkeypatch):
+def test_missing_cluster_extra_is_one_line(log, cli, monkeypatch):
     monkeypatch.setitem(sys.modules, "distributed", None)       # import distributed fails
-    code, out, err = run(["check", str(log), "-q", "--cluster", "local"], capsys)
+    code, out, err = cli("check", str(log), "-q", "--cluster", "local")
     assert code == 2 and out == ""
     assert err == ("baccarat: error: the cluster engine needs Dask distributed: "
                    "python -m pip install 'baccarat-analyzer[cluster]'\n")
 
 
-def test_a_task_failing_on_a_worker_is_one_line(log, cluster, capsys, monkeypatch):
+def test_a_task_failing_on_a_worker_is_one_line(log, cluster, cli, monkeypatch):
     def broken(*args):
         raise ModuleNotFoundError("No module named 'analyzer.simcheck.gone'")
     monkeypatch.setattr(dist, "_group_sums", broken)            # pickled by value: runs on the worker
-    code, out, err = run(["check", str(log), "-q", "--scheduler", cluster.scheduler_address], capsys)
+    code, out, err = cli("check", str(log), "-q", "--scheduler", cluster.scheduler_address)
     assert code == 2 and out == ""
     assert err.startswith("baccarat: error: the shoe-aware sums failed on the Dask scheduler") and \
         "ModuleNotFoundError" in err and "same version" in err and err.count("\n") == 1, err

@@ -20,7 +20,7 @@ from analyzer.simcheck.simulate import Faults, simulate_to_text
 from analyzer.simcheck.stream import LogSource, open_log
 from analyzer.simcheck.verify import replay, replay_stream
 
-from test_shapes import dashed, json_lines, json_shoes, per_card, values
+from helpers import dashed, json_lines, json_shoes, per_card, values
 
 EIGHT = Shoe.standard(8)
 ONE = Shoe.standard(1)

@@ -20,8 +20,7 @@ from analyzer.core.classbatch import ClassBatchPlan, splits
 from analyzer.core.reads import CARD_TABLE as _TABLE
 from analyzer.core.ways import WaysTable
 
-from test_classengine import CASES, small  # noqa: F401 (the fixture: every deal of a small shoe)
-from test_rankflush import product_path as python_path, shoes as rankflush_shoes
+from helpers import CARD_CASES, product_path, varied_shoes
 
 CARDS = [r + s for r in "A23456789TJQK" for s in "shdc"]
 #: every catalog bet the card engine counts
@@ -45,7 +44,7 @@ def tab_for(bet_id):
 def shoes(seed: int) -> list[Shoe]:
     """The per-rank-multiset tests' shoes (depleted, one suit, 10,000 decks), and shoes
     around the float64 bound."""
-    return rankflush_shoes(seed) + [
+    return varied_shoes(seed) + [
         Shoe.from_counts({"Ah": 3, "Kh": 2, "Qh": 1, "Jh": 1, "9h": 2}),    # one suit, two nines
         Shoe.standard(6).remove("As Ah Ad Ac Ks Kh 9d 9d"),
         Shoe.from_counts({"9d": 20, "9s": 3, "Kd": 30, "5c": 1}),          # four ranks
@@ -62,10 +61,10 @@ def shoe_list():
 def test_batch_equals_the_python_integer_path(bet_id, shoe_list):
     tab = tab_for(bet_id)
     got = tab.ways_many(shoe_list, chunk=4)              # several chunks
-    assert got == [python_path(tab, s) for s in shoe_list]
+    assert got == [product_path(tab, s) for s in shoe_list]
     by_rank = Shoe.from_counts({"9": 8, "K": 20, "5": 30})      # suits unknown: one at a time
     if tab._rank_uniform:
-        assert tab.ways_many([by_rank, shoe_list[0]]) == [python_path(tab, by_rank), got[0]]
+        assert tab.ways_many([by_rank, shoe_list[0]]) == [product_path(tab, by_rank), got[0]]
     else:
         with pytest.raises(BetError, match="suits are unknown"):
             tab.ways_many([shoe_list[0], by_rank])
@@ -93,7 +92,7 @@ def test_every_candidate_split_gives_the_same_counts(bet_id, shoe_list):
     candidates = splits(tab.class_value, tab.rep[:-1], _TABLE, coarse)
     assert len(candidates) == (1 if coarse else 5)
     small = [s for s in shoe_list if s.suited and 6 <= s.cards <= 458]
-    want = [python_path(tab, s) for s in small]
+    want = [product_path(tab, s) for s in small]
     onehot = (tab.classes[:, None] == np.arange(tab.k)[None, :]).astype(np.int64)
     ext = np.concatenate([np.array([s.card_tuple for s in small]) @ onehot,
                           np.array([s.value_counts + (s.cards,) for s in small])], axis=1)
@@ -105,9 +104,9 @@ def test_every_candidate_split_gives_the_same_counts(bet_id, shoe_list):
             plan.ways(ext[:1] * 10)                        # 10 times the cards: beyond the bound
 
 
-@pytest.mark.parametrize("text", list(CASES))
-def test_batch_against_every_deal_of_a_small_shoe(small, text):
-    shoe, tally, deals = small
+@pytest.mark.parametrize("text", list(CARD_CASES))
+def test_batch_against_every_deal_of_a_small_shoe(small_tally, text):
+    shoe, tally, deals = small_tally
     bet = parse_catalog(f'[[bet]]\nid = "x"\nevents = [{{ event = "e", when = "{text}", pays = 1 }}]\n', "t").bets["x"]
     solver = Solver([bet])
     many = solver.solve_many([shoe, Shoe.standard(1), shoe])
@@ -124,7 +123,7 @@ def test_random_compositions(counts, bet_id):
         return
     shoe = Shoe.from_counts(shoe_counts)
     tab = _TABS.get(bet_id) or _TABS.setdefault(bet_id, tab_for(bet_id))
-    assert tab.ways_many([shoe, shoe]) == [python_path(tab, shoe)] * 2
+    assert tab.ways_many([shoe, shoe]) == [product_path(tab, shoe)] * 2
 
 
 _TABS: dict = {}
@@ -154,6 +153,6 @@ def test_a_plan_is_built_once_enough_shoes_were_batched(monkeypatch):
     rows = [tab.class_counts(s) + list(s.value_counts) + [s.cards] for s in shoes_]
     first = table.ways_many(rows[:6])
     assert "class_batch" not in table.built()                     # 6 shoes: one at a time
-    assert table.ways_many(rows[6:]) == [python_path(tab, s) for s in shoes_[6:]]
+    assert table.ways_many(rows[6:]) == [product_path(tab, s) for s in shoes_[6:]]
     assert "class_batch" in table.built()                         # 12: the plan
-    assert first == [python_path(tab, s) for s in shoes_[:6]]
+    assert first == [product_path(tab, s) for s in shoes_[:6]]

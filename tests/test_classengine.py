@@ -19,102 +19,12 @@ from analyzer.core.errors import BetError
 from analyzer.core.shoe import Shoe
 from analyzer.core.solver import Solver, _symmetric
 
-from oracle import six_card_tally
-
-RANKS = "A23456789TJQK"
-RED = set("hd")
+from helpers import CARD_CASES, dealt, rank
 
 
-def rank(card):
-    return RANKS.index(card[0]) + 1
-
-
-def dealt(coup):
-    """The cards of a coup in dealing order: P1 B1 P2 B2, then the third cards."""
-    p, b = coup["player_cards"], coup["banker_cards"]
-    return [p[0], b[0], p[1], b[1]] + p[2:] + b[2:]
-
-
-def value(card):
-    return rank(card) if rank(card) < 10 else 0
-
-
-def of_a_kind(cards):
-    return max(Counter(rank(c) for c in cards).values())
-
-
-def kinds(cards, n):
-    return sum(1 for v in Counter(rank(c) for c in cards).values() if v == n)
-
-
-def straight(cards):
-    rs = sorted(rank(c) for c in cards)
-    if len(cards) < 3 or len(set(rs)) != len(rs):
-        return False
-    high = sorted(14 if r == 1 else r for r in rs)
-    return rs[-1] - rs[0] == len(rs) - 1 or high[-1] - high[0] == len(rs) - 1
-
-
-# condition -> the same thing written on the oracle's coup (independent of the engine)
-CASES = {
-    "cards == 6 and not player_card3_face and banker_card3_face":
-        lambda c: len(dealt(c)) == 6 and rank(c["player_cards"][2]) < 11 and rank(c["banker_cards"][2]) >= 11,
-    "all(all, colour == red)": lambda c: all(x[1] in RED for x in dealt(c)),
-    "any(banker, colour == black) and winner == player":
-        lambda c: any(x[1] not in RED for x in c["banker_cards"]) and c["winner"] == "player",
-    "count(all, face) >= 2": lambda c: sum(rank(x) >= 11 for x in dealt(c)) >= 2,
-    "count(first4, rank == 7) == 2": lambda c: sum(rank(x) == 7 for x in dealt(c)[:4]) == 2,
-    "of_a_kind(all) >= 3": lambda c: of_a_kind(dealt(c)) >= 3,
-    "kinds(all, 2) >= 2": lambda c: kinds(dealt(c), 2) >= 2,
-    "pairs(player) == 1 and winner == tie": lambda c: kinds(c["player_cards"], 2) == 1 and c["winner"] == "tie",
-    "flush([player_card1, player_card2]) and winner == player":
-        lambda c: c["player_cards"][0][1] == c["player_cards"][1][1] and c["winner"] == "player",
-    "straight(all)": lambda c: straight(dealt(c)),
-    "flush(first4) or straight(first4)": lambda c: len({x[1] for x in dealt(c)[:4]}) == 1 or straight(dealt(c)[:4]),
-    "flush([card5, card6]) or flush([player_card3])":             # no card or one card: not a flush
-        lambda c: len(dealt(c)) == 6 and dealt(c)[4][1] == dealt(c)[5][1],
-    "card5_rank == 8 or card6_suit == spades":
-        lambda c: (len(dealt(c)) >= 5 and rank(dealt(c)[4]) == 8) or (len(dealt(c)) == 6 and dealt(c)[5][1] == "s"),
-    "banker_card3_dealt and banker_card3_colour == player_card1_colour":
-        lambda c: len(c["banker_cards"]) == 3 and (c["banker_cards"][2][1] in RED) == (c["player_cards"][0][1] in RED),
-    "player_card3_value + banker_card2_value == 9":
-        lambda c: len(c["player_cards"]) == 3 and (rank(c["player_cards"][2]) % 10 * (rank(c["player_cards"][2]) < 10)
-                                                  + rank(c["banker_cards"][1]) * (rank(c["banker_cards"][1]) < 10)) == 9,
-    "count([player_card1, banker_card3], ten) == 1":
-        lambda c: (rank(c["player_cards"][0]) == 10) + (len(c["banker_cards"]) == 3 and rank(c["banker_cards"][2]) == 10) == 1,
-    "player_pair and banker_total == 7": lambda c: rank(c["player_cards"][0]) == rank(c["player_cards"][1])
-                                                   and c["banker_total"] == 7,
-    "not any(all, rank == K)": lambda c: all(rank(x) != 13 for x in dealt(c)),
-    # point values of the first four cards, counted without the drawing
-    "player_two_total == 9 and player_suited":
-        lambda c: (value(c["player_cards"][0]) + value(c["player_cards"][1])) % 10 == 9
-        and c["player_cards"][0][1] == c["player_cards"][1][1],
-    "natural and banker_value1 == 7 and player_card1_face":
-        lambda c: max((value(h[0]) + value(h[1])) % 10 for h in (c["player_cards"], c["banker_cards"])) >= 8
-        and value(c["banker_cards"][0]) == 7 and rank(c["player_cards"][0]) >= 11,
-    "cards == 5 and (all(player, colour == red) and all(banker, colour == black) or all(player, colour == black)"
-    " and all(banker, colour == red))":
-        lambda c: len(dealt(c)) == 5 and len({x[1] in RED for x in c["player_cards"]}) == 1
-        and len({x[1] in RED for x in c["banker_cards"]}) == 1
-        and (c["player_cards"][0][1] in RED) != (c["banker_cards"][0][1] in RED),
-    "all(player, face or rank == 7) or all([card1, card2], ten)":
-        lambda c: all(rank(x) >= 11 or rank(x) == 7 for x in c["player_cards"])
-        or all(rank(x) == 10 for x in dealt(c)[:2]),
-}
-
-SMALL = "Ah 2s 7c 7h 7s 8d Kc Js Kh Th"   # 10 cards: repeated ranks, suits and values
-
-
-@pytest.fixture(scope="module")
-def small():
-    cards = SMALL.split()
-    tally, deals = six_card_tally(cards, {text: fn for text, fn in CASES.items()})
-    return Shoe.from_counts(dict(Counter(cards))), tally, deals
-
-
-@pytest.mark.parametrize("text", list(CASES))
-def test_against_every_deal_of_a_small_shoe(small, text):
-    shoe, tally, deals = small
+@pytest.mark.parametrize("text", list(CARD_CASES))
+def test_against_every_deal_of_a_small_shoe(small_tally, text):
+    shoe, tally, deals = small_tally
     bet = parse_catalog(f'[[bet]]\nid = "x"\nevents = [{{ event = "e", when = "{text}", pays = 1 }}]\n', "t").bets["x"]
     a = Solver([bet]).solve(shoe)
     assert a.deals == deals
@@ -243,7 +153,7 @@ def test_known_cards_against_every_deal(text, pins):
     from analyzer.core.known import parse_known
     cards = "Ah 2s 7c 7h 7s 8d Kc Js Kh Th".split()
     fn = {"player_pair and winner == banker": lambda c: rank(c["player_cards"][0]) == rank(c["player_cards"][1])
-          and c["winner"] == "banker"}.get(text) or CASES.get(text) or (
+          and c["winner"] == "banker"}.get(text) or CARD_CASES.get(text) or (
           lambda c: sum(rank(x) == 7 for x in dealt(c)) >= 2)
     if text == "cards == 6 and banker_card3_face":
         fn = lambda c: len(dealt(c)) == 6 and rank(c["banker_cards"][2]) >= 11   # noqa: E731

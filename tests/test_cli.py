@@ -8,18 +8,13 @@ import json
 import os
 import re
 import stat
-import subprocess
-import sys
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 
 from analyzer import Shoe, analyze
 from analyzer.core.cards import RANKS
-from analyzer.cli import main
 
-REPO = Path(__file__).resolve().parents[1]
 ALL_RANKS_32 = ",".join(f"{r}=32" for r in RANKS)
 
 # Published 8-deck counts (Wizard of Odds, Baccarat basics, appendix 1), as in test_engine.
@@ -29,22 +24,6 @@ BANKER_6, PLAYER_6, TIE_6, DEALS_6 = (403095751234560, 392220492728832, 83552962
                                       878869206895680)
 
 RATIONAL = re.compile(r"-?[0-9]+/[0-9]+")
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    rc = main(list(argv))
-    out, err = capsys.readouterr()
-    return rc, out, err
-
-
-def ok(capsys, *argv: str) -> str:
-    rc, out, err = run(capsys, *argv)
-    assert (rc, err) == (0, ""), err
-    return out
-
-
-def odds_json(capsys, *argv: str) -> dict:
-    return json.loads(ok(capsys, "odds", "--format", "json", *argv))
 
 
 def exact(text: str) -> Fraction:
@@ -58,8 +37,8 @@ def exact(text: str) -> Fraction:
 
 # -- Markdown -----------------------------------------------------------------------
 
-def test_default_markdown_has_published_counts(capsys):
-    out = ok(capsys, "odds")
+def test_default_markdown_has_published_counts(cli):
+    out = cli.ok("odds")
     assert out.startswith("# Exact odds: 8 decks (416 cards)")
     for n in (BANKER_8, PLAYER_8, TIE_8, DEALS_8):
         assert str(n) in out
@@ -70,8 +49,8 @@ def test_default_markdown_has_published_counts(capsys):
     assert rows["tie"][0] == str(TIE_8)
     assert rows["tie"][1] == "619306544887/6508331087895"      # README
     assert "-114753351728/10847218479825" in out                  # Banker EV (README house edge)
-    assert ok(capsys, "odds", "--format", "md") == out
-    assert ok(capsys, "odds", "--decks", "8") == out
+    assert cli.ok("odds", "--format", "md") == out
+    assert cli.ok("odds", "--decks", "8") == out
 
 
 # -- JSON ---------------------------------------------------------------------------
@@ -132,8 +111,8 @@ def check_json_shape(doc: dict) -> None:
             Fraction(e["ways"], deals) for e in events if exact(e["pays"]) > 0)
 
 
-def test_json_shape_and_values_8_decks(capsys):
-    doc = odds_json(capsys)
+def test_json_shape_and_values_8_decks(cli):
+    doc = cli.json("odds", "--format", "json")
     check_json_shape(doc)
     assert doc["deals"] == DEALS_8
     assert doc["shoe"]["cards"] == 416 and doc["shoe"]["decks"] == 8 and doc["shoe"]["suited"] is True
@@ -147,26 +126,26 @@ def test_json_shape_and_values_8_decks(capsys):
         ("8/1", TIE_8), ("-1/1", DEALS_8 - TIE_8)]
 
 
-def test_json_rejects_nothing_non_json(capsys):
+def test_json_rejects_nothing_non_json(cli):
     # Plain json, no NaN/Infinity or big floats standing in for integers.
-    text = ok(capsys, "odds", "--format", "json", "--decks", "1")
+    text = cli.ok("odds", "--format", "json", "--decks", "1")
     json.loads(text, parse_constant=lambda c: pytest.fail(f"non-JSON constant {c}"))
     assert text.endswith("}\n")
 
 
-def test_decks_6(capsys):
-    doc = odds_json(capsys, "--decks", "6")
+def test_decks_6(cli):
+    doc = cli.json("odds", "--format", "json", "--decks", "6")
     check_json_shape(doc)
     assert doc["shoe"]["cards"] == 312 and doc["shoe"]["decks"] == 6
     assert (doc["outcomes"]["banker"]["ways"], doc["outcomes"]["player"]["ways"],
             doc["outcomes"]["tie"]["ways"], doc["deals"]) == (BANKER_6, PLAYER_6, TIE_6, DEALS_6)
-    assert "6 decks (312 cards)" in ok(capsys, "odds", "--decks", "6")
+    assert "6 decks (312 cards)" in cli.ok("odds", "--decks", "6")
 
 
-def test_shoe_by_rank_equals_decks_8(capsys):
-    by_rank = odds_json(capsys, "--shoe", ALL_RANKS_32)
+def test_shoe_by_rank_equals_decks_8(cli):
+    by_rank = cli.json("odds", "--format", "json", "--shoe", ALL_RANKS_32)
     check_json_shape(by_rank)
-    decks = odds_json(capsys, "--decks", "8")
+    decks = cli.json("odds", "--format", "json", "--decks", "8")
     assert by_rank["shoe"]["suited"] is False and "decks" not in by_rank["shoe"]
     assert by_rank["shoe"]["counts"] == decks["shoe"]["counts"]
     assert by_rank["deals"] == decks["deals"]
@@ -174,15 +153,15 @@ def test_shoe_by_rank_equals_decks_8(capsys):
     assert by_rank["bets"] == decks["bets"]
 
 
-def test_shoe_by_card(capsys):
+def test_shoe_by_card(cli):
     spec = ",".join(f"{r}{s}=2" for r in RANKS for s in "shdc")
-    doc = odds_json(capsys, "--shoe", spec)
+    doc = cli.json("odds", "--format", "json", "--shoe", spec)
     assert doc["shoe"]["suited"] is True and doc["shoe"]["decks"] == 2
-    assert doc["outcomes"] == odds_json(capsys, "--decks", "2")["outcomes"]
+    assert doc["outcomes"] == cli.json("odds", "--format", "json", "--decks", "2")["outcomes"]
 
 
-def test_remove(capsys):
-    doc = odds_json(capsys, "--remove", "5 5 K 9h")
+def test_remove(cli):
+    doc = cli.json("odds", "--format", "json", "--remove", "5 5 K 9h")
     check_json_shape(doc)
     assert doc["shoe"]["cards"] == 412 and doc["shoe"]["suited"] is False
     assert doc["shoe"]["counts"]["5"] == 30 and doc["shoe"]["counts"]["K"] == 31
@@ -191,16 +170,16 @@ def test_remove(capsys):
     assert {o: v["ways"] for o, v in doc["outcomes"].items()} == a.outcomes
 
 
-def test_remove_suited_cards_keeps_suits(capsys):
-    doc = odds_json(capsys, "--decks", "1", "--remove", "9h Ks")
+def test_remove_suited_cards_keeps_suits(cli):
+    doc = cli.json("odds", "--format", "json", "--decks", "1", "--remove", "9h Ks")
     assert doc["shoe"]["suited"] is True and doc["shoe"]["cards"] == 50
     assert doc["shoe"]["card_counts"]["9h"] == 0 and doc["shoe"]["card_counts"]["9s"] == 1
     a = analyze(Shoe.standard(1).remove("9h Ks"))
     assert {o: v["ways"] for o, v in doc["outcomes"].items()} == a.outcomes
 
 
-def test_remove_on_explicit_shoe(capsys):
-    doc = odds_json(capsys, "--shoe", "A=4,5=4,K=4", "--remove", "A K")
+def test_remove_on_explicit_shoe(cli):
+    doc = cli.json("odds", "--format", "json", "--shoe", "A=4,5=4,K=4", "--remove", "A K")
     assert doc["shoe"]["cards"] == 10
     a = analyze(Shoe.parse("A=3,5=4,K=3"))
     assert {o: v["ways"] for o, v in doc["outcomes"].items()} == a.outcomes
@@ -208,8 +187,8 @@ def test_remove_on_explicit_shoe(capsys):
 
 # -- CSV ----------------------------------------------------------------------------
 
-def test_csv(capsys):
-    text = ok(capsys, "odds", "--format", "csv")
+def test_csv(cli):
+    text = cli.ok("odds", "--format", "csv")
     rows = list(csv.DictReader(io.StringIO(text)))
     assert list(rows[0]) == ["bet", "metric", "event", "pays", "ways", "deals", "exact", "decimal"]
     outcomes = {r["event"]: r for r in rows if r["metric"] == "outcome"}
@@ -221,7 +200,7 @@ def test_csv(capsys):
         assert exact(r["exact"]) == Fraction(int(r["ways"]), DEALS_8)
         assert float(r["decimal"]) == pytest.approx(int(r["ways"]) / DEALS_8, abs=1e-14)
     # Every bet event and metric row agrees with the JSON document.
-    doc = odds_json(capsys)
+    doc = cli.json("odds", "--format", "json")
     for bet_id, bet in doc["bets"].items():
         events = [(r["event"], r["pays"], int(r["ways"]), r["exact"])
                   for r in rows if r["bet"] == bet_id and r["metric"] == "event"]
@@ -236,24 +215,24 @@ def test_csv(capsys):
 # -- --output -----------------------------------------------------------------------
 
 @pytest.mark.parametrize("fmt", ["md", "csv", "json"])
-def test_output_file_equals_stdout_and_leaves_no_temporary_files(capsys, tmp_path, monkeypatch, fmt):
+def test_output_file_equals_stdout_and_leaves_no_temporary_files(cli, tmp_path, monkeypatch, fmt):
     monkeypatch.chdir(tmp_path)
-    printed = ok(capsys, "odds", "--decks", "6", "--format", fmt)
+    printed = cli.ok("odds", "--decks", "6", "--format", fmt)
     target = tmp_path / f"result.{fmt}"
-    assert ok(capsys, "odds", "--decks", "6", "--format", fmt, "--output", str(target)) == ""
+    assert cli.ok("odds", "--decks", "6", "--format", fmt, "--output", str(target)) == ""
     assert target.read_bytes().decode("utf-8") == printed
     assert sorted(p.name for p in tmp_path.iterdir()) == [target.name]
     # Overwrite in place, relative path, short option.
-    assert ok(capsys, "odds", "--decks", "8", "--format", fmt, "-o", target.name) == ""
-    assert target.read_bytes().decode("utf-8") == ok(capsys, "odds", "--format", fmt)
+    assert cli.ok("odds", "--decks", "8", "--format", fmt, "-o", target.name) == ""
+    assert target.read_bytes().decode("utf-8") == cli.ok("odds", "--format", fmt)
     assert sorted(p.name for p in tmp_path.iterdir()) == [target.name]
 
 
-def test_output_file_gets_ordinary_permissions(capsys, tmp_path):
+def test_output_file_gets_ordinary_permissions(cli, tmp_path):
     old = os.umask(0o022)
     try:
         target = tmp_path / "odds.md"
-        assert ok(capsys, "odds", "--output", str(target)) == ""
+        assert cli.ok("odds", "--output", str(target)) == ""
         assert stat.S_IMODE(target.stat().st_mode) == 0o644
     finally:
         os.umask(old)
@@ -285,10 +264,10 @@ BAD = [
 ]
 
 
-def expect_usage_error(capsys, tmp_path, argv, pattern):
+def expect_usage_error(cli, tmp_path, argv, pattern):
     target = tmp_path / "out.txt"
     argv = argv + ["--output", str(target)] if argv and argv[0] == "odds" else argv
-    rc, out, err = run(capsys, *argv)
+    rc, out, err = cli(*argv)
     assert rc == 2
     assert out == ""
     lines = err.splitlines()
@@ -300,28 +279,28 @@ def expect_usage_error(capsys, tmp_path, argv, pattern):
 
 
 @pytest.mark.parametrize("argv, pattern", BAD, ids=[" ".join(a) or "<none>" for a, _ in BAD])
-def test_bad_input(capsys, tmp_path, monkeypatch, argv, pattern):
+def test_bad_input(cli, tmp_path, monkeypatch, argv, pattern):
     monkeypatch.chdir(tmp_path)
-    expect_usage_error(capsys, tmp_path, argv, pattern)
+    expect_usage_error(cli, tmp_path, argv, pattern)
 
 
-def test_output_into_missing_directory(capsys, tmp_path):
+def test_output_into_missing_directory(cli, tmp_path):
     target = tmp_path / "no" / "such" / "dir.md"
-    rc, out, err = run(capsys, "odds", "--output", str(target))
+    rc, out, err = cli("odds", "--output", str(target))
     assert (rc, out) == (2, "")
     assert err.startswith("baccarat: error: cannot write") and len(err.splitlines()) == 1
     assert list(tmp_path.iterdir()) == []
 
 
-def test_superscript_count_is_a_usage_error(capsys, tmp_path, monkeypatch):
+def test_superscript_count_is_a_usage_error(cli, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    expect_usage_error(capsys, tmp_path, ["odds", "--shoe", "A=²,K=9"], r"whole number")
+    expect_usage_error(cli, tmp_path, ["odds", "--shoe", "A=²,K=9"], r"whole number")
 
 
-def test_output_onto_a_directory_is_a_usage_error(capsys, tmp_path):
+def test_output_onto_a_directory_is_a_usage_error(cli, tmp_path):
     target = tmp_path / "adir"
     target.mkdir()
-    rc, out, err = run(capsys, "odds", "--output", str(target))
+    rc, out, err = cli("odds", "--output", str(target))
     assert (rc, out) == (2, "")
     assert err.startswith("baccarat: error: cannot write") and len(err.splitlines()) == 1
     assert [p.name for p in tmp_path.iterdir()] == ["adir"] and not any(target.iterdir())
@@ -329,15 +308,8 @@ def test_output_onto_a_directory_is_a_usage_error(capsys, tmp_path):
 
 # -- a real process -----------------------------------------------------------------
 
-def _env() -> dict:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(REPO)] + [p for p in [env.get("PYTHONPATH")] if p])
-    return env
-
-
-def test_subprocess_python_m_analyzer_odds(tmp_path):
-    proc = subprocess.run([sys.executable, "-m", "analyzer", "odds"], cwd=tmp_path, env=_env(),
-                          capture_output=True, text=True, timeout=120)
+def test_subprocess_python_m_analyzer_odds(cli, tmp_path):
+    proc = cli.process("odds", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""
     for n in (BANKER_8, PLAYER_8, TIE_8):
@@ -345,9 +317,8 @@ def test_subprocess_python_m_analyzer_odds(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
-def test_subprocess_bad_input_exit_status(tmp_path):
-    proc = subprocess.run([sys.executable, "-m", "analyzer", "odds", "--decks", "0"], cwd=tmp_path,
-                          env=_env(), capture_output=True, text=True, timeout=120)
+def test_subprocess_bad_input_exit_status(cli, tmp_path):
+    proc = cli.process("odds", "--decks", "0", cwd=tmp_path)
     assert proc.returncode == 2
     assert proc.stdout == ""
     assert proc.stderr.startswith("baccarat: error: ") and len(proc.stderr.splitlines()) == 1

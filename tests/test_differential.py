@@ -23,6 +23,7 @@ from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
 import brute
+from helpers import OPS, RANKS, SUITS, card_predicate, shoe_of, small_shoe
 from analyzer.bets import Bet, Condition, Event
 from analyzer.core.backend import BACKENDS
 from analyzer.core.errors import BetError
@@ -32,8 +33,6 @@ from analyzer.core.rules import PUNTO_BANCO, rules_from_mapping
 from analyzer.core.shoe import Shoe
 from analyzer.core.solver import Solver
 
-RANKS = "A23456789TJQK"
-SUITS = "shdc"
 
 # -- what hypothesis writes ----------------------------------------------------------------
 
@@ -43,7 +42,6 @@ SUIT = sorted(n for n, (k, _) in FEATURES.items() if k == "suit")
 COLOUR = sorted(n for n, (k, _) in FEATURES.items() if k == "colour")
 POSITIONS = ("player_card1", "player_card2", "player_card3", "banker_card1", "banker_card2",
              "banker_card3", "card1", "card2", "card3", "card4", "card5", "card6")
-OPS = ("==", "!=", "<", "<=", ">", ">=")
 
 
 @st.composite
@@ -51,22 +49,6 @@ def int_comparison(draw):
     name = draw(st.sampled_from(INT))
     lo, hi = RANGES.get(name, (0, 13))
     return f"{name} {draw(st.sampled_from(OPS))} {draw(st.integers(lo - 1, hi + 1))}"
-
-
-@st.composite
-def card_predicate(draw, depth=0):
-    """A test of one card inside count(...), all(...), any(...)."""
-    atoms = [
-        st.builds(lambda op, r: f"rank {op} {r}", st.sampled_from(OPS), st.integers(1, 13)),
-        st.builds(lambda op, v: f"value {op} {v}", st.sampled_from(OPS), st.integers(0, 9)),
-        st.builds(lambda s: f"suit == {s}", st.sampled_from(["spades", "hearts", "diamonds", "clubs"])),
-        st.builds(lambda c: f"colour == {c}", st.sampled_from(["red", "black"])),
-        st.sampled_from(["face", "ten", "not face", "not 0 <= value"]),
-    ]
-    text = draw(st.one_of(atoms))
-    if depth < 1 and draw(st.booleans()):
-        text = f"({text} {draw(st.sampled_from(['and', 'or']))} {draw(card_predicate(depth + 1))})"
-    return text
 
 
 @st.composite
@@ -125,15 +107,6 @@ def condition(draw, depth=0):
 
 
 @st.composite
-def small_shoe(draw, min_cards=7, max_cards=10):
-    """Physical cards (0-51, a card may repeat; ranks and suits may be missing)."""
-    ranks = draw(st.lists(st.integers(0, 12), min_size=2, max_size=5, unique=True))
-    cards = draw(st.lists(st.sampled_from([4 * r + s for r in ranks for s in range(4)]),
-                          min_size=min_cards, max_size=max_cards))
-    return tuple(sorted(cards))
-
-
-@st.composite
 def rule_set(draw):
     """A legal rule set: naturals, the Player's totals, the Banker's table (rules-file shape)."""
     if draw(st.integers(0, 2)) == 0:
@@ -163,13 +136,6 @@ def known_cards(draw, cards):
 def make_bet(bet_id: str, texts) -> Bet:
     return Bet(bet_id, bet_id, "", tuple(Event(f"e{i}", Fraction(i + 1), Condition.parse(t))
                                          for i, t in enumerate(texts)))
-
-
-def shoe_of(cards) -> Shoe:
-    counts = [0] * 52
-    for c in cards:
-        counts[c] += 1
-    return Shoe(None, counts)
 
 
 def brute_ways(bet, cards, rules, known: Known | None) -> tuple[list[int], int]:

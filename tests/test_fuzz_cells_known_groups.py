@@ -32,7 +32,7 @@ from analyzer.core.errors import BaccaratError, BetError
 from analyzer.core.known import Known
 from analyzer.core.rules import PUNTO_BANCO, RulesError, parse_cell
 from analyzer.core.solver import Solver
-from test_differential import RANKS, SUITS, card_predicate, shoe_of, small_shoe
+from helpers import RANKS, SUITS, card_predicate, shoe_of, small_shoe
 
 FAST = settings(max_examples=300, deadline=2000, suppress_health_check=list(HealthCheck))
 SLOWER = settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))

@@ -5,7 +5,6 @@ against every ordered deal of small shoes with repeated cards."""
 from __future__ import annotations
 
 import math
-import random
 from collections import Counter
 
 import pytest
@@ -13,10 +12,8 @@ import pytest
 from analyzer import Shoe, Solver, catalog
 from analyzer.bets.catalog import parse_catalog
 
+from helpers import RANKS, product_path, varied_shoes
 from oracle import six_card_tally
-
-RANKS = "A23456789TJQK"
-CARDS = [r + s for r in RANKS for s in "shdc"]
 
 
 def one_bet(text: str):
@@ -29,27 +26,11 @@ def tab_of(bet):
     return solver._class_tabs[0]
 
 
-def product_path(tab, shoe):
-    """The card engine's own count (one product per multiset of cards, Python integers)."""
-    return tab.ways(shoe, backend="python")
-
-
-def shoes(seed: int) -> list[Shoe]:
-    rng = random.Random(seed)
-    out = [Shoe.standard(8), Shoe.standard(1), Shoe.standard(6).remove("As Ah Ad Ac Ks Kh")]
-    for decks in (1, 2, 8):
-        full = [c for c in CARDS for _ in range(decks)]
-        out += [Shoe.standard(decks).remove(rng.sample(full, rng.randint(0, 52 * decks - 6))) for _ in range(6)]
-    out.append(Shoe.from_counts({"Ah": 3, "Kh": 2, "Qh": 1, "Jh": 1, "Th": 1}))     # one suit only
-    out.append(Shoe.standard(10_000).remove("Ah Kd"))                             # Python integers
-    return out
-
-
 def test_jackpot_is_counted_per_rank_multiset_and_equals_the_product_path():
     tab = tab_of(catalog().bets["jackpot"])
     assert tab.ways_table.rank_flush is not None
     assert len(tab.ways_table.rank_flush.ranks) < tab.multisets / 20
-    for shoe in shoes(1):
+    for shoe in varied_shoes(1):
         assert tab.ways(shoe) == product_path(tab, shoe), shoe
 
 

@@ -201,22 +201,30 @@ def test_removal_keeps_suits_when_it_can():
 
 # -- the reports folder -------------------------------------------------------------
 
-TEXT = (".md", ".csv", ".json")
 
 
 @pytest.mark.skipif(not (REPO / "reports").is_dir(), reason="no committed reports folder")
-def test_committed_reports_match_a_fresh_run(tmp_path):
+def test_committed_reports_match_a_fresh_run(full_reports):
+    """reports/ is what `baccarat report --out reports/` writes today: the same files, each
+    byte for byte."""
     pytest.importorskip("matplotlib")
-    written = generate(tmp_path)
-    fresh = {p.relative_to(tmp_path).as_posix() for p in written}
+    out, written = full_reports
+    fresh = {p.relative_to(out).as_posix() for p in written}
     committed = {p.relative_to(REPO / "reports").as_posix() for p in (REPO / "reports").rglob("*") if p.is_file()}
     assert fresh == committed, "files differ: run `baccarat report --out reports/`"
-    stale = [name for name in sorted(fresh) if name.endswith(TEXT)
-             and (tmp_path / name).read_text() != (REPO / "reports" / name).read_text()]
+    stale = [name for name in sorted(fresh) if (out / name).read_bytes() != (REPO / "reports" / name).read_bytes()]
     assert not stale, f"reports/ is stale, run `baccarat report --out reports/`: {stale}"
 
 
-def test_reports_without_matplotlib(tmp_path, monkeypatch):
+def test_every_report_is_linked_from_the_index(full_reports):
+    out, written = full_reports
+    index = (out / "README.md").read_text()
+    for p in written:
+        if p.name not in ("README.md", ".baccarat-manifest.json") and p.suffix != ".png":
+            assert f"({p.relative_to(out).as_posix()})" in index
+
+
+def test_reports_without_matplotlib(tmp_path, monkeypatch, small_reports):
     monkeypatch.setenv("BACCARAT_NO_PLOTS", "1")
     written = generate(tmp_path, decks=(1, 8))
     assert not any(p.suffix == ".png" for p in written)
@@ -229,11 +237,9 @@ def test_reports_without_matplotlib(tmp_path, monkeypatch):
             assert f"({p.relative_to(tmp_path).as_posix()})" in index
 
 
-def test_interrupted_report_leaves_no_partial_files(tmp_path, monkeypatch):
+def test_interrupted_report_leaves_no_partial_files(tmp_path, monkeypatch, small_reports):
     monkeypatch.setenv("BACCARAT_NO_PLOTS", "1")
     import analyzer.reports.writer as report
-
-    real = report.distributions
 
     def boom(shoe):
         raise KeyboardInterrupt
@@ -244,7 +250,6 @@ def test_interrupted_report_leaves_no_partial_files(tmp_path, monkeypatch):
     # the folder is written beside its name and renamed into place at the end: it stays as it was
     assert list(tmp_path.iterdir()) == []
     assert not list(tmp_path.parent.glob(f".{tmp_path.name}.*"))
-    monkeypatch.setattr(report, "distributions", real)
 
 
 @pytest.mark.parametrize("argv", [
@@ -267,8 +272,8 @@ def test_report_commands_run(capsys):
     assert "Break-even payout for `tie`" in capsys.readouterr().out
 
 
-def test_report_folder_must_be_new_empty_or_ours(tmp_path, monkeypatch, capsys):
-    """Issue 11: --out . overwrote README.md; --out '' and --out x.md were accepted."""
+def test_report_folder_must_be_new_empty_or_ours(tmp_path, monkeypatch, capsys, small_reports):
+    """--out . must not overwrite a README.md of the project; --out '' and --out x.md are refused."""
     monkeypatch.setenv("BACCARAT_NO_PLOTS", "1")
     project = tmp_path / "project"
     project.mkdir()

@@ -9,7 +9,6 @@ import pytest
 from analyzer import BANKER_RULE_TABLE, Shoe, catalog
 from analyzer.bets.pricing import analyze
 from analyzer.bets.rules_files import load_rules, parse_rules, rules_toml
-from analyzer.cli import main
 from analyzer.core.engine import coup_table
 from analyzer.core.rules import (BANKER_DRAWS, BUILTIN_RULES, GOLD, PUNTO_BANCO, Rules, RulesError,
                                  format_values, parse_values)
@@ -76,24 +75,18 @@ def test_default_counts_unchanged_by_every_way_of_naming_the_default(tmp_path):
     assert Solver(bets).solve(s) == Solver(bets, rules=load_rules(str(f))).solve(s)
 
 
-def _run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 @pytest.mark.parametrize("argv", [
     ["odds"], ["odds", "--format", "json", "--bets", "player,dragon7"], ["odds", "--format", "csv"],
     ["distributions", "--decks", "1"], ["eor", "--decks", "2"], ["payouts", "--decks", "1"],
     ["decks", "--decks-list", "1,8", "--bets", "player,banker"],
 ])
-def test_cli_default_output_is_byte_identical(capsys, tmp_path, argv):
+def test_cli_default_output_is_byte_identical(cli, tmp_path, argv):
     f = tmp_path / "pb.toml"
     f.write_text(DEFAULT_FILE)
-    code, base, _ = _run(capsys, *argv)
+    code, base, _ = cli(*argv)
     assert code == 0
     for spec in ("punto_banco", str(f)):
-        code, out, _ = _run(capsys, *argv, "--rules", spec)
+        code, out, _ = cli(*argv, "--rules", spec)
         assert code == 0
         # the Reproduce line of the report commands names the option; everything else is identical
         strip = lambda t: "\n".join(line for line in t.splitlines() if "Reproduce" not in line)
@@ -102,37 +95,37 @@ def test_cli_default_output_is_byte_identical(capsys, tmp_path, argv):
             assert out == base
 
 
-def test_cli_names_a_rule_set_that_is_not_the_default(capsys):
-    code, out, _ = _run(capsys, "odds", "--rules", "gold")
+def test_cli_names_a_rule_set_that_is_not_the_default(cli):
+    code, out, _ = cli("odds", "--rules", "gold")
     assert code == 0 and "Rules: gold (" in out and "standard Punto Banco" not in out
     assert "2232878486302976" in out
-    code, out, _ = _run(capsys, "odds", "--rules", "gold", "--player-option", "stand", "--format", "json")
+    code, out, _ = cli("odds", "--rules", "gold", "--player-option", "stand", "--format", "json")
     doc = json.loads(out)
     assert doc["rules"].startswith("gold, Player stands on 5")
     for cmd in (["distributions", "--decks", "1"], ["eor", "--decks", "1"], ["payouts", "--decks", "1"],
                 ["decks", "--decks-list", "1", "--bets", "player"]):
-        code, out, _ = _run(capsys, *cmd, "--rules", "gold")
+        code, out, _ = cli(*cmd, "--rules", "gold")
         assert code == 0 and "- Rules: gold (" in out and "--rules gold" in out
 
 
-def test_cli_best_prints_the_strategy(capsys):
-    code, out, _ = _run(capsys, "odds", "--rules", "gold", "--player-option", "best")
+def test_cli_best_prints_the_strategy(cli):
+    code, out, _ = cli("odds", "--rules", "gold", "--player-option", "best")
     assert code == 0 and "## Player's option: best play for this shoe" in out
     assert out.count("| draw ") == 5
-    code, out, _ = _run(capsys, "odds", "--rules", "gold", "--player-option", "best", "--format", "json")
+    code, out, _ = cli("odds", "--rules", "gold", "--player-option", "best", "--format", "json")
     assert [s["play"] for s in json.loads(out)["player_strategy"]] == ["draw"] * 5
 
 
-def test_cli_rules_command(capsys, tmp_path):
-    code, out, _ = _run(capsys, "rules")
+def test_cli_rules_command(cli, tmp_path):
+    code, out, _ = cli("rules")
     assert code == 0 and "| 3              | 0-7, 9" in out
-    code, toml, _ = _run(capsys, "rules", "--rules", "gold", "--format", "toml")
+    code, toml, _ = cli("rules", "--rules", "gold", "--format", "toml")
     f = tmp_path / "gold.toml"
     f.write_text(toml)
     assert load_rules(str(f)) == GOLD
-    code, out, _ = _run(capsys, "rules", "--rules", "gold", "--player-option", "best", "--decks", "1")
+    code, out, _ = cli("rules", "--rules", "gold", "--player-option", "best", "--decks", "1")
     assert code == 0 and "best play for this shoe" in out
-    code, out, _ = _run(capsys, "rules", "--rules", "gold", "--format", "json")
+    code, out, _ = cli("rules", "--rules", "gold", "--format", "json")
     assert json.loads(out)["banker"][1] == {"totals": [4, 5], "draws": "3-7", "stands": "0-2, 8, 9"}
 
 
@@ -158,14 +151,14 @@ BAD_FILES = {
 
 
 @pytest.mark.parametrize("case", list(BAD_FILES))
-def test_bad_rules_files_are_one_line_exit_2(capsys, tmp_path, case):
+def test_bad_rules_files_are_one_line_exit_2(cli, tmp_path, case):
     text, message = BAD_FILES[case]
     f = tmp_path / "bad.toml"
     f.write_text(text)
     with pytest.raises(RulesError, match=message.replace("(", r"\(")):
         load_rules(str(f))
     for argv in (["odds", "--rules", str(f)], ["rules", "--rules", str(f)]):
-        code, out, err = _run(capsys, *argv)
+        code, out, err = cli(*argv)
         assert code == 2 and out == ""
         assert err.count("\n") == 1 and err.startswith("baccarat: error: ") and message.split("(")[0] in err
 
@@ -180,8 +173,8 @@ def test_bad_rules_files_are_one_line_exit_2(capsys, tmp_path, case):
     (["study", "--shoes", "2", "--rules", "gold", "--player-option", "best"], "depends on the cards left"),
     (["study", "--shoes", "2", "--rules", "nosuch"], "unknown rule set 'nosuch'"),
 ])
-def test_bad_options_are_one_line_exit_2(capsys, argv, message):
-    code, out, err = _run(capsys, *argv)
+def test_bad_options_are_one_line_exit_2(cli, argv, message):
+    code, out, err = cli(*argv)
     assert code == 2 and out == "" and err.count("\n") == 1 and message in err
 
 
@@ -202,8 +195,8 @@ def test_the_documented_rules_file_example_is_gold():
     assert "2,233,533,079,191,808" in section       # standing on 5, 8 decks (tests/test_gold.py)
 
 
-def test_rules_file_size_is_bounded(tmp_path, capsys):
+def test_rules_file_size_is_bounded(tmp_path, cli):
     f = tmp_path / "big.toml"
     f.write_text(DEFAULT_FILE + "# " + "x" * 70_000 + "\n")
-    code, out, err = _run(capsys, "odds", "--rules", str(f))
+    code, out, err = cli("odds", "--rules", str(f))
     assert code == 2 and out == "" and err.count("\n") == 1 and "big.toml" in err

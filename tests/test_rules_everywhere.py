@@ -11,17 +11,11 @@ from pathlib import Path
 import pytest
 
 from analyzer.bets.rules_files import rules_toml
-from analyzer.cli import build_parser, main
+from analyzer.cli import build_parser
 from analyzer.core.rules import PUNTO_BANCO
 
 PLAYING = ("odds", "decks", "distributions", "eor", "payouts", "midcoup", "simulate", "verify", "check",
            "study", "parsheet", "bankroll", "report")
-
-
-def _run(capsys, *argv):
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture
@@ -54,37 +48,37 @@ SMALL = {
 
 
 @pytest.mark.parametrize("case", list(SMALL))
-def test_default_output_is_byte_identical(capsys, default_file, case):
-    code, base, _ = _run(capsys, *SMALL[case])
+def test_default_output_is_byte_identical(cli, default_file, case):
+    code, base, _ = cli(*SMALL[case])
     assert code == 0 and base
     for spec in ("punto_banco", default_file):
-        code, out, _ = _run(capsys, *SMALL[case], "--rules", spec)
+        code, out, _ = cli(*SMALL[case], "--rules", spec)
         assert code == 0 and out == base, spec
 
 
-def test_known_card_edges_default_and_gold(capsys, default_file):
+def test_known_card_edges_default_and_gold(cli, default_file):
     argv = ["midcoup", "--table", "known-card-edges", "--shoe", "3=6,5=6,8=6,K=8", "--format", "json"]
-    code, base, _ = _run(capsys, *argv)
-    code, same, _ = _run(capsys, *argv, "--rules", default_file)
+    code, base, _ = cli(*argv)
+    code, same, _ = cli(*argv, "--rules", default_file)
     assert code == 0 and same == base and "rules" not in json.loads(base)
-    code, gold, _ = _run(capsys, *argv, "--rules", "gold")
+    code, gold, _ = cli(*argv, "--rules", "gold")
     doc = json.loads(gold)
     assert code == 0 and doc["rules"].startswith("gold (") and doc["edges"] != json.loads(base)["edges"]
 
 
-def _odds(capsys, *extra, decks="8"):
-    code, out, _ = _run(capsys, "odds", "--decks", decks, "--bets", "player,banker,tie", "--format", "json",
-                        *extra)
+def _odds(cli, *extra, decks="8"):
+    code, out, _ = cli("odds", "--decks", decks, "--bets", "player,banker,tie", "--format", "json",
+                       *extra)
     assert code == 0
     return json.loads(out)
 
 
 @pytest.mark.parametrize("play", [None, "stand", "best"])
-def test_parsheet_gives_the_gold_numbers(capsys, play):
+def test_parsheet_gives_the_gold_numbers(cli, play):
     extra = ["--rules", "gold"] + (["--player-option", play] if play else [])
-    odds = _odds(capsys, *extra)
-    code, out, _ = _run(capsys, "parsheet", "--bets", "player,banker,tie", "--decks", "8", "--by-decks", "8",
-                        "--format", "json", *extra)
+    odds = _odds(cli, *extra)
+    code, out, _ = cli("parsheet", "--bets", "player,banker,tie", "--decks", "8", "--by-decks", "8",
+                       "--format", "json", *extra)
     assert code == 0
     doc = json.loads(out)
     assert doc["rules"]["game"].startswith("gold") and "standard Punto Banco" not in doc["rules"]["text"]
@@ -96,28 +90,28 @@ def test_parsheet_gives_the_gold_numbers(capsys, play):
         assert [(r["event"], r["ways"], r["probability"]) for r in w["return_table"]] == \
             [(e["event"], e["ways"], e["probability"]) for e in odds["bets"][w["id"]]["events"]]
     assert odds["outcomes"]["player"]["ways"] == doc["wagers"][0]["return_table"][0]["ways"]
-    code, md, _ = _run(capsys, "parsheet", "--bets", "banker", "--decks", "8", "--by-decks", "8", *extra)
+    code, md, _ = cli("parsheet", "--bets", "banker", "--decks", "8", "--by-decks", "8", *extra)
     assert "Rules: gold" in md and "Standard Punto Banco" not in md
     assert f"Reproduce: `baccarat parsheet --decks 8 --bets banker --by-decks 8 {' '.join(extra)}`" in md
     assert "| 4, 5           | 3-7 " in md
 
 
-def test_parsheet_best_plays_each_shoe_best(capsys):
+def test_parsheet_best_plays_each_shoe_best(cli):
     """The best play depends on the shoe: each --decks and --by-decks shoe plays its own."""
     extra = ["--rules", "gold", "--player-option", "best"]
-    one, two = (_odds(capsys, *extra, decks=d)["bets"]["player"]["house_edge"] for d in ("1", "2"))
-    code, out, _ = _run(capsys, "parsheet", "--bets", "player", "--decks", "1,2", "--by-decks", "1,2",
-                        "--format", "json", *extra)
+    one, two = (_odds(cli, *extra, decks=d)["bets"]["player"]["house_edge"] for d in ("1", "2"))
+    code, out, _ = cli("parsheet", "--bets", "player", "--decks", "1,2", "--by-decks", "1,2",
+                       "--format", "json", *extra)
     doc = json.loads(out)
     assert code == 0 and [s["wagers"][0]["house_edge"] for s in doc["sheets"]] == [one, two]
     assert doc["sheets"][0]["wagers"][0]["house_edge_by_decks"] == {"1": one, "2": two}
 
 
-def test_parsheet_xlsx_names_the_rules(tmp_path, capsys):
+def test_parsheet_xlsx_names_the_rules(tmp_path, cli):
     openpyxl = pytest.importorskip("openpyxl")
     f = tmp_path / "gold.xlsx"
-    code, _, _ = _run(capsys, "parsheet", "--bets", "player", "--decks", "1", "--by-decks", "1",
-                      "--rules", "gold", "--format", "xlsx", "--output", f)
+    code, _, _ = cli("parsheet", "--bets", "player", "--decks", "1", "--by-decks", "1",
+                     "--rules", "gold", "--format", "xlsx", "--output", f)
     about = openpyxl.load_workbook(f)["About"]
     cells = [c.value for row in about.iter_rows() for c in row if c.value]
     assert code == 0 and any(str(c).startswith("Rules: gold") for c in cells)
@@ -125,28 +119,28 @@ def test_parsheet_xlsx_names_the_rules(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("play", [None, "stand"])
-def test_bankroll_plays_the_gold_bet(capsys, play):
+def test_bankroll_plays_the_gold_bet(cli, play):
     extra = ["--rules", "gold"] + (["--player-option", play] if play else [])
-    odds = _odds(capsys, *extra)
-    code, out, _ = _run(capsys, "bankroll", "--bet", "player", "--coups", "3", "-q", "--format", "json", *extra)
+    odds = _odds(cli, *extra)
+    code, out, _ = cli("bankroll", "--bet", "player", "--coups", "3", "-q", "--format", "json", *extra)
     doc = json.loads(out)
     assert code == 0 and doc["rules"].startswith("gold")
     assert [(e["event"], e["probability"]) for e in doc["bet"]["events"]] == \
         [(e["event"], e["probability"]) for e in odds["bets"]["player"]["events"]]
-    code, md, _ = _run(capsys, "bankroll", "--bet", "player", "--coups", "3", "-q", *extra)
+    code, md, _ = cli("bankroll", "--bet", "player", "--coups", "3", "-q", *extra)
     assert "| rules " in md and "gold" in md
 
 
-def test_midcoup_gold_table_of_another_rule_set(capsys, tmp_path):
+def test_midcoup_gold_table_of_another_rule_set(cli, tmp_path):
     f = tmp_path / "g4.toml"
     from analyzer.core.rules import GOLD
     f.write_text(rules_toml(GOLD).replace('player_option = "5"', 'player_option = "4, 5"')
                  .replace('name = "gold"', 'name = "gold on 4 or 5"'))
-    code, out, _ = _run(capsys, "midcoup", "--table", "gold", "--decks", "1", "--rules", f)
+    code, out, _ = cli("midcoup", "--table", "gold", "--decks", "1", "--rules", f)
     assert code == 0 and "The Player's option (gold on 4 or 5)" in out and "draws on 4, 5" in out
     assert f"--rules {f}" in out
-    code, base, _ = _run(capsys, "midcoup", "--table", "gold", "--decks", "1")
-    code, same, _ = _run(capsys, "midcoup", "--table", "gold", "--decks", "1", "--rules", "gold")
+    code, base, _ = cli("midcoup", "--table", "gold", "--decks", "1")
+    code, same, _ = cli("midcoup", "--table", "gold", "--decks", "1", "--rules", "gold")
     assert same.replace(" --rules gold`", "`") == base
 
 
@@ -178,36 +172,36 @@ def _bad_commands(tmp: Path):
 
 @pytest.mark.parametrize("bad,message", BAD)
 @pytest.mark.parametrize("command", ["parsheet", "parsheet charts", "bankroll", "midcoup", "report"])
-def test_bad_rules_are_one_line_exit_2_and_no_file(capsys, tmp_path, bad_rules, command, bad, message):
+def test_bad_rules_are_one_line_exit_2_and_no_file(cli, tmp_path, bad_rules, command, bad, message):
     argv, outputs = _bad_commands(tmp_path)[command]
     bad = [str(bad_rules) if a == "BAD" else a for a in bad]
     if command == "parsheet charts":
         pytest.importorskip("matplotlib")
-    code, out, err = _run(capsys, *argv, *bad)
+    code, out, err = cli(*argv, *bad)
     assert code == 2 and out == "" and err.count("\n") == 1 and err.startswith("baccarat: error: ")
     assert message in err
     assert not any(p.exists() for p in outputs)
 
 
-def test_midcoup_gold_table_refuses_a_player_option_and_a_rule_set_without_option(capsys, tmp_path):
+def test_midcoup_gold_table_refuses_a_player_option_and_a_rule_set_without_option(cli, tmp_path):
     f = tmp_path / "m.json"
-    code, out, err = _run(capsys, "midcoup", "--table", "gold", "--rules", "gold", "--player-option", "best",
-                          "--output", f)
+    code, out, err = cli("midcoup", "--table", "gold", "--rules", "gold", "--player-option", "best",
+                         "--output", f)
     assert code == 2 and "drop --player-option" in err and err.count("\n") == 1 and not f.exists()
     nopt = tmp_path / "nopt.toml"
     from analyzer.core.rules import GOLD
     # (another name: a changed tableau cannot pass for the built-in Gold)
     nopt.write_text(rules_toml(GOLD).replace('player_option = "5"\n', "").replace('name = "gold"', 'name = "gold_no_option"'))
-    code, out, err = _run(capsys, "midcoup", "--table", "gold", "--rules", nopt)
+    code, out, err = cli("midcoup", "--table", "gold", "--rules", nopt)
     assert code == 2 and "offers none" in err and err.count("\n") == 1
 
 
-def test_report_under_gold(tmp_path, capsys, monkeypatch):
+def test_report_under_gold(tmp_path, cli, monkeypatch):
     """The whole folder once (about 30 s): every report names Gold, the numbers are Gold's."""
     monkeypatch.setenv("BACCARAT_NO_PLOTS", "1")
     out = tmp_path / "gold"
-    code, _, err = _run(capsys, "report", "--out", out, "-q", "--decks-list", "8", "--rules", "gold",
-                        "--player-option", "stand")
+    code, _, err = cli("report", "--out", out, "-q", "--decks-list", "8", "--rules", "gold",
+                       "--player-option", "stand")
     assert code == 0, err
     words = "--rules gold --player-option stand"
     manifest = json.loads((out / ".baccarat-manifest.json").read_text())
@@ -229,9 +223,9 @@ def test_report_under_gold(tmp_path, capsys, monkeypatch):
         doc = json.loads(p.read_text())
         rules = doc["rules"]
         assert (rules["game"] if isinstance(rules, dict) else rules).startswith("gold"), p.name
-    code, text, _ = _run(capsys, "odds", "--decks", "8", "--bets", "all", "--format", "json", *words.split())
+    code, text, _ = cli("odds", "--decks", "8", "--bets", "all", "--format", "json", *words.split())
     assert (out / "odds_8_decks.json").read_text() == text          # the report is the command's output
-    odds = _odds(capsys, "--rules", "gold", "--player-option", "stand")
+    odds = _odds(cli, "--rules", "gold", "--player-option", "stand")
     report = json.loads((out / "odds_8_decks.json").read_text())
     assert report["outcomes"] == odds["outcomes"]
     assert report["bets"]["banker"] == odds["bets"]["banker"]

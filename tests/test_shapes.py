@@ -2,103 +2,19 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from analyzer import Shoe
 from analyzer.cli import main
 from analyzer.simcheck.check import CheckError, check_log
-from analyzer.simcheck.logs import CARD_POINT, OUTCOME_NAMES, LogError, card_text, read_hand_log
+from analyzer.simcheck.logs import LogError, read_hand_log
 from analyzer.simcheck.shapes import read_log, shoe_for
 from analyzer.simcheck.simulate import Faults, simulate_to_text
 from analyzer.simcheck.verify import replay
 
+from helpers import SHAPES, per_card
+
 EIGHT = Shoe.standard(8)
-UNI = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
-
-
-def _coups(log):
-    for k in range(log.coups):
-        p, b = log.hand(k, "player"), log.hand(k, "banker")
-        yield log.shoe_ids[log.shoe[k]], p, b, OUTCOME_NAMES[log.outcome[k]]
-
-
-def _uni(c):
-    t = card_text(c)
-    return ("10" if t[0] == "T" else t[0]) + UNI.get(t[1:], "")
-
-
-def _totals(cards):
-    return sum(CARD_POINT[c] for c in cards) % 10
-
-
-def per_card(log):
-    lines = ["Shoe No,P1,P2,P3,B1,B2,B3,Winner,Player Total,Banker Total"]
-    for s, p, b, o in _coups(log):
-        cells = [_uni(c) for c in p] + [""] * (3 - len(p)) + [_uni(c) for c in b] + [""] * (3 - len(b))
-        lines.append(",".join([s, *cells, f"{o.title()} win" if o != "tie" else "TIE",
-                               str(_totals(p)), str(_totals(b))]))
-    return "\n".join(lines) + "\n"
-
-
-def dashed(log):
-    lines = ["shoe,player,banker,outcome"]
-    for s, p, b, o in _coups(log):
-        lines.append(f"{s},{'-'.join(map(_uni, p))},{'-'.join(map(_uni, b))},{o[0].upper()}")
-    return "\n".join(lines) + "\n"
-
-
-def values(log):
-    lines = ["shoe,player,banker,outcome"]
-    for s, p, b, o in _coups(log):
-        lines.append(f"{s},{' '.join(str(CARD_POINT[c]) for c in p)},{' '.join(str(CARD_POINT[c]) for c in b)},{o}")
-    return "\n".join(lines) + "\n"
-
-
-def _obj(p, b, o):
-    return {"player": [card_text(c) for c in p], "banker": " ".join(map(card_text, b)), "outcome": o}
-
-
-def json_array(log):
-    return "[\n" + ",\n".join(json.dumps({"shoe": int(s), **_obj(p, b, o)}) for s, p, b, o in _coups(log)) + "\n]\n"
-
-
-def json_lines(log):
-    return "".join(json.dumps({"Shoe": s, **_obj(p, b, o)}) + "\n" for s, p, b, o in _coups(log))
-
-
-def json_shoes(log):
-    shoes: dict[str, list] = {}
-    for s, p, b, o in _coups(log):
-        shoes.setdefault(s, []).append(_obj(p, b, o))
-    return "".join(json.dumps({"shoe": int(s), "coups": c}) + "\n" for s, c in shoes.items())
-
-
-def own_names(log):
-    lines = ["game,shoe number,pcard1,pcard2,pcard3,bcard1,bcard2,bcard3,who won,player total"]
-    for k, (s, p, b, o) in enumerate(_coups(log)):
-        cells = [card_text(c) for c in p] + [""] * (3 - len(p)) + [card_text(c) for c in b] + [""] * (3 - len(b))
-        lines.append(",".join([str(k), s, *cells, o, str(_totals(p))]))
-    return "\n".join(lines) + "\n"
-
-
-OWN_COLUMNS = ("shoe=shoe number,p1=pcard1,p2=pcard2,p3=pcard3,b1=bcard1,b2=bcard2,b3=bcard3,"
-               "outcome=who won,player_total=player total")
-
-SHAPES = [
-    ("per-card", per_card, "hands.csv", None, "read as per-card columns, ranks with suits, 1 row per coup"),
-    ("dashed", dashed, "hands.csv", None, "read as player and banker columns, ranks with suits, 1 row per coup"),
-    ("values", values, "hands.csv", None,
-     "read as player and banker columns, point values 0-9 (checked at value level), 1 row per coup"),
-    ("json-array", json_array, "hands.json", None,
-     "read as player and banker columns, ranks with suits, a JSON array of coup objects"),
-    ("json-lines", json_lines, "hands.jsonl", None, None),
-    ("json-shoes", json_shoes, "hands.jsonl", None,
-     "read as player and banker columns, ranks with suits, JSON Lines, one object per shoe"),
-    ("columns", own_names, "hands.csv", OWN_COLUMNS,
-     "read as per-card columns, ranks with suits, 1 row per coup"),
-]
 
 
 def _verdicts(log, shoe):

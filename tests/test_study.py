@@ -36,7 +36,6 @@ import pytest
 
 from analyzer import Shoe, analyze
 from analyzer.core.engine import POSITIONS, falling
-from analyzer.cli import main
 from analyzer.studies import Aggregate, StudyParams, deal_shoe, run_chunk, run_study, summarize, trace_shoe
 from analyzer.studies.format import study_dict
 
@@ -53,12 +52,6 @@ def numbers(res) -> dict:
     d = study_dict(res)
     d.pop("run")
     return d
-
-
-def run_cli(argv, capsys):
-    code = main(argv)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 # ----------------------------------------------------------------------------- exactness
@@ -91,17 +84,17 @@ def test_one_shoe_every_coup_equals_a_fresh_analysis():
         assert res.bet(b)["mean_ev"] == sum((c.evs[b] for c in coups), Fraction(0)) / len(coups)
 
 
-def test_cli_trace_matches_baccarat_odds_on_every_coup(tmp_path, capsys):
+def test_cli_trace_matches_baccarat_odds_on_every_coup(cli, tmp_path):
     trace = tmp_path / "trace.csv"
-    code, out, err = run_cli(["study", "--shoes", "1", "--seed", "77", "--bets", "dragon7,panda8,tie",
-                              "--no-state", "-q", "--trace", str(trace), "--output",
-                              str(tmp_path / "r.md")], capsys)
+    code, out, err = cli("study", "--shoes", "1", "--seed", "77", "--bets", "dragon7,panda8,tie",
+                         "--no-state", "-q", "--trace", str(trace), "--output",
+                         str(tmp_path / "r.md"))
     assert code == 0, err
     rows = list(csv.DictReader(trace.open()))
     assert len(rows) > 70
     for row in rows:
-        code, out, err = run_cli(["odds", "--shoe", row["remaining_shoe"], "--bets", "dragon7,panda8,tie",
-                                  "--format", "json"], capsys)
+        code, out, err = cli("odds", "--shoe", row["remaining_shoe"], "--bets", "dragon7,panda8,tie",
+                             "--format", "json")
         assert code == 0, err
         doc = json.loads(out)
         assert doc["shoe"]["cards"] == int(row["cards_left"])
@@ -164,20 +157,20 @@ def test_results_do_not_depend_on_chunking_or_merge_order():
     assert numbers(summarize(params, forward)) == numbers(summarize(params, backward))
 
 
-def test_jobs_1_jobs_2_local_cluster_and_scheduler_give_identical_results(tmp_path, capsys):
+def test_jobs_1_jobs_2_local_cluster_and_scheduler_give_identical_results(tmp_path, cli):
     import distributed   # the cluster extra is part of the test extra: no skipping here
     common = ["study", "--decks", "8", "--shoes", "16", "--seed", "42", "--chunk-shoes", "4",
               "--bets", "ez_banker,tie,dragon7,panda8", "--no-state", "-q", "--format", "json"]
     docs = {}
     for name, extra in (("jobs1", ["--jobs", "1"]), ("jobs2", ["--jobs", "2"]),
                         ("local", ["--cluster", "local", "--jobs", "2"])):
-        code, out, err = run_cli(common + extra, capsys)
+        code, out, err = cli(*(common + extra))
         assert code == 0, err
         docs[name] = json.loads(out)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
                                   dashboard_address=None) as cluster:
         assert cluster.scheduler_address.startswith("tcp://127.0.0.1:")
-        code, out, err = run_cli(common + ["--scheduler", cluster.scheduler_address], capsys)
+        code, out, err = cli(*common, "--scheduler", cluster.scheduler_address)
         assert code == 0, err
         docs["scheduler"] = json.loads(out)
     engines = {k: d.pop("run")["engine"] for k, d in docs.items()}
@@ -206,15 +199,15 @@ def test_resume_after_lost_chunks_gives_the_same_result(tmp_path):
     assert more.run["chunks_reused"] == 5 and more.run["chunks_computed"] == 1
 
 
-def test_state_directory_of_another_study_is_refused(tmp_path, capsys):
+def test_state_directory_of_another_study_is_refused(tmp_path, cli):
     state = str(tmp_path / "s")
     base = ["study", "--shoes", "2", "--bets", "tie", "-q", "--state", state, "--output", str(tmp_path / "o")]
-    assert run_cli(base + ["--seed", "1"], capsys)[0] == 0
-    code, out, err = run_cli(base + ["--seed", "2"], capsys)
+    assert cli(*base, "--seed", "1")[0] == 0
+    code, out, err = cli(*base, "--seed", "2")
     assert code == 2 and "another study" in err
 
 
-def test_interrupted_study_keeps_finished_chunks_and_resumes(tmp_path, capsys):
+def test_interrupted_study_keeps_finished_chunks_and_resumes(tmp_path, cli):
     state = tmp_path / "state"
     args = ["study", "--shoes", "240", "--seed", "8", "--chunk-shoes", "3", "--bets", "dragon7",
             "--count", "none", "--state", str(state), "--format", "json"]
@@ -234,11 +227,11 @@ def test_interrupted_study_keeps_finished_chunks_and_resumes(tmp_path, capsys):
     assert 3 <= kept < 80
     for f in state.glob("chunk-*.json"):
         json.loads(f.read_text())                # every saved chunk is complete
-    code, resumed, err = run_cli(args + ["-q"], capsys)
+    code, resumed, err = cli(*args, "-q")
     assert code == 0, err
     resumed = json.loads(resumed)
     assert resumed["run"]["chunks_reused"] >= kept
-    code, fresh, err = run_cli(args[:-4] + ["--no-state", "-q", "--format", "json"], capsys)
+    code, fresh, err = cli(*args[:-4], "--no-state", "-q", "--format", "json")
     fresh = json.loads(fresh)
     resumed.pop("run"), fresh.pop("run")
     assert resumed == fresh
@@ -265,17 +258,17 @@ def test_interrupted_study_keeps_finished_chunks_and_resumes(tmp_path, capsys):
     (["--chunk-shoes", "0"], "--chunk-shoes"),
     (["--format", "xml"], "--format"),
 ])
-def test_bad_input_exits_2_with_one_line(extra, message, capsys, tmp_path):
-    code, out, err = run_cli(["study", "--shoes", "2", "--bets", "dragon7,panda8", "--no-state", "-q",
-                              *extra], capsys)
+def test_bad_input_exits_2_with_one_line(extra, message, cli, tmp_path):
+    code, out, err = cli("study", "--shoes", "2", "--bets", "dragon7,panda8", "--no-state", "-q",
+                         *extra)
     assert code == 2
     assert out == ""
     assert err.startswith("baccarat: error:") and err.count("\n") == 1 and message in err, err
 
 
-def test_suit_bets_need_a_suited_shoe(capsys):
-    code, out, err = run_cli(["study", "--shoes", "1", "--decks", "8", "--remove", "5", "--bets",
-                              "perfect_pair", "--no-state", "-q"], capsys)
+def test_suit_bets_need_a_suited_shoe(cli):
+    code, out, err = cli("study", "--shoes", "1", "--decks", "8", "--remove", "5", "--bets",
+                         "perfect_pair", "--no-state", "-q")
     assert code == 2 and "reads suits" in err
 
 
@@ -337,18 +330,18 @@ def test_pair_bets_have_no_linear_count(capsys):
 
 
 # ----------------------------------------------------------------------------- output
-def test_outputs_markdown_csv_json_and_chart(tmp_path, capsys, monkeypatch):
+def test_outputs_markdown_csv_json_and_chart(tmp_path, cli, monkeypatch):
     base = ["study", "--shoes", "6", "--seed", "3", "--bets", "tie,dragon7", "--state", str(tmp_path / "s"), "-q"]
-    code, md, err = run_cli(base, capsys)
+    code, md, err = cli(*base)
     assert code == 0, err
     assert "## Perfect play" in md and "## EV by depth" in md and "## Linear counts" in md
     assert "| bet " in md and "perfect-play win a shoe = " in md
-    code, out, err = run_cli(base + ["--format", "csv"], capsys)
+    code, out, err = cli(*base, "--format", "csv")
     rows = list(csv.DictReader(out.splitlines()))
     win = [r for r in rows if r["section"] == "perfect_play" and r["bet"] == "dragon7"
            and r["metric"] == "win_per_shoe"][0]
     assert float(Fraction(win["exact"])) == pytest.approx(float(win["value"]))
-    code, out, err = run_cli(base + ["--format", "json"], capsys)
+    code, out, err = cli(*base, "--format", "json")
     doc = json.loads(out)
     assert doc["study"]["shoes"] == 6
     assert Fraction(doc["bets"]["dragon7"]["perfect_play"]["win_per_shoe"]) >= 0
@@ -360,12 +353,12 @@ def test_outputs_markdown_csv_json_and_chart(tmp_path, capsys, monkeypatch):
         have_mpl = True
     except ImportError:
         have_mpl = False
-    code, md, err = run_cli(base + ["--chart", str(chart)], capsys)
+    code, md, err = cli(*base, "--chart", str(chart))
     assert code == 0
     if have_mpl:
         assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and str(chart) in md
     monkeypatch.setitem(sys.modules, "matplotlib", None)       # as if it were not installed
-    code, md, err = run_cli(base + ["--chart", str(tmp_path / "none.png")], capsys)
+    code, md, err = cli(*base, "--chart", str(tmp_path / "none.png"))
     assert code == 0 and "matplotlib is not installed" in md and "matplotlib" in err
     assert not (tmp_path / "none.png").exists()
 
