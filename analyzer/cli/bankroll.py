@@ -11,7 +11,7 @@ import sys
 from fractions import Fraction
 
 from .options import (UsageError, add_output_options, add_quiet_option, add_shoe_options, catalog_from_args,
-                      check_format, check_outputs, progress_bar, shoe_from_args, whole_number, write_output)
+                      check_format, check_outputs, converter, progress_bar, shoe_from_args, whole, write_output)
 from .rules import add_rules_options, rules_from_args
 
 DESCRIPTION = """\
@@ -35,11 +35,11 @@ def register(sub) -> None:
     g = p.add_argument_group("session")
     g.add_argument("--bet", metavar="ID", default="banker", help="the bet (default banker; see 'baccarat bets')")
     g.add_argument("--bets-file", metavar="FILE", help="a TOML file of extra bets (format in docs/bets.md)")
-    g.add_argument("--bankroll", default="100", metavar="AMOUNT", help="starting bankroll (default 100)")
-    g.add_argument("--unit", default="1", metavar="AMOUNT", help="the base stake (default 1)")
-    g.add_argument("--coups", default="100", metavar="N", help="coups to play at most (default 100)")
+    g.add_argument("--bankroll", default="100", metavar="AMOUNT", type=amount_of("--bankroll"), help="starting bankroll (default 100)")
+    g.add_argument("--unit", default="1", metavar="AMOUNT", type=amount_of("--unit"), help="the base stake (default 1)")
+    g.add_argument("--coups", default="100", metavar="N", type=whole("--coups", 1, MAX_COUPS), help="coups to play at most (default 100)")
     g.add_argument("--system", default="flat", metavar="NAME", help=f"{', '.join(SYSTEMS)} (default flat)")
-    g.add_argument("--limit", metavar="AMOUNT", help="table maximum: caps every stake (default none)")
+    g.add_argument("--limit", metavar="AMOUNT", type=amount_of("--limit"), help="table maximum: caps every stake (default none)")
     add_rules_options(p)
     p.add_argument("--chart", metavar="FILE.png", help="draw the final bankroll distribution (needs matplotlib)")
     add_quiet_option(p)
@@ -63,6 +63,11 @@ def amount(option: str, text: str | None) -> Fraction | None:
     return v
 
 
+def amount_of(option: str):
+    """The converter of an amount option (:func:`amount`)."""
+    return converter(lambda text: amount(option, text), "amount")
+
+
 def cmd_bankroll(args) -> int:
     from ..core.solver import Solver
     from ..reports import bankroll_tables as docs
@@ -73,8 +78,7 @@ def cmd_bankroll(args) -> int:
     check_outputs(args.output, args.chart)
     if args.chart and not args.chart.lower().endswith(".png"):
         raise UsageError(f"--chart must name a .png file, got {args.chart!r}")
-    start, unit, limit = amount("--bankroll", args.bankroll), amount("--unit", args.unit), amount("--limit", args.limit)
-    coups = whole_number("--coups", args.coups, 1, MAX_COUPS)
+    start, unit, limit, coups = args.bankroll, args.unit, args.limit, args.coups
     bet = catalog_from_args(args).bet(args.bet.strip())
     shoe = shoe_from_args(args)
     rules, _ = rules_from_args(args, shoe)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from functools import lru_cache
 
 from .options import (add_bet_options, add_output_options, add_quiet_option, add_shoe_options,
-                      bets_from_args, catalog_from_args, check_format, progress_bar, shoe_from_args,
-                      whole_number, write_output)
+                      bets_from_args, catalog_from_args, check_format, converter, known_from_args, known_item,
+                      progress_bar, shoe_from_args, whole_number, write_output)
 from .rules import add_rules_options, rules_from_args
 
 
@@ -17,11 +17,11 @@ def register(sub) -> None:
     add_shoe_options(odds)
     add_bet_options(odds)
     add_rules_options(odds)
-    odds.add_argument("--known", metavar="POS=CARD", action="append", default=[],
+    odds.add_argument("--known", metavar="POS=CARD", action="append", default=[], type=converter(known_item),
                       help="a card known at a dealing position (1 P1, 2 B1, 3 P2, 4 B2, 5 and 6 the fifth and "
                            "sixth cards off the shoe), e.g. 1=9 or 5=Kh; may be repeated: the odds are then "
                            "conditional on those cards")
-    odds.add_argument("--card-budget", metavar="N", default=None,
+    odds.add_argument("--card-budget", metavar="N", default=None, type=converter(card_budget),
                       help="most sequences of card classes the card engine enumerates for one bet "
                            "(default 40,000,000, about 15 s; at most 1,000,000,000); a bet beyond it is refused "
                            "with its estimate")
@@ -45,16 +45,23 @@ def register(sub) -> None:
     bets.set_defaults(func=cmd_bets)
 
 
-def card_engine_options(args) -> dict:
-    """``budget`` and ``progress`` for the card engine, from ``--card-budget`` and ``--quiet``."""
+def card_budget(text: str) -> int:
+    """``--card-budget N``: a whole number from 1 to the card engine's ``MAX_BUDGET``."""
     from ..core.classengine import MAX_BUDGET
+    return whole_number("--card-budget", text, 1, MAX_BUDGET)
+
+
+def card_engine_options(args) -> dict:
+    """``budget`` and ``progress`` for the card engine, from ``--card-budget`` (a number, or
+    its text: :func:`card_budget`) and ``--quiet``."""
     budget = getattr(args, "card_budget", None)
     quiet = getattr(args, "quiet", False)
+    if budget is not None and not isinstance(budget, int):
+        budget = card_budget(budget)
 
     def progress(total, what):
         return progress_bar(total, f"compiling {what}", quiet or total < 2_000_000, unit="seq")
-    return {"budget": None if budget is None else whole_number("--card-budget", budget, 1, MAX_BUDGET),
-            "progress": progress}
+    return {"budget": budget, "progress": progress}
 
 
 class OddsPlan:
@@ -128,11 +135,7 @@ def cmd_odds(args) -> int:
     fmt = check_format(args.format or "md")
     shoe = shoe_from_args(args)
     plan = OddsPlan(args)
-    known = None
-    if args.known:
-        from ..core.known import parse_known
-        known = parse_known(args.known)
-        known.physical_ways(shoe)      # a card the shoe lacks: one line, before any work
+    known = known_from_args(args, shoe)
     result, be, strategy = plan.result(shoe, known)
     if fmt == "json":
         from ..io.tables import json_text

@@ -4,11 +4,19 @@
 Each command module of :mod:`analyzer.cli` builds its parser from these, so
 ``--decks``, ``--shoe``, ``--remove``, ``--table``, ``--bets``, ``--bets-file``,
 ``--format`` and ``--output`` mean the same everywhere.
+
+The command line is parsed once: every option whose text stands for a value (a shoe,
+a card list, known cards, a whole number, a fraction, a list of deck counts) is read
+by one converter, given to argparse as its ``type=`` (see :func:`converter`), so
+``args`` holds the values and a bad one is refused, in its own words, while the
+command line is read.  An option whose text a Reproduce line repeats keeps that text:
+its value is a :class:`Given` (the text, a ``str``, with the value as ``.value``).
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import re
 import sys
@@ -23,43 +31,127 @@ class UsageError(BaccaratError):
     pass
 
 
+class Refused:
+    """A converter's :class:`BaccaratError`, held as the option's value until argparse has read
+    the whole command line: its own usage errors (two exclusive options, a missing argument,
+    an unknown one) come first, as when the values were read by each command."""
+
+    _order = itertools.count()
+
+    def __init__(self, error: BaccaratError):
+        self.error = error
+        self.order = next(Refused._order)
+
+
 class Parser(argparse.ArgumentParser):
     """The parser of ``baccarat`` and of each sub-command: a usage error raises
     :class:`UsageError` (one line, exit 2, like every other input error) instead of
-    printing the usage and exiting."""
+    printing the usage and exiting; then the first value a converter refused
+    (:func:`converter`) raises its error unchanged, the one line the API gives for it."""
 
     def error(self, message: str):
         raise UsageError(f"{message} (see '{self.prog} --help')")
+
+    def parse_args(self, args=None, namespace=None):
+        parsed = super().parse_args(args, namespace)
+        refused = [v for value in vars(parsed).values()
+                   for v in (value if isinstance(value, list) else [value]) if isinstance(v, Refused)]
+        if refused:
+            raise min(refused, key=lambda r: r.order).error
+        return parsed
+
+
+def converter(parse, name: str | None = None):
+    """``parse`` (text -> value, :class:`BaccaratError` when the text is bad) as an argparse
+    ``type=``: a bad text's error reaches the user as it is, after argparse's own (see
+    :class:`Parser`; argparse would reword a ``ValueError`` as "invalid value")."""
+    def convert(text):
+        try:
+            return parse(text)
+        except BaccaratError as e:
+            return Refused(e)
+    convert.__name__ = name or getattr(parse, "__name__", "value")
+    convert.__doc__ = parse.__doc__
+    return convert
+
+
+class Given(str):
+    """An option's text as given (for the Reproduce lines that repeat it) and, as
+    :attr:`value`, what it means."""
+
+    value: object
+
+    def __new__(cls, text: str, value):
+        self = super().__new__(cls, text)
+        self.value = value
+        return self
+
+
+def whole(option: str, lo: int = 0, hi: int | None = None):
+    """The converter of a whole-number option (:func:`whole_number`)."""
+    return converter(lambda text: whole_number(option, text, lo, hi), "whole number")
+
+
+def decks_value(text: str) -> Given:
+    """``--decks N``: the standard shoe of N decks (1 .. 10,000)."""
+    from ..core.shoe import Shoe
+    if not re.fullmatch(r"-?[0-9]{1,9}", text.strip()):
+        shown = text if len(text) <= 20 else text[:20] + "..."
+        raise UsageError(f"--decks must be a whole number from 1 to 10000, got {shown!r}")
+    return Given(text, Shoe.standard(int(text)))
+
+
+def shoe_value(text: str) -> Given:
+    """``--shoe SPEC``: the shoe of :meth:`analyzer.core.shoe.Shoe.parse`."""
+    from ..core.shoe import Shoe
+    return Given(text, Shoe.parse(text))
+
+
+def remove_value(text: str) -> Given:
+    """``--remove CARDS``: the names of the cards seen, in order (none for blank text)."""
+    from ..core.cards import card_name, parse_cards
+    return Given(text, tuple(card_name(*c) for c in parse_cards(text)))
+
+
+def known_item(text: str) -> Given:
+    """One ``--known POS=CARD`` (:func:`analyzer.core.known.parse_known`), checked alone; the
+    items together are :func:`known_from_args`."""
+    from ..core.known import parse_known
+    return Given(text, parse_known([text]))
 
 
 def add_shoe_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("shoe")
     x = g.add_mutually_exclusive_group()
-    x.add_argument("--decks", type=str, default=None, metavar="N",
+    x.add_argument("--decks", type=converter(decks_value), default=None, metavar="N",
                    help="number of 52-card decks (default 8)")
-    x.add_argument("--shoe", metavar="SPEC",
+    x.add_argument("--shoe", metavar="SPEC", type=converter(shoe_value),
                    help="counts per rank 'A=32,2=32,...,K=32' or per card 'As=8,Ah=8,...' "
                         "(names not given count 0)")
-    g.add_argument("--remove", metavar="CARDS", default="",
+    g.add_argument("--remove", metavar="CARDS", default="", type=converter(remove_value),
                    help="cards already seen, e.g. '5 5 K 9h' (a rank without a suit makes the "
                         "shoe rank-only)")
 
 
 def shoe_from_args(args):
+    """The shoe of ``--decks`` or ``--shoe`` (8 decks by default), less ``--remove``'s cards."""
     from ..core.shoe import Shoe
-    if args.shoe is not None:
-        shoe = Shoe.parse(args.shoe)
-    else:
-        decks = 8
-        if args.decks is not None:
-            if not re.fullmatch(r"-?[0-9]{1,9}", args.decks.strip()):
-                shown = args.decks if len(args.decks) <= 20 else args.decks[:20] + "..."
-                raise UsageError(f"--decks must be a whole number from 1 to 10000, got {shown!r}")
-            decks = int(args.decks)
-        shoe = Shoe.standard(decks)
-    if args.remove.strip():
-        shoe = shoe.remove(args.remove)
+    given = args.shoe if args.shoe is not None else args.decks
+    shoe = given.value if given is not None else Shoe.standard(8)
+    if args.remove.value:
+        shoe = shoe.remove(args.remove.value)
     return shoe
+
+
+def known_from_args(args, shoe):
+    """The :class:`analyzer.core.known.Known` of the ``--known`` items (``None`` without any),
+    each card checked against ``shoe`` before any work."""
+    if not args.known:
+        return None
+    from ..core.known import parse_known
+    known = parse_known(args.known)
+    known.physical_ways(shoe)      # a card the shoe lacks: one line, before any work
+    return known
 
 
 def add_output_options(p: argparse.ArgumentParser,
@@ -95,11 +187,47 @@ def whole_number(option: str, text: str, lo: int = 0, hi: int | None = None) -> 
     return v
 
 
-def local_jobs(text: str) -> int:
+def jobs_from_args(args, hi: int = 10_000) -> int:
+    """``--jobs`` (a whole number >= 1): at most ``hi`` tasks for a ``--scheduler``'s cluster,
+    else at most the CPUs of this machine (:func:`local_jobs`)."""
+    if args.scheduler:
+        if args.jobs > hi:
+            raise UsageError(f"--jobs must be at most {hi:,}, got {args.jobs:,}")
+        return args.jobs
+    return local_jobs(args.jobs)
+
+
+def fraction_value(option: str, text: str, low, high, what: str):
+    """The exact value of a fraction option (``0.01``, ``1e-3`` or ``1%``), strictly between
+    ``low`` and ``high`` (``what`` says so in the message), or a one-line error."""
+    from fractions import Fraction
+    t = text.strip()
+    if not re.fullmatch(r"[+-]?(?:[0-9]{1,20}(?:\.[0-9]{0,20})?|\.[0-9]{1,20})(?:[eE][+-]?[0-9]{1,3})?%?", t):
+        shown = t if len(t) <= 30 else t[:30] + "..."
+        raise UsageError(f"{option} must be a number such as 0.01, 1e-3 or 1%, got {shown!r}")
+    try:
+        if t.endswith("%"):
+            value = Fraction(t[:-1]) / 100
+        else:
+            value = Fraction(t)
+    except (ValueError, ZeroDivisionError):
+        raise UsageError(f"{option} must be a number, got {text!r}") from None
+    if not low < value < high:
+        raise UsageError(f"{option} must be {what}, got {text!r}")
+    return value
+
+
+def fraction(option: str, low, high, what: str):
+    """The converter of a fraction option (:func:`fraction_value`)."""
+    return converter(lambda text: fraction_value(option, text, low, high, what), "fraction")
+
+
+def local_jobs(jobs: int | str) -> int:
     """``--jobs`` for processes on this machine: 1 .. the number of CPUs it has."""
     import os
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    jobs = whole_number("--jobs", text, 1)
+    if not isinstance(jobs, int):
+        jobs = whole_number("--jobs", jobs, 1)
     if jobs > cpus:
         raise UsageError(f"--jobs {jobs} is more than the {cpus} CPU(s) of this machine "
                          "(each job is a process with its own copy of the engine)")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from .options import (UsageError, add_bet_options, add_output_options, bets_from_args, catalog_from_args,
-                      check_format, check_outputs, write_output)
+from .options import (Given, UsageError, add_bet_options, add_output_options, bets_from_args,
+                      catalog_from_args, check_format, check_outputs, converter, write_output)
 from .rules import add_rules_options
 
 FORMATS = ("md", "csv", "json", "xlsx")
@@ -28,6 +28,22 @@ def decks_list(option: str, text: str) -> tuple[int, ...]:
     return values
 
 
+def decks_value(text: str) -> Given:
+    """``parsheet --decks LIST``: at most :data:`MAX_SHOES` numbers of decks (:func:`decks_list`)."""
+    decks = decks_list("--decks", text)
+    if len(decks) > MAX_SHOES:
+        raise UsageError(f"--decks lists {len(decks)} shoes: at most {MAX_SHOES} par sheets at a time")
+    return Given(text, decks)
+
+
+def by_decks_value(text: str) -> Given:
+    """``parsheet --by-decks LIST``: at most :data:`MAX_BY_DECKS` numbers of decks."""
+    by_decks = decks_list("--by-decks", text)
+    if len(by_decks) > MAX_BY_DECKS:
+        raise UsageError(f"--by-decks lists {len(by_decks)} shoes: at most {MAX_BY_DECKS}")
+    return Given(text, by_decks)
+
+
 def _title(args, cat) -> str:
     if args.table and not args.bets:
         return " + ".join(cat.table(t.strip()).name for t in args.table)
@@ -47,12 +63,7 @@ def _command(args) -> str:
 
 def cmd_parsheet(args) -> int:
     fmt = check_format(args.format, FORMATS)
-    decks = decks_list("--decks", args.decks)
-    if len(decks) > MAX_SHOES:
-        raise UsageError(f"--decks lists {len(decks)} shoes: at most {MAX_SHOES} par sheets at a time")
-    by_decks = decks_list("--by-decks", args.by_decks)
-    if len(by_decks) > MAX_BY_DECKS:
-        raise UsageError(f"--by-decks lists {len(by_decks)} shoes: at most {MAX_BY_DECKS}")
+    decks, by_decks = args.decks.value, args.by_decks.value
     if fmt == "xlsx":
         if args.output in (None, "-"):
             raise UsageError("--format xlsx writes a binary file: give --output FILE.xlsx")
@@ -107,13 +118,13 @@ def register(sub) -> None:
                                    "frequency, element of risk, standard deviation, volatility index, house "
                                    "edge by decks, break-even pay, effects of removal, confidence bands; and "
                                    "the table's hold band.")
-    p.add_argument("--decks", default="8", metavar="LIST",
+    p.add_argument("--decks", default="8", metavar="LIST", type=converter(decks_value),
                    help="numbers of 52-card decks, comma separated: one par sheet each (default 8)")
     p.add_argument("--charts", metavar="DIR",
                    help="also draw, per wager, the return by event, the confidence bands against rounds and "
                         "the house edge against decks, as PNG files in DIR (new, empty or one it wrote; "
                         "needs the plots extra)")
-    p.add_argument("--by-decks", default="1,2,4,6,8", metavar="LIST",
+    p.add_argument("--by-decks", default="1,2,4,6,8", metavar="LIST", type=converter(by_decks_value),
                    help="deck counts of the house-edge-by-decks table (default 1,2,4,6,8)")
     add_bet_options(p)
     add_rules_options(p)

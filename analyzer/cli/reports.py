@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from .options import (UsageError, add_bet_options, add_output_options, add_quiet_option, add_shoe_options,
-                      bets_from_args, check_format, check_outputs, progress_bar, shoe_from_args,
+                      bets_from_args, check_format, check_outputs, converter, progress_bar, shoe_from_args,
                       write_output)
 from .rules import add_rules_options, rules_from_args, rules_words
 
@@ -72,7 +72,7 @@ def cmd_decks(args) -> int:
     from ..reports import analysis_tables as reportfmt
 
     fmt = check_format(args.format)
-    decks = _decks_list(args.decks_list)
+    decks = args.decks_list
     cat = catalog()
     if args.table or args.bets or args.bets_file:
         bets = bets_from_args(args)
@@ -221,7 +221,7 @@ def cmd_report(args) -> int:
     from ..reports.writer import STEPS, generate
     from ..bets.rules_files import load_rules
     from ..io.files import check_folder
-    decks = _decks_list(args.decks_list)
+    decks = args.decks_list
     rule_choice(args)                                   # bad --rules / --player-option: before any file
     rules = load_rules(args.rules)
     option = (args.player_option or "").strip() or None
@@ -253,7 +253,7 @@ def register(sub) -> None:
     p = sub.add_parser("decks", help="house edge of the bets by number of decks",
                        description="Exact probability, EV and house edge of every bet for several shoe sizes "
                                    "(all catalog bets by table, unless --table/--bets name some).")
-    p.add_argument("--decks-list", default="1,2,4,6,8", metavar="LIST", help="numbers of decks (default 1,2,4,6,8)")
+    p.add_argument("--decks-list", default="1,2,4,6,8", metavar="LIST", type=converter(_decks_list), help="numbers of decks (default 1,2,4,6,8)")
     add_bet_options(p)
     add_rules_options(p)
     add_output_options(p)
@@ -307,7 +307,7 @@ def register(sub) -> None:
     p.add_argument("--out", default="reports", metavar="DIR",
                    help="output folder (default reports): new, empty, or one 'baccarat report' wrote")
     add_quiet_option(p)
-    p.add_argument("--decks-list", default="1,2,4,6,8", metavar="LIST",
+    p.add_argument("--decks-list", default="1,2,4,6,8", metavar="LIST", type=converter(_decks_list),
                    help="shoe sizes of the by-decks report (default 1,2,4,6,8)")
     add_rules_options(p)
     p.set_defaults(func=cmd_report)

@@ -51,7 +51,8 @@ from pathlib import Path
 from ..core.errors import BaccaratError
 from .batch import (KEYS, MAX_LINE_BYTES, BatchError, Solvers, answer_lines, batch_text, json_kind,
                     lines_of, load_object, parse_line, shoe_of)
-from .options import UsageError, whole_number
+from .odds import card_budget
+from .options import UsageError, converter, whole
 
 #: Keys of a ``POST /odds`` object: a batch line's, then the bet and rules options.
 OPTION_KEYS = ("bets", "table", "rules", "player_option")
@@ -96,9 +97,9 @@ def register(sub) -> None:
                                    "by default.")
     p.add_argument("--host", default="127.0.0.1",
                    help="address to listen on (default 127.0.0.1: this machine only)")
-    p.add_argument("--port", default="8000", metavar="N",
+    p.add_argument("--port", default="8000", metavar="N", type=whole("--port", 0, 65535),
                    help="port (default 8000; 0: a free one; the address is printed on standard error)")
-    p.add_argument("--card-budget", metavar="N", default=None,
+    p.add_argument("--card-budget", metavar="N", default=None, type=converter(card_budget),
                    help="as for 'odds': most card-class sequences one bet may enumerate (default 40,000,000)")
     p.set_defaults(func=cmd_serve)
 
@@ -382,17 +383,14 @@ def url_of(sock: socket.socket) -> str:
 
 
 def cmd_serve(args) -> int:
-    from .odds import card_engine_options
     try:
         import starlette  # noqa: F401
         import uvicorn
     except ImportError:
         raise UsageError("baccarat serve needs Starlette and uvicorn: "
                          "python -m pip install 'baccarat-analyzer[serve]'") from None
-    port = whole_number("--port", args.port, 0, 65535)
-    card_engine_options(server_args(args.card_budget))          # a bad --card-budget: before listening
     app = create_app(args.card_budget)
-    sock = listening_socket(args.host, port)
+    sock = listening_socket(args.host, args.port)
     config = uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=5,
                             lifespan="on")
     print(f"baccarat serve: listening on {url_of(sock)} (the live-shoe page: {url_of(sock)}/; Ctrl-C stops it)",

@@ -6,7 +6,6 @@ violation or ``check`` rejects, 2 on bad input (one line ``baccarat: error: ...`
 
 from __future__ import annotations
 
-import re
 import sys
 from fractions import Fraction
 from pathlib import Path
@@ -14,8 +13,8 @@ from pathlib import Path
 from ..core.procedure import parse_burn
 from ..io.files import atomic_open, check_not_input
 from .options import (UsageError, add_bet_options, add_output_options, add_shoe_options, bets_from_args,
-                      add_quiet_option, catalog_from_args, check_format, check_outputs, local_jobs,
-                      progress_bar, shoe_from_args, whole_number, write_output, emit)
+                      add_quiet_option, catalog_from_args, check_format, check_outputs, fraction,
+                      jobs_from_args, progress_bar, shoe_from_args, whole, write_output, emit)
 from .rules import add_rules_options
 
 REFERENCES = ("shoe-aware", "off-the-top")
@@ -23,23 +22,9 @@ REFERENCES = ("shoe-aware", "off-the-top")
 
 #: The smallest family-wise level: below it the normal quantiles leave double precision.
 MIN_ALPHA = Fraction(1, 10**15)
-
-
-def _fraction(text: str, option: str, low: Fraction, high: Fraction, what: str) -> Fraction:
-    t = text.strip()
-    if not re.fullmatch(r"[+-]?(?:[0-9]{1,20}(?:\.[0-9]{0,20})?|\.[0-9]{1,20})(?:[eE][+-]?[0-9]{1,3})?%?", t):
-        shown = t if len(t) <= 30 else t[:30] + "..."
-        raise UsageError(f"{option} must be a number such as 0.01, 1e-3 or 1%, got {shown!r}")
-    try:
-        if t.endswith("%"):
-            value = Fraction(t[:-1]) / 100
-        else:
-            value = Fraction(t)
-    except (ValueError, ZeroDivisionError):
-        raise UsageError(f"{option} must be a number, got {text!r}") from None
-    if not low < value < high:
-        raise UsageError(f"{option} must be {what}, got {text!r}")
-    return value
+ALPHA = fraction("--alpha", MIN_ALPHA, Fraction(1), "between 1e-15 and 1")
+POWER = fraction("--power", Fraction(0), Fraction(1), "between 0 and 1")
+DETECT = fraction("--detect", Fraction(0), Fraction(100), "between 0 and 100 percentage points")
 
 
 def register(sub) -> None:
@@ -53,7 +38,7 @@ def register(sub) -> None:
     add_shoe_options(v)
     add_rules_options(v)
     _add_shape_options(v)
-    v.add_argument("--max-violations", metavar="N", default="50",
+    v.add_argument("--max-violations", metavar="N", default="50", type=whole("--max-violations", 0),
                    help="list at most N violations (default 50; 0 lists them all); all are counted")
     add_output_options(v)
     add_quiet_option(v)
@@ -76,10 +61,10 @@ def register(sub) -> None:
     add_bet_options(c)
     c.add_argument("--reference", metavar="REF", default=None,
                    help="shoe-aware (default for a hand log) or off-the-top (the only one for tallies)")
-    c.add_argument("--alpha", metavar="A", default="0.01",
+    c.add_argument("--alpha", metavar="A", default="0.01", type=ALPHA,
                    help="family-wise significance level (default 0.01)")
-    c.add_argument("--power", metavar="P", default="0.9", help="power for the power statement (default 0.9)")
-    c.add_argument("--detect", metavar="PP", default="0.1",
+    c.add_argument("--power", metavar="P", default="0.9", type=POWER, help="power for the power statement (default 0.9)")
+    c.add_argument("--detect", metavar="PP", default="0.1", type=DETECT,
                    help="deviation for the power statement, in percentage points of a frequency or of "
                         "the stake (default 0.1)")
     o = c.add_mutually_exclusive_group()
@@ -89,7 +74,7 @@ def register(sub) -> None:
                         "by default)")
     o.add_argument("--no-card-order", dest="card_order", action="store_const", const=False,
                    help="leave out the card-order test")
-    c.add_argument("--jobs", metavar="N", default="1",
+    c.add_argument("--jobs", metavar="N", default="1", type=whole("--jobs", 1),
                    help="share the shoe-aware solves among N processes (default 1; same result), or "
                         "workers of --cluster local, or tasks per chunk of coups with --scheduler")
     x = c.add_mutually_exclusive_group()
@@ -100,12 +85,12 @@ def register(sub) -> None:
                    help="compute the shoe-aware sums on an existing Dask cluster, e.g. "
                         "tcp://scheduler.example:8786")
     g = c.add_argument_group("shoe procedure (declaring any of these adds the coups-per-shoe test)")
-    g.add_argument("--cut-card", metavar="K", default=None,
+    g.add_argument("--cut-card", metavar="K", default=None, type=whole("--cut-card", 0),
                    help="the simulator's cut card, K cards from the end (as 'simulate --cut-card'; default 14 "
                         "when --burn or --after-cut is given)")
     g.add_argument("--burn", metavar="RULE", nargs="?", const="standard", default=None,
                    help="the simulator's burn: standard (also plain --burn), N cards face down, or none")
-    g.add_argument("--after-cut", metavar="0|1", default=None,
+    g.add_argument("--after-cut", metavar="0|1", default=None, type=whole("--after-cut", 0),
                    help="coups played after the one in which the cut card comes out (default 0)")
     add_rules_options(c)
     add_output_options(c)
@@ -120,12 +105,12 @@ def register(sub) -> None:
                     "--tallies the tallies go to standard output.")
     add_shoe_options(s)
     add_rules_options(s)
-    s.add_argument("--shoes", metavar="N", required=True, help="number of shoes to deal")
-    s.add_argument("--seed", metavar="S", required=True, help="seed of the PCG64 generator (whole number)")
-    s.add_argument("--cut-card", metavar="K", default=None,
+    s.add_argument("--shoes", metavar="N", required=True, type=whole("--shoes", 1), help="number of shoes to deal")
+    s.add_argument("--seed", metavar="S", required=True, type=whole("--seed", 0), help="seed of the PCG64 generator (whole number)")
+    s.add_argument("--cut-card", metavar="K", default=None, type=whole("--cut-card", 0),
                    help="the cut card is K cards from the end of the shoe (default 14); the coup in "
                         "which it comes out is finished, then a new shoe")
-    s.add_argument("--after-cut", metavar="0|1", default="0",
+    s.add_argument("--after-cut", metavar="0|1", default="0", type=whole("--after-cut", 0),
                    help="coups played after the one in which the cut card comes out (default 0)")
     s.add_argument("--burn", metavar="RULE", nargs="?", const="standard", default="none",
                    help="standard (also plain --burn): turn the first card of each shoe face up (column "
@@ -180,7 +165,7 @@ def cmd_verify(args) -> int:
     fmt = check_format(args.format)
     check_outputs(args.output)
     check_not_input(args.output, args.log)
-    limit = whole_number("--max-violations", args.max_violations, 0)
+    limit = args.max_violations
     shoe = shoe_from_args(args)
     rules = None
     with _log_bar(args, args.log) as bar:
@@ -240,11 +225,8 @@ def cmd_check(args) -> int:
     fmt = check_format(args.format)
     check_outputs(args.output)
     check_not_input(args.output, args.input)
-    alpha = _fraction(args.alpha, "--alpha", MIN_ALPHA, Fraction(1), "between 1e-15 and 1")
-    power = _fraction(args.power, "--power", Fraction(0), Fraction(1), "between 0 and 1")
-    detect = _fraction(args.detect, "--detect", Fraction(0), Fraction(100), "between 0 and 100 "
-                       "percentage points") / 100
-    jobs = whole_number("--jobs", args.jobs, 1, 10_000) if args.scheduler else local_jobs(args.jobs)
+    alpha, power, detect = args.alpha, args.power, args.detect / 100
+    jobs = jobs_from_args(args)
     if args.cluster is not None and args.cluster != "local":
         raise UsageError(f"--cluster must be 'local' (for a running cluster use --scheduler ADDRESS), "
                          f"got {args.cluster!r}")
@@ -332,10 +314,8 @@ def cmd_simulate(args) -> int:
     from ..simcheck.simulate import DEFAULT_CUT_CARD, Faults, simulate
 
     shoe = shoe_from_args(args)
-    shoes = whole_number("--shoes", args.shoes, 1)
-    seed = whole_number("--seed", args.seed, 0)
-    cut = DEFAULT_CUT_CARD if args.cut_card is None else whole_number("--cut-card", args.cut_card, 0)
-    after = whole_number("--after-cut", args.after_cut, 0)
+    shoes, seed, after = args.shoes, args.seed, args.after_cut
+    cut = DEFAULT_CUT_CARD if args.cut_card is None else args.cut_card
     burn = parse_burn(args.burn)
     rules = _play_rules(args, shoe)
     faults = Faults.parse(args.fault)
@@ -377,8 +357,8 @@ def _procedure(args, shoe):
 
     if args.cut_card is None and args.burn is None and args.after_cut is None:
         return None
-    cut = DEFAULT_CUT if args.cut_card is None else whole_number("--cut-card", args.cut_card, 0)
-    after = 0 if args.after_cut is None else whole_number("--after-cut", args.after_cut, 0)
+    cut = DEFAULT_CUT if args.cut_card is None else args.cut_card
+    after = 0 if args.after_cut is None else args.after_cut
     return Procedure.create(shoe.cards, parse_burn(args.burn or "none"), cut, after)
 
 

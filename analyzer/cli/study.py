@@ -14,7 +14,7 @@ from pathlib import Path
 
 from ..core.cards import parse_rank
 from .options import (UsageError, add_bet_options, add_output_options, add_shoe_options, bets_from_args,
-                      check_format, check_outputs, local_jobs, progress_bar, shoe_from_args, whole_number,
+                      check_format, check_outputs, jobs_from_args, progress_bar, shoe_from_args, whole,
                       write_output)
 
 DESCRIPTION = """\
@@ -38,12 +38,12 @@ def register(sub) -> None:
     from .rules import add_rules_options
     add_rules_options(p)
     g = p.add_argument_group("study")
-    g.add_argument("--shoes", default="1000", metavar="N", help="number of shoes to deal (default 1000)")
-    g.add_argument("--seed", default="1", metavar="S", help="seed, a whole number >= 0 (default 1)")
-    g.add_argument("--cut-card", default="14", metavar="C",
+    g.add_argument("--shoes", default="1000", metavar="N", type=whole("--shoes", 1), help="number of shoes to deal (default 1000)")
+    g.add_argument("--seed", default="1", metavar="S", type=whole("--seed", 0), help="seed, a whole number >= 0 (default 1)")
+    g.add_argument("--cut-card", default="14", metavar="C", type=whole("--cut-card", 0),
                    help="cards behind the cut card (default 14); a coup starts only while at least C "
                         "cards remain, and the coup in which the cut card comes out is finished")
-    g.add_argument("--after-cut", default="0", metavar="0|1",
+    g.add_argument("--after-cut", default="0", metavar="0|1", type=whole("--after-cut", 0),
                    help="coups played after the one in which the cut card comes out (default 0)")
     g.add_argument("--burn", default="none", metavar="RULE",
                    help="none (default); standard: the first card is shown and as many cards as its "
@@ -55,10 +55,10 @@ def register(sub) -> None:
                    help="count tags, e.g. 'dragon7:A=0,2=0,3=0,4=-1,5=-1,6=-1,7=-1,8=2,9=2' (ranks not "
                         "named count 0); without BET: for the one counted bet.  Default: tags from the "
                         "effects of removal.  May be repeated")
-    g.add_argument("--depth-step", default="52", metavar="CARDS",
+    g.add_argument("--depth-step", default="52", metavar="CARDS", type=whole("--depth-step", 1),
                    help="width of the depth buckets of the EV distribution, in cards seen (default 52)")
     r = p.add_argument_group("running")
-    r.add_argument("--jobs", default="1", metavar="N",
+    r.add_argument("--jobs", default="1", metavar="N", type=whole("--jobs", 1),
                    help="local processes (default 1), or workers of --cluster local")
     x = r.add_mutually_exclusive_group()
     x.add_argument("--cluster", metavar="local",
@@ -66,7 +66,7 @@ def register(sub) -> None:
                         "(needs the 'cluster' extra)")
     x.add_argument("--scheduler", metavar="ADDRESS",
                    help="run the chunks on an existing Dask cluster, e.g. tcp://scheduler.example:8786")
-    r.add_argument("--chunk-shoes", default=str(CHUNK_SHOES), metavar="N",
+    r.add_argument("--chunk-shoes", default=str(CHUNK_SHOES), metavar="N", type=whole("--chunk-shoes", 1),
                    help=f"shoes per chunk of work and per saved state file (default {CHUNK_SHOES}); "
                         "the numbers do not depend on it")
     s = r.add_mutually_exclusive_group()
@@ -142,11 +142,9 @@ def params_from_args(args):
             raise UsageError(f"--tags given twice for {bet!r}")
         tags[bet] = t
     return StudyParams.create(
-        shoe, shoes=whole_number("--shoes", args.shoes, 1), seed=whole_number("--seed", args.seed, 0),
-        cut_card=whole_number("--cut-card", args.cut_card, 0), bet_ids=bet_ids, bets_toml=bets_toml,
-        tags=tags, count=count, depth_step=whole_number("--depth-step", args.depth_step, 1),
-        chunk_shoes=whole_number("--chunk-shoes", args.chunk_shoes, 1), burn=args.burn,
-        rules_toml=_study_rules(args), after_cut=whole_number("--after-cut", args.after_cut, 0))
+        shoe, shoes=args.shoes, seed=args.seed, cut_card=args.cut_card, bet_ids=bet_ids, bets_toml=bets_toml,
+        tags=tags, count=count, depth_step=args.depth_step, chunk_shoes=args.chunk_shoes, burn=args.burn,
+        rules_toml=_study_rules(args), after_cut=args.after_cut)
 
 
 def _study_rules(args) -> str | None:
@@ -193,7 +191,7 @@ def cmd_study(args) -> int:
     from ..studies.format import study_csv, study_json, study_markdown, trace_csv
     fmt = check_format(args.format)
     params = params_from_args(args)
-    jobs = (whole_number("--jobs", args.jobs, 1, 10_000) if args.scheduler else local_jobs(args.jobs))
+    jobs = jobs_from_args(args)
     check_outputs(args.output, args.chart, args.trace)
     if args.cluster is not None and args.cluster != "local":
         raise UsageError(f"--cluster must be 'local' (for a running cluster use --scheduler ADDRESS), "
