@@ -20,8 +20,8 @@ from dataclasses import dataclass
 
 import sympy
 
-from ..core.results import BetResult
 from ..core.errors import BetError
+from ..core.results import BetResult
 
 
 def event_symbol(index: int) -> sympy.Symbol:
