@@ -22,9 +22,9 @@ This module re-exports the public names of :mod:`analyzer.core` and
 from .bets.catalog import MAIN_BETS, Bet, Catalog, Event, Table, catalog, load_bets_file, parse_pays
 from .bets.conditions import Condition
 from .bets.pricing import analyze, solver
+from .bets.rules_files import load_rules
 from .core.cards import POINTS, RANKS, SUITS, parse_card, parse_cards
 from .core.errors import BaccaratError, BetError, CardError, ShoeError
-from .bets.rules_files import load_rules
 from .core.features import FEATURES
 from .core.known import Known, parse_known
 from .core.results import Analysis, BetResult, EventResult

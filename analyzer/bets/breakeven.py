@@ -21,8 +21,8 @@ from fractions import Fraction
 
 import sympy
 
-from ..core.results import BetResult
 from ..core.errors import BetError
+from ..core.results import BetResult
 
 
 def event_symbol(index: int) -> sympy.Symbol:

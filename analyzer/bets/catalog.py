@@ -22,9 +22,9 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
-from .conditions import Condition
 from ..core.errors import BaccaratError, BetError
 from ..io.files import parse_toml, read_text
+from .conditions import Condition
 
 
 def parse_pays(value: object, where: str = "pays") -> Fraction:

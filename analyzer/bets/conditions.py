@@ -48,14 +48,22 @@ analyzer.core.errors.BetError: condition 'winner = banker': unexpected '=' at co
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 import numpy as np
 
 from ..core.errors import BetError
-from ..core.features import (CARD_ATTRIBUTES, CARD_FEATURES, CARD_RANGES, FEATURES,  # noqa: F401
-                             POSITION_FEATURES, RANGES, REGISTRY, SUIT_FEATURES)
+from ..core.features import (  # noqa: F401
+    CARD_ATTRIBUTES,
+    CARD_FEATURES,
+    CARD_RANGES,
+    FEATURES,
+    POSITION_FEATURES,
+    RANGES,
+    REGISTRY,
+    SUIT_FEATURES,
+)
 from .groups import CARDS, GroupError, cached, group_function, parse_group, pred_id, requirements as _combine
 from .tokens import tokens as _tokens
 

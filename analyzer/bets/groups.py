@@ -13,7 +13,7 @@ the attribute table of the 52 cards (:func:`analyzer.core.features.card_table`).
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -78,7 +78,7 @@ def group_function(name: str, group: tuple[str, ...], pred: np.ndarray | None, t
         present = [c > 0 for c in counts] + [counts[0] > 0]          # ace again above the king
         out = np.zeros(n.shape, dtype=bool)
         for size in range(3, len(group) + 1):
-            for low in range(0, 14 - size + 1):
+            for low in range(14 - size + 1):
                 out |= (n == size) & np.logical_and.reduce(present[low:low + size])
         return out & distinct
     return straight
@@ -109,7 +109,7 @@ def parse_group(parser) -> tuple[str, ...]:
             raise GroupError(f"positions {same} and {value} (column {col}) {also}: a group "
                              "lists each card once")
         names.append(value)
-        kind, value, col = parser.take()
+        _kind, value, col = parser.take()
         if value == "]":
             break
         if value != ",":

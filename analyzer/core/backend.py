@@ -90,7 +90,7 @@ def choose(backend: str, cards: int, plans) -> str:
     Traceback (most recent call last):
     ...
     analyzer.core.errors.BetError: back end 'float64' cannot count a shoe of 500 cards exactly (up to 458 cards); use back end 'auto' or 'python'
-    """
+    """  # noqa: E501 (a doctest's expected output is one line)
     if backend == "python":
         return "python"
     if backend == "auto":

@@ -37,9 +37,9 @@ from __future__ import annotations
 import numpy as np
 
 from .cards import POINTS, RANKS
-from .features import SUIT_FEATURES, View
 from .engine import CoupTable
 from .errors import BetError
+from .features import SUIT_FEATURES, View
 from .ways import integer_arithmetic
 
 RANK_LEVEL = "rank"
@@ -230,7 +230,7 @@ class CardTabulation:
                            "does in reasonable time; read fewer card features")
         self.level = level
         self.events = len(events)
-        ranks, suits, values = _classes(level)
+        ranks, _suits, values = _classes(level)
         k = len(ranks)
         self.k = k
         first = np.repeat(np.arange(k), k)    # first card of a hand's pair

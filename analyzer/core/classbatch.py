@@ -57,7 +57,7 @@ _PAD = -1
 def _parts(idx: np.ndarray, off: np.ndarray, mask: np.ndarray):
     """Distinct parts (the factors of ``mask``'s columns, in column order, padded) of
     each multiset: ``(part idx (P, 6), part off (P, 6), part of each multiset, factors)``."""
-    m, width = idx.shape
+    _m, width = idx.shape
     key_idx = np.where(mask, idx, _PAD)
     key_off = np.where(mask, off, 0)
     # factors of one part in a canonical order: taken columns first, in column order

@@ -38,13 +38,12 @@ import math
 
 import numpy as np
 
+from .classbatch import shoe_rows
 from .engine import POSITIONS, CoupTable
 from .errors import BetError
-from .features import CARD_TABLE as _TABLE
-from .features import DEAL_POSITIONS, DEAL_SLOTS, DEAL_SLOTS_BY_DRAW, FIRST_FOUR, REGISTRY, Cards
-from .classbatch import shoe_rows
-from .ways import WaysTable
+from .features import CARD_TABLE as _TABLE, DEAL_POSITIONS, DEAL_SLOTS, DEAL_SLOTS_BY_DRAW, FIRST_FOUR, REGISTRY, Cards
 from .reads import FIRST_FOUR_VALUES, classes_for, first_four_reads, reads_drawing  # noqa: F401 (the engine's API)
+from .ways import WaysTable
 
 #: Most class sequences one tabulation enumerates by default (in chunks of
 #: :data:`CHUNK`, about 15 s): beyond it a bet is refused before the work.

@@ -77,7 +77,7 @@ class CoupValues(View):
     card at each hand position (-1 where the tableau deals none) over every sequence;
     the table knows no rank or suit."""
 
-    def __init__(self, table: "CoupTable"):
+    def __init__(self, table: CoupTable):
         super().__init__()
         self.naturals = table.rules.naturals
         self._values = {"player_card1": table.p1, "player_card2": table.p2, "player_card3": table.p3,
@@ -122,7 +122,7 @@ class CoupTable:
 
         self.multiset, self.exponents = _multisets()
 
-    def features(self) -> "CoupValues":
+    def features(self) -> CoupValues:
         """Every point-value feature of :data:`analyzer.core.features.REGISTRY` over the
         ``10**6`` sequences, computed from the registry when first read (one
         :class:`CoupValues` per table, shared: read only)."""

@@ -28,8 +28,8 @@ condition language (:mod:`analyzer.bets.conditions`), the routing of the solver
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 
@@ -126,7 +126,7 @@ class Feature:
     positions: tuple[str, ...]
     attrs: frozenset[str]
     drawing: bool
-    evaluate: Callable[["View"], np.ndarray]
+    evaluate: Callable[[View], np.ndarray]
     range: tuple[int, int] | None = None
     naturals: bool = False
     level: str = "value"
@@ -295,7 +295,10 @@ POSITION_FEATURES: dict[str, tuple[str, str]] = {
 for _name, (_pos, _attr) in POSITION_FEATURES.items():
     _where = _pos.replace("_", " ")
     _drawn = _pos not in FIRST_FOUR or _attr == "dealt"       # whether it holds a card: the drawing's
-    _read = (lambda v, p=_pos, a=_attr: v.attr(p, a))
+
+    def _read(v, p=_pos, a=_attr):
+        return v.attr(p, a)
+
     if _attr == "dealt":
         _add(_name, "bool", f"{_where} was dealt", (_pos,), (), _drawn, _read, level="card")
         continue

@@ -71,7 +71,7 @@ def percent_text(x: Fraction) -> str:
     ('33.3333%', 'more than 1e300')
     """
     f = short_float(x * 100, ".4f")
-    return f if f.startswith("more") or f.startswith("less") else f + "%"
+    return f if f.startswith(("more", "less")) else f + "%"
 
 
 def fraction_text(x: Fraction, limit: int = 60) -> str:

@@ -121,7 +121,8 @@ class PrefixPlan:
             step = 10 ** (POSITIONS - L)
             for fam in families:
                 if not np.array_equal(fam.code[sel], fam.code[(sel // step) * step]):
-                    raise ValueError(f"partition at rows {fam.rows.start}-{fam.rows.stop - 1}: the cell reads undealt positions")
+                    raise ValueError(f"partition at rows {fam.rows.start}-{fam.rows.stop - 1}: "
+                                     "the cell reads undealt positions")
             first = sel[sel % step == 0]
             digits = seq[:L, first].astype(np.int64)
             ycode = pow7[digits].sum(axis=0) - (digits == 0).sum(axis=0)     # value 0 left out (7**0 = 1)

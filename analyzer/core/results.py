@@ -16,8 +16,8 @@ import gc
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
 from fractions import Fraction
+from functools import cached_property
 from operator import mul
 from typing import Any
 
@@ -241,7 +241,7 @@ class BetResults(Mapping):
     then kept.  Equal to a ``dict`` with the same items; the ``repr`` names the bets
     only; pickles as its layout, ``deals`` and ways."""
 
-    __slots__ = ("_layout", "_deals", "_ways", "_made")
+    __slots__ = ("_deals", "_layout", "_made", "_ways")
 
     def __init__(self, layout: BetLayout, deals: int, ways: tuple):
         self._layout, self._deals, self._ways, self._made = layout, deals, ways, {}

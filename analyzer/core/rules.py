@@ -17,9 +17,9 @@ Coup(player=(2, 3, 7), banker=(4, 2, 2), player_total=2, banker_total=8, winner=
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from collections.abc import Iterable, Sequence
 from itertools import islice
 from typing import NamedTuple
 
@@ -39,8 +39,8 @@ BANKER_RULE_TABLE: tuple[tuple[tuple[int, ...], str, str], ...] = (
 )
 
 NATURAL_TOTALS = (8, 9)          # a two-card 8 or 9 ends the coup
-PLAYER_DRAWS_ON = range(0, 6)     # Player draws on 0-5, stands on 6-7
-BANKER_DRAWS_ON_IF_PLAYER_STOOD = range(0, 6)
+PLAYER_DRAWS_ON = range(6)     # Player draws on 0-5, stands on 6-7
+BANKER_DRAWS_ON_IF_PLAYER_STOOD = range(6)
 
 
 def parse_values(text: str) -> frozenset[int]:

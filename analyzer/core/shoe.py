@@ -51,7 +51,7 @@ def _plain_counts(counts: tuple) -> bool:
 class Shoe:
     """A finite shoe of cards, counted per rank (and per suit when known)."""
 
-    __slots__ = ("_ranks", "_cards", "_hash")
+    __slots__ = ("_cards", "_hash", "_ranks")
 
     def __init__(self, rank_counts: Iterable[int], card_counts: Iterable[int] | None = None):
         """Build from 13 rank counts (A..K), or 52 card counts (rank-major, suits s h d c).

@@ -28,14 +28,14 @@ from operator import itemgetter
 
 import numpy as np
 
-from .cardengine import CARD_LEVEL, MAX_EVALUATIONS, CardTabulation, evaluations, level_for
 from .backend import check_backend
 from .blocks import one_blas_thread
+from .cardengine import CARD_LEVEL, MAX_EVALUATIONS, CardTabulation, evaluations, level_for
 from .classbatch import shoe_rows
 from .classengine import ClassTabulation, first_four_reads, reads_drawing
-from .features import DEAL_SLOTS, POSITION_FEATURES
 from .engine import POSITIONS, Tabulation, coup_table, falling
 from .errors import BetError
+from .features import DEAL_SLOTS, POSITION_FEATURES
 from .results import OUTCOMES, Analysis, BetLayout, BetResult, BetResults, EventResult, built
 from .shoe import Shoe
 
@@ -161,7 +161,8 @@ class Solver:
     ``"python"`` the Python-integer reference; ``"int64"``, ``"float64"``, ``"residues"``),
     the same integers from each.  ``store``: where compiled card-engine tables are kept
     between processes (by default the one given to :func:`set_store`, if any), any
-    object with ``load(key) -> dict of arrays or None`` and ``save(key, arrays)`` (:class:`analyzer.io.cache.TableCache` keeps them on disk);
+    object with ``load(key) -> dict of arrays or None`` and ``save(key, arrays)``
+    (:class:`analyzer.io.cache.TableCache` keeps them on disk);
     what it loads is checked (:meth:`ClassTabulation.from_arrays`), a table it cannot
     give back is compiled again, and the counts are the same either way.
 
@@ -250,7 +251,7 @@ class Solver:
             self._sources.append(sources)
         if value_bets:
             got = self._value_rows([conds for _, conds in value_bets], table, features, pin)
-            for (at, conds), coef in zip(value_bets, got):
+            for (at, _conds), coef in zip(value_bets, got):
                 self._sources[at] = [("value", row_of(coef=c)) for c in coef]
         self._compile_class_tabs(budget, progress)
         self._tab = Tabulation([], table, np.stack(rows))

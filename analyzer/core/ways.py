@@ -62,9 +62,9 @@ from functools import cached_property
 
 import numpy as np
 
+from . import classbatch
 from .backend import INT64_BOUND, INT64_LIMIT, choose, falling
 from .blocks import BlockPlan, unique_rows
-from . import classbatch
 from .classbatch import ClassBatchPlan, splits
 from .features import CARD_TABLE
 from .modular import exact_dot, usable

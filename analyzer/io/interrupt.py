@@ -29,13 +29,13 @@ _requested = False
 
 def request_stop() -> None:
     """Remember that the process was told to stop (called from a signal handler)."""
-    global _requested
+    global _requested  # noqa: PLW0603 (the one flag a signal handler sets; a process has one)
     _requested = True
 
 
 def clear_stop() -> None:
     """Forget a stop request (a command starts, or has reported its interruption)."""
-    global _requested
+    global _requested  # noqa: PLW0603 (the one flag a signal handler sets; a process has one)
     _requested = False
 
 

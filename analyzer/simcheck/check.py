@@ -21,10 +21,22 @@ from ..core.shoe import Shoe
 from .check_format import report_csv, report_dict, report_json, report_markdown  # the CLI prints through check
 from .families import base_families, bet_family, build_families, cached, value_only
 from .logs import OUTCOME_NAMES, HandLog
+from .reference import off_the_top
+from .stats import (
+    MIN_EXPECTED,
+    CellStat,
+    Finding,
+    Report,
+    bet_stat,
+    cell_stats,
+    chi_square,
+    depletion_test,
+    exact_p,
+    holm,
+    power_rows,
+    reading_notes,
+)
 from .tallies import Tallies
-from .reference import off_the_top, shoe_aware
-from .stats import (MIN_EXPECTED, CellStat, Finding, Report, bet_stat, cell_stats, chi_square, depletion_test,
-                    exact_p, holm, power_rows, reading_notes)
 
 __all__ = ["DEFAULT_ALPHA", "DEFAULT_POWER", "DEFAULT_DETECT", "CheckError", "Report", "check_tallies",
            "check_log", "report_markdown", "report_dict", "report_json", "report_csv"]
@@ -202,7 +214,8 @@ def check_log(log: HandLog, shoe: Shoe, reference: str = "shoe-aware", bets: tup
     ``progress(coups)``, when given, is called as the shoe-aware solves go.
 
     ``jobs`` > 1 shares the shoe-aware solves among that many processes forked once
-    (:class:`~.distributed.ForkRunner`); ``jobs`` may also be an open :class:`~.distributed.DaskRunner`, which computes them on Dask workers (the report then
+    (:class:`~.distributed.ForkRunner`); ``jobs`` may also be an open :class:`~.distributed.DaskRunner`,
+    which computes them on Dask workers (the report then
     names it in :attr:`~.stats.Report.engine`); every figure is the same, bit for bit.  ``order``: the
     card-order chi-square of :mod:`.order` (is the shoe shuffled?): ``None`` (the default) runs it on a
     log with ranks and not on a value-level log (the report says why), ``True`` on either, ``False``
@@ -348,6 +361,7 @@ def check_stream(stream, shoe: Shoe, reference: str = "shoe-aware", bets: tuple[
         report.engine = jobs.where
     if procedure is not None:
         from collections import Counter as Tally
+
         from .shoecount import shoe_count_test
         lengths = Tally(per_shoe[per_shoe > 0].tolist())
         section = shoe_count_test(report, lengths, shoe.value_counts, procedure, rules)

@@ -5,7 +5,7 @@ with an error that shows the ``--columns`` line to write (:mod:`.shapes` reads t
 
 from __future__ import annotations
 
-from .logs import TOTAL_NAMES, LogError, header_key  # noqa: F401 (header_key: this module's API too)
+from .logs import TOTAL_NAMES, LogError, header_key
 
 ROLES = ("shoe", "player", "banker", "p1", "p2", "p3", "b1", "b2", "b3", "outcome", "player_total",
          "banker_total", "seen", "results")

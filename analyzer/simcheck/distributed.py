@@ -67,9 +67,8 @@ def _start_local(workers: int):
     import signal
     import threading
 
-    from distributed import LocalCluster
-
     import dask
+    from distributed import LocalCluster
 
     main = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
@@ -245,7 +244,7 @@ class ForkRunner:
         if len(groups) == 1:                 # too few coups to share
             return _block_sums(accumulate, state.counter, state, groups[0])
         if self.pool is None or self._counter is not state.counter:
-            global _FORK_COUNTER
+            global _FORK_COUNTER  # noqa: PLW0603 (read by the forked workers, which inherit module state)
             import multiprocessing as mp
             self.close()
             _FORK_COUNTER = self._counter = state.counter

@@ -91,8 +91,8 @@ def base_families(rules=None):
 @cached
 def bet_family(bet: Bet, rules=None) -> Family:
     """The bet's pay table as cells: its events in order, then ``otherwise``."""
-    from ..core.solver import event_index
     from ..core.engine import coup_table
+    from ..core.solver import event_index
 
     if not value_only(bet):
         raise BetError(f"bet {bet.id!r} reads ranks or suits: a hand-log check covers bets on point "

@@ -394,7 +394,7 @@ def _read_csv_log(path: str, lines, progress=None, chunk=None):
     i_shoe, i_p, i_b = index["shoe"], index["player"], index["banker"]
     i_o, i_s = index.get("outcome"), index.get("seen")
     try:
-        tot = _total_columns([n for n in header])
+        tot = _total_columns(list(header))
     except LogError as e:
         raise LogError(f"{path}: row 1: {e}") from None
     i_pt, i_bt = tot.get("player_total"), tot.get("banker_total")

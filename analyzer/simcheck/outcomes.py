@@ -12,12 +12,11 @@ the winner of each coup.  :func:`outcome_log` turns the records of
 
 from __future__ import annotations
 
+import re
 from array import array
 from dataclasses import dataclass, field
 
 import numpy as np
-
-import re
 
 from .logs import LogError
 

@@ -38,10 +38,23 @@ import numpy as np
 
 from ..core.errors import BaccaratError
 from ..core.shoe import Shoe
-from .outcomes import outcome_chunks, outcome_log, outcome_word
 from .columns import ROLES, assign, header_key, layout_of, parse_columns, shown_header
-from .logs import NO_SUIT, PROGRESS_ROWS, HandLog, LogBuilder, LogError, bounded_int, card_text, parse_total, \
-    csv_header, encode_card, load_json_line, read_hand_log, read_text
+from .logs import (
+    NO_SUIT,
+    PROGRESS_ROWS,
+    HandLog,
+    LogBuilder,
+    LogError,
+    bounded_int,
+    card_text,
+    csv_header,
+    encode_card,
+    load_json_line,
+    parse_total,
+    read_hand_log,
+    read_text,
+)
+from .outcomes import outcome_chunks, outcome_log, outcome_word
 
 _SUIT_SYMBOLS = str.maketrans({"♠": "s", "♤": "s", "♥": "h", "♡": "h", "♦": "d", "♢": "d", "♣": "c",
                                "♧": "c", "\ufe0f": None})
@@ -171,7 +184,7 @@ def _json_records(path, objs, columns, state):
                 cr = assign([str(k) for k in ck], {r: h for r, h in columns.items() if r != "shoe"}, where)
                 items.append({"shoe": obj[keys[roles["shoe"]]], **{r: c[ck[i]] for r, i in cr.items()}})
         for item in items:
-            lay = layout_of({r: 0 for r in item}, list(item), where)
+            lay = layout_of(dict.fromkeys(item, 0), list(item), where)
             layout = state.setdefault("layout", lay)
             if lay != layout:
                 raise LogError(f"{where}: this coup has {lay} fields, earlier ones {layout}: "
@@ -303,8 +316,7 @@ _VALUE_RANK = {"0": "T", "1": "A"}
 def _hand_log(path, layout, what, records, skip, progress) -> HandLog:
     value_level = _is_value_level(layout, records, path)
     meta: dict = {}
-    log = next(hand_chunks(path, layout, what, records(skip), skip, progress, value_level, None, meta))
-    return log
+    return next(hand_chunks(path, layout, what, records(skip), skip, progress, value_level, None, meta))
 
 
 def hand_chunks(path, layout, what, records, skip, progress, value_level, chunk, meta):

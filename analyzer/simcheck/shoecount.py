@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import numpy as np
 
@@ -75,7 +75,7 @@ def exact_law(values, procedure: Procedure, rules=None) -> dict[int, Fraction] |
     rows = M.tolist()
     cut, total = procedure.cut_card, sum(values)
 
-    @lru_cache(maxsize=None)
+    @cache
     def g(c: tuple[int, ...]) -> tuple[int, ...]:
         if sum(c) < cut:
             return (_multinomial(c),)
@@ -90,7 +90,7 @@ def exact_law(values, procedure: Procedure, rules=None) -> dict[int, Fraction] |
                 out[k + 1] += w * x
         return tuple(out)
 
-    @lru_cache(maxsize=None)
+    @cache
     def burned(c: tuple[int, ...], b: int) -> tuple[int, ...]:
         if b == 0:
             return g(c)

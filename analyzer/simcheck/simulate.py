@@ -4,7 +4,8 @@ Each shoe is the declared shoe shuffled with numpy's PCG64 generator seeded by
 ``seed`` (same seed, same shoes, same log).  Coups are dealt from the top in
 the order of ``RULES.md`` (P B P B, then third cards by the tableau kept in
 :mod:`analyzer.core.rules`: each coup is read from the table of what
-:func:`analyzer.core.rules.deal` deals from every six point values) until the cut card comes out, with the conventions of
+:func:`analyzer.core.rules.deal` deals from every six point values) until the cut card comes out,
+with the conventions of
 :mod:`analyzer.studies.study`: the cut card sits ``cut_card`` cards (at least 6) from
 the end, a coup starts only while at least ``cut_card`` cards remain, and the
 coup in which the cut card comes out is finished, then ``after_cut`` more coups
@@ -40,18 +41,19 @@ from functools import lru_cache
 from typing import TextIO
 
 import numpy as np
+
 # numpy 2 imports numpy.random on first use; import it with this module, before any output file
 # is open: a SIGTERM handled inside its Cython modules' import is swallowed (analyzer.io.interrupt)
 from numpy.random import PCG64, Generator
 
 from ..bets.catalog import MAIN_BETS, Bet, catalog
 from ..core.errors import BaccaratError
-from .families import value_only     # here, not in simulate(): no import once the log file is open
-from .logs import CARD_POINT, NO_SUIT, OUTCOME_NAMES, card_text, encode_card, log_header
-from .tallies import Tallies, read_tallies, tallies_csv
 from ..core.procedure import Procedure, ProcedureError
 from ..core.rules import PUNTO_BANCO, Rules
 from ..core.shoe import Shoe
+from .families import value_only  # here, not in simulate(): no import once the log file is open
+from .logs import CARD_POINT, NO_SUIT, OUTCOME_NAMES, card_text, encode_card, log_header
+from .tallies import Tallies, read_tallies, tallies_csv
 
 DEFAULT_CUT_CARD = 14
 
@@ -144,8 +146,8 @@ class SimResult:
 
 def _event_tables(bets: tuple[Bet, ...], rules: Rules | None = None) -> list[np.ndarray]:
     """For each bet, the index of the paying event of every six-value sequence."""
-    from ..core.solver import event_index
     from ..core.engine import coup_table
+    from ..core.solver import event_index
 
     features = coup_table(None if rules is None or rules.is_default else rules).features()
     return [event_index(bet, features).astype(np.int8) for bet in bets]

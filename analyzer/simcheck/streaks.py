@@ -34,11 +34,23 @@ import numpy as np
 
 from ..core.shoe import Shoe
 from .families import build_families
-from .logs import OUTCOME_NAMES
 from .outcomes import OutcomeLog
 from .reference import off_the_top
-from .stats import MIN_EXPECTED, Finding, PowerRow, Report, cell_stats, chi2_p, chi_square, detectable, \
-    hands_needed, holm, normal_p, power_rows, reading_notes
+from .stats import (
+    MIN_EXPECTED,
+    Finding,
+    PowerRow,
+    Report,
+    cell_stats,
+    chi2_p,
+    chi_square,
+    detectable,
+    hands_needed,
+    holm,
+    normal_p,
+    power_rows,
+    reading_notes,
+)
 
 #: run lengths tracked exactly; longer runs fall in the class "at least MAX_RUN"
 MAX_RUN = 20

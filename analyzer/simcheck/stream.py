@@ -56,7 +56,7 @@ class LogSource:
             if self.name == "-":
                 self.file = sys.stdin.buffer
             else:
-                self.file = open(path, "rb")
+                self.file = open(path, "rb")  # noqa: SIM115 (kept open by this reader; its close() closes it)
             data = self.file.read(PROBE_BYTES + 1)
         except IsADirectoryError:
             raise LogError(f"cannot read {what} {self.name!r}: it is a directory") from None
@@ -115,7 +115,7 @@ class LogSource:
             buf = pending + text if pending else text
             if _ODD.search(buf) is None:    # splitlines splits at \r, \n and \r\n only here
                 parts = buf.splitlines(True)
-                pending = parts.pop() if parts and (text and parts[-1][-1:] in ("\r", "") or
+                pending = parts.pop() if parts and ((text and parts[-1][-1:] in ("\r", "")) or
                                                     parts[-1][-1:] not in ("\r", "\n")) else ""
                 row += len(parts)
                 yield from parts

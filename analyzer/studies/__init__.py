@@ -79,7 +79,7 @@ _EXPORTS = {
     "ChunkStore": "runner", "default_state_dir": "runner", "run_study": "runner",
 }
 
-__all__ = sorted(_EXPORTS)
+__all__ = sorted(_EXPORTS)  # noqa: PLE0605 (a list: sorted() of the lazy exports' names)
 
 
 def __getattr__(name: str):

@@ -8,7 +8,6 @@ into one exact fraction.
 from __future__ import annotations
 
 import gc
-import math
 from collections.abc import Iterable
 from fractions import Fraction
 from functools import lru_cache

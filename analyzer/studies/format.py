@@ -252,7 +252,7 @@ def study_csv(res, chart: str | None = None) -> str:
             a, b = r["cards_dealt_from"], r["cards_dealt_to"]
             for k in ("coups", "positive", "mean_ev", "sd"):
                 row("depth", bet_id, k, r[k], a, b)
-            for k, (lo, hi) in r["quantiles"].items():
+            for k, (lo, _hi) in r["quantiles"].items():
                 row("depth", bet_id, f"{k}_bin_low", lo, a, b)
         c = bt["count"]
         if c is not None:
