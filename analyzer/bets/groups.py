@@ -88,7 +88,7 @@ def group_function(name: str, group: tuple[str, ...], pred: np.ndarray | None, t
 
 def parse_group(parser) -> tuple[str, ...]:
     """A group of cards after ``count(``: a group name or ``[position, ...]``."""
-    kind, value, col = parser.take()
+    _kind, value, col = parser.take()
     if value in GROUPS:
         return GROUPS[value]
     if value != "[":
@@ -96,7 +96,7 @@ def parse_group(parser) -> tuple[str, ...]:
                     f"[position, ...]), found {value or 'end of text'!r}")
     names: list[str] = []
     while True:
-        kind, value, col = parser.take()
+        _kind, value, col = parser.take()
         if value not in HAND_POSITIONS + DEAL_POSITIONS:
             raise GroupError(f"{value or 'end of text'!r} at column {col} is not a card position "
                         f"({', '.join(HAND_POSITIONS + DEAL_POSITIONS)})")

@@ -172,8 +172,9 @@ class Analysis:
         """Short: the shoe, the deals, the outcome probabilities and the bets' ids.
 
         >>> from analyzer import Shoe, analyze
-        >>> analyze(Shoe.standard(8))
-        <Analysis of 8 decks (416 cards): 4998398275503360 deals; player 0.446247, banker 0.458597, tie 0.095156; 3 bets: player, banker, tie>
+        >>> analyze(Shoe.standard(8))  # doctest: +NORMALIZE_WHITESPACE
+        <Analysis of 8 decks (416 cards): 4998398275503360 deals;
+         player 0.446247, banker 0.458597, tie 0.095156; 3 bets: player, banker, tie>
         """
         shoe = self.shoe.describe()
         if len(shoe) > 100:

@@ -43,8 +43,8 @@ def priced_shoes(params: StudyParams, engine: BatchEV, first: int, count: int, t
                 for i in range(group, min(group + BATCH_SHOES, first + count))]
         cards = None if left[0][1] is None else np.concatenate([c for _, c in left])
         done, size = group - first, len(left)
-        nums = engine.numerators(np.concatenate([r for r, _ in left]), cards,
-                                 None if tick is None else (lambda share, done=done, size=size: tick(done + share * size)))
+        report = None if tick is None else (lambda share, done=done, size=size: tick(done + share * size))
+        nums = engine.numerators(np.concatenate([r for r, _ in left]), cards, report)
         at = 0
         for ranks, _ in left:
             k = ranks.shape[0]
