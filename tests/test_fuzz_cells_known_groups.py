@@ -272,7 +272,15 @@ def test_a_group_is_refused_exactly_when_two_names_can_be_one_card(names, predic
     bet = Bet("g", "g", "", (Event("e", Fraction(1), condition),))
     deals = brute.ordered_deals(tuple(cards))
     want = brute.event_ways(bet, brute.features(deals, PUNTO_BANCO), brute.pinned(deals, {}))
-    got = Solver([bet]).solve(shoe_of(cards)).bet("g").events[0].ways
+    try:
+        got = Solver([bet]).solve(shoe_of(cards)).bet("g").events[0].ways
+    except BetError as e:
+        # the card engine's documented limit (docs/limits.md): a group reading suits
+        # through drawn cards can need more class sequences than the budget, whatever
+        # the shoe; it is refused in one line that names the budget, never miscounted
+        event("beyond the card budget")
+        assert "budget" in one_line(e), (text, e)
+        return
     assert [got] == want, text
 
 
