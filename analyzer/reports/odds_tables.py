@@ -189,21 +189,13 @@ def odds_dict(a: Analysis, breakeven=None) -> dict:
                          "probability_float": to_float(a.probability(o))} for o in OUTCOMES},
         "bets": {bet_id: bet_json(r) for bet_id, r in a.bets.items()},
     }
-    doc.update(document_tail(a, breakeven))
-    return doc
-
-
-def document_tail(a: Analysis, breakeven=None) -> dict:
-    """The keys of the odds document after ``"bets"``: the break-even, rules other than
-    Punto Banco's, known cards (each only when there is one)."""
-    tail = {}
     if breakeven is not None:
-        tail["breakeven"] = breakeven_dict(breakeven)
+        doc["breakeven"] = breakeven_dict(breakeven)
     if a.rules is not None and not a.rules.is_default:
-        tail["rules"] = a.rules.describe()
+        doc["rules"] = a.rules.describe()
     if a.known:
-        tail["known"] = {str(p): r + (s or "") for p, r, s in a.known.cards}
-    return tail
+        doc["known"] = {str(p): r + (s or "") for p, r, s in a.known.cards}
+    return doc
 
 
 def odds_line(a: Analysis, breakeven=None, extra: dict | None = None) -> str:
@@ -224,7 +216,13 @@ def odds_line(a: Analysis, breakeven=None, extra: dict | None = None) -> str:
     text = None
     if layout is not None and a.deals > 0:
         text = _line_layout(layout).text(a.deals, bets.ways)
-    tail = document_tail(a, breakeven)
+    tail = {}
+    if breakeven is not None:
+        tail["breakeven"] = breakeven_dict(breakeven)
+    if a.rules is not None and not a.rules.is_default:
+        tail["rules"] = a.rules.describe()
+    if a.known:
+        tail["known"] = {str(p): r + (s or "") for p, r, s in a.known.cards}
     if extra:
         tail.update(extra)
     if text is None:                        # beyond the fast path: the document itself
