@@ -203,9 +203,7 @@ class ClassTabulation:
         self.sequences = sum(totals)
         if self.sequences > budget:
             raise BetError(f"{what}: {self.sequences:,} sequences of {k} card classes over the cards it reads, "
-                           f"more than the budget of {budget:,}; read fewer card features"
-                           + (f", or raise the budget (--card-budget, at most {MAX_BUDGET:,})"
-                              if budget < MAX_BUDGET else ""))
+                           f"more than the budget of {budget:,}; read fewer card features")
         self._pending = (events, table, plans, plan_of, passes, drawing)
         if not defer:
             bar = progress(self.sequences, what) if progress is not None else None
