@@ -270,8 +270,8 @@ def check_batch_args(args) -> None:
 
 def run_batch(path: str, output: str | None, quiet: bool, document, documents=None,
               chunk: int = BATCH_LINES) -> int:
-    """Answer every line of ``path`` with ``document(shoe, known)`` (a JSON-able dict), one
-    JSON line each, into ``output`` (``None`` or ``-``: standard output; else atomically).
+    """Answer every line of ``path`` with ``document(shoe, known)`` (one line of JSON text, no
+    newline), one line each, into ``output`` (``None`` or ``-``: standard output; else atomically).
 
     ``documents(items)``, if given, answers a list of ``(shoe, known)`` at once (equal to
     ``document`` of each); a regular file's lines are then answered ``chunk`` at a time
@@ -298,9 +298,14 @@ def run_batch(path: str, output: str | None, quiet: bool, document, documents=No
     return 0
 
 
-def batch_text(docs) -> str:
-    """The JSON Lines ``odds --batch`` writes for these documents: one compact line each."""
-    return "".join(json.dumps(doc, allow_nan=False, separators=(",", ":")) + "\n" for doc in docs)
+def batch_text(lines) -> str:
+    """The JSON Lines text of these answers (each one line of JSON text without its newline)."""
+    return "".join(line + "\n" for line in lines)
+
+
+def json_line(doc) -> str:
+    """``doc`` as one compact line of JSON (``odds --batch``'s separators), no newline."""
+    return json.dumps(doc, allow_nan=False, separators=(",", ":"))
 
 
 def answer_lines(lines, name: str, document, documents=None, size: int = 1):
@@ -356,4 +361,4 @@ def _regular(path: str) -> bool:
 
 
 __all__ = ["run_batch", "check_batch_args", "parse_line", "load_object", "shoe_of", "read_lines", "lines_of",
-           "answer_lines", "batch_text", "json_kind", "shown", "Solvers", "MAX_LINE_BYTES", "BatchError"]
+           "answer_lines", "batch_text", "json_line", "json_kind", "shown", "Solvers", "MAX_LINE_BYTES", "BatchError"]

@@ -114,8 +114,12 @@ class OddsPlan:
         """The ``odds --format json`` document of ``shoe`` (one line of ``--batch``)."""
         return odds_document(*self.result(shoe, known))
 
-    def documents(self, items) -> list[dict]:
-        """:meth:`document` of each ``(shoe, known)``, the shoes of one solver solved together."""
+    def line(self, shoe, known=None) -> str:
+        """:meth:`document` as the one compact JSON line ``odds --batch`` writes for it."""
+        return odds_line_of(*self.result(shoe, known))
+
+    def lines(self, items) -> list[str]:
+        """:meth:`line` of each ``(shoe, known)``, the shoes of one solver solved together."""
         jobs = [self.solver_of(shoe, known) for shoe, known in items]
         groups: dict = {}
         for i, (solver, _) in enumerate(jobs):
@@ -124,7 +128,7 @@ class OddsPlan:
         for solver, members in groups.values():
             for i, result in zip(members, solver.solve_many([items[i][0] for i in members])):
                 results[i] = result
-        return [odds_document(r, breakeven_of(r, self.spec), plan) for r, (_, plan) in zip(results, jobs)]
+        return [odds_line_of(r, breakeven_of(r, self.spec), plan) for r, (_, plan) in zip(results, jobs)]
 
 
 def cmd_odds(args) -> int:
@@ -154,7 +158,7 @@ def cmd_batch(args) -> int:
     from .batch import check_batch_args, run_batch
     check_batch_args(args)
     plan = OddsPlan(args)
-    return run_batch(args.batch, args.output, args.quiet, plan.document, plan.documents)
+    return run_batch(args.batch, args.output, args.quiet, plan.line, plan.lines)
 
 
 def breakeven_bets(args) -> tuple[tuple, tuple[str, str | None] | None]:
@@ -185,6 +189,16 @@ def odds_document(result, be=None, strategy=None) -> dict:
         from ..reports.rules_tables import strategy_dict
         doc["player_strategy"] = strategy_dict(strategy)
     return doc
+
+
+def odds_line_of(result, be=None, strategy=None) -> str:
+    """:func:`odds_document` as one compact JSON line (``odds --batch``), the same text as
+    ``json.dumps`` of it with ``separators=(",", ":")``, written without the dicts."""
+    from ..reports.odds_tables import odds_line
+    if strategy is None:
+        return odds_line(result, be)
+    from ..reports.rules_tables import strategy_dict
+    return odds_line(result, be, {"player_strategy": strategy_dict(strategy)})
 
 
 def cmd_bets(args) -> int:

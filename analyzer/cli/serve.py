@@ -50,7 +50,7 @@ from pathlib import Path
 
 from ..core.errors import BaccaratError
 from .batch import (KEYS, MAX_LINE_BYTES, BatchError, Solvers, answer_lines, batch_text, json_kind,
-                    lines_of, load_object, parse_line, shoe_of)
+                    json_line, lines_of, load_object, parse_line, shoe_of)
 from .odds import card_budget
 from .options import UsageError, converter, whole
 
@@ -225,8 +225,8 @@ class Service:
                 parse_line(text)
             except BaccaratError as e:
                 raise BatchError(f"{BODY_NAME} line {number}: {e}") from None
-        return answer_lines(lines_of(io.BytesIO(body), BODY_NAME), BODY_NAME, plan.document,
-                            plan.documents, BATCH_CHUNK)
+        return answer_lines(lines_of(io.BytesIO(body), BODY_NAME), BODY_NAME, plan.line,
+                            plan.lines, BATCH_CHUNK)
 
     def close(self) -> None:
         self.pool.shutdown(wait=False, cancel_futures=True)
@@ -312,7 +312,7 @@ def create_app(card_budget=None, workers: int = WORKERS):
                     yield batch_text(docs)
                 if fault is not None:
                     # the answer has begun (status 200): the error is its last line
-                    yield batch_text([{"error": str(fault)}])
+                    yield batch_text([json_line({"error": str(fault)})])
                     return
                 docs, fault = await service.run(take, answers, BATCH_CHUNK)
         return StreamingResponse(stream(), media_type="application/x-ndjson")

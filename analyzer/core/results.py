@@ -254,6 +254,17 @@ class BetResults(Mapping):
             r = self._made[bet_id] = self._build(i, i + 1)[0]
         return r
 
+    @property
+    def layout(self) -> BetLayout:
+        """Where each bet finds its counts (shared by every analysis of one solver)."""
+        return self._layout
+
+    @property
+    def ways(self) -> tuple[int, ...]:
+        """The ways of every payout event but the ``otherwise`` ones, bet after bet in the
+        layout's order (each bet's ``start:stop``), over the analysis's deals."""
+        return self._ways
+
     def event_ways(self, bet_id: str) -> tuple[int, ...]:
         """The ways of each payout event of bet ``bet_id``, its ``otherwise`` event last (over
         the analysis's deals), without building its :class:`BetResult`: what a caller that

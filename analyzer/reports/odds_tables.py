@@ -9,7 +9,12 @@ Nothing here computes odds; every exact value is printed exactly (a reduced
 
 from __future__ import annotations
 
+import json
+import math
+from math import gcd
+import threading
 from fractions import Fraction
+from operator import mul
 
 from ..core.engine import POSITIONS
 from ..core.results import OUTCOMES, Analysis, BetResult
@@ -184,13 +189,129 @@ def odds_dict(a: Analysis, breakeven=None) -> dict:
                          "probability_float": to_float(a.probability(o))} for o in OUTCOMES},
         "bets": {bet_id: bet_json(r) for bet_id, r in a.bets.items()},
     }
-    if breakeven is not None:
-        doc["breakeven"] = breakeven_dict(breakeven)
-    if a.rules is not None and not a.rules.is_default:
-        doc["rules"] = a.rules.describe()
-    if a.known:
-        doc["known"] = {str(p): r + (s or "") for p, r, s in a.known.cards}
+    doc.update(document_tail(a, breakeven))
     return doc
+
+
+def document_tail(a: Analysis, breakeven=None) -> dict:
+    """The keys of the odds document after ``"bets"``: the break-even, rules other than
+    Punto Banco's, known cards (each only when there is one)."""
+    tail = {}
+    if breakeven is not None:
+        tail["breakeven"] = breakeven_dict(breakeven)
+    if a.rules is not None and not a.rules.is_default:
+        tail["rules"] = a.rules.describe()
+    if a.known:
+        tail["known"] = {str(p): r + (s or "") for p, r, s in a.known.cards}
+    return tail
+
+
+def odds_line(a: Analysis, breakeven=None, extra: dict | None = None) -> str:
+    """``odds_dict(a, breakeven)`` (then the items of ``extra``) as one compact JSON line,
+    the line ``odds --batch`` writes: the same text as ``json.dumps(doc, allow_nan=False,
+    separators=(",", ":"))`` of that document, built from the solve's integer ways
+    (:attr:`analyzer.core.results.BetResults.ways`) and the shoe-independent text of its
+    bets (:class:`LineLayout`, kept per solver) without a ``Fraction`` or a dict per bet.
+
+    >>> import json
+    >>> from analyzer import Shoe, analyze
+    >>> a = analyze(Shoe.standard(8).remove("5 5 K 9"), bets=["banker", "dragon7"])
+    >>> odds_line(a) == json.dumps(odds_dict(a), allow_nan=False, separators=(",", ":"))
+    True
+    """
+    bets = a.bets
+    layout = getattr(bets, "layout", None)
+    text = None
+    if layout is not None and a.deals > 0:
+        text = _line_layout(layout).text(a.deals, bets.ways)
+    tail = document_tail(a, breakeven)
+    if extra:
+        tail.update(extra)
+    if text is None:                        # beyond the fast path: the document itself
+        doc = odds_dict(a, breakeven)
+        doc.update(extra or {})
+        return _compact(doc)
+    out = ['{"shoe":', _compact(shoe_json(a)), ',"deals":', str(a.deals), ',"outcomes":{']
+    for i, o in enumerate(OUTCOMES):
+        p_text, p_float = ratio(a.ways(o), a.deals)
+        out += ("," if i else "", '"', o, '":{"ways":', str(a.ways(o)), ',"probability":"', p_text,
+                '","probability_float":', _float(p_float), "}")
+    out += ('},"bets":{', text, "}")
+    out += ("," + _compact(k) + ":" + _compact(v) for k, v in tail.items())
+    out.append("}")
+    return "".join(out)
+
+
+def _compact(value) -> str:
+    return json.dumps(value, allow_nan=False, separators=(",", ":"))
+
+
+def _float(f: float | None) -> str:
+    return "null" if f is None else float.__repr__(f)
+
+
+class LineLayout:
+    """The text of the ``"bets"`` object of :func:`odds_line` for one solver's bets
+    (:class:`analyzer.core.results.BetLayout`): every name, event and payout encoded once
+    by ``json.dumps``; per shoe only the numbers are written, each exact value one
+    ``p/q`` reduced by one integer gcd (:func:`analyzer.io.tables.ratio`)."""
+
+    def __init__(self, layout):
+        self.layout = layout
+        self.bets = []
+        for (bet, events, other, start, stop), ((lcm, w1), (_, w2)) in zip(layout.entries, layout.weights):
+            heads = [(',{"event":' if j else '{"event":') + _compact(name)
+                     + ',"pays":"' + f"{pays.numerator}/{pays.denominator}" + '","ways":'
+                     for j, (name, pays) in enumerate((*events, other))]
+            wins = tuple(pays > 0 for _, pays in (*events, other))
+            self.bets.append((_compact(bet.id) + ':{"name":' + _compact(bet.name) + ',"ev":"',
+                              start, stop, lcm, w1, w2, wins, heads))
+
+    def text(self, deals: int, all_ways: tuple[int, ...]) -> str | None:
+        """The bets' text over ``deals`` deals with these ways (``BetResults.ways``), or
+        ``None`` when a value is beyond a float's range (the caller writes the document)."""
+        out = []
+        add = out.append
+        for i, (head, start, stop, lcm, w1, w2, wins, heads) in enumerate(self.bets):
+            ways = all_ways[start:stop]
+            ways = (*ways, deals - sum(ways))
+            s1 = sum(map(mul, ways, w1))
+            s2 = sum(map(mul, ways, w2))
+            den = deals * lcm
+            ev_text, ev_float = ratio(s1, den)
+            he_text, he_float = ratio(-s1, den)
+            var_text, var_float = ratio(s2 * deals - s1 * s1, den * den)
+            if var_float is None:
+                return None                 # std_dev would be beyond a float too
+            hit_text, hit_float = ratio(sum(w for w, win in zip(ways, wins) if win), deals)
+            add(("," if i else "") + head)
+            add(f'{ev_text}","ev_float":{_float(ev_float)},"house_edge":"{he_text}",'
+                f'"house_edge_float":{_float(he_float)},"variance":"{var_text}",'
+                f'"variance_float":{_float(var_float)},"std_dev_float":{_float(math.sqrt(var_float))},'
+                f'"hit_frequency":"{hit_text}","hit_frequency_float":{_float(hit_float)},"events":[')
+            for h, w in zip(heads, ways):
+                # ratio(w, deals) inline: 0 <= w <= deals, so the quotient is a finite float
+                g = gcd(w, deals)
+                add(f'{h}{w},"probability":"{w // g}/{deals // g}","probability_float":{w / deals!r}}}')
+            add("]}")
+        return "".join(out)
+
+
+_LINE_LAYOUTS: dict[int, LineLayout] = {}
+_LINE_LOCK = threading.Lock()
+
+
+def _line_layout(layout) -> LineLayout:
+    """The :class:`LineLayout` of a solver's ``layout``, kept for the last few solvers
+    (by identity: a layout is shared by every analysis of its solver and kept alive here)."""
+    kept = _LINE_LAYOUTS.get(id(layout))
+    if kept is None or kept.layout is not layout:
+        kept = LineLayout(layout)
+        with _LINE_LOCK:                    # the server's threads share the store
+            if len(_LINE_LAYOUTS) >= 16:
+                _LINE_LAYOUTS.pop(next(iter(_LINE_LAYOUTS)))
+            _LINE_LAYOUTS[id(layout)] = kept
+    return kept
 
 
 def odds_json(a: Analysis, breakeven=None) -> str:

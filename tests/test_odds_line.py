@@ -1,0 +1,56 @@
+"""The ``odds --batch`` line (:func:`analyzer.reports.odds_tables.odds_line`, written from
+the solve's integer ways) is the text of ``json.dumps`` of the ``odds --format json``
+document (:func:`odds_dict`), byte for byte, on generated shoes and bet sets."""
+
+import json
+import random
+from fractions import Fraction
+
+from hypothesis import given, settings, strategies as st
+
+from analyzer import Shoe, Solver, catalog
+from analyzer.bets import Bet, Event
+from analyzer.bets.conditions import Condition
+from analyzer.core.known import parse_known
+from analyzer.reports.odds_tables import odds_dict, odds_line
+
+CATALOG = catalog()
+ALL = tuple(CATALOG.bets.values())
+SOLVER = Solver(ALL)
+CARDS = [r + s for r in "A23456789TJQK" for s in "shdc"]
+
+
+def dumped(a, **kw) -> str:
+    return json.dumps(odds_dict(a, **kw), allow_nan=False, separators=(",", ":"))
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 2**32), st.integers(1, 8))
+def test_the_line_is_the_documents_json_for_every_catalog_bet(seed, decks):
+    rng = random.Random(seed)
+    full = [c for c in CARDS for _ in range(decks)]
+    removed = rng.sample(full, rng.randint(0, len(full) - 6))
+    shoes = [Shoe.standard(decks).remove(removed)]
+    for a in SOLVER.solve_many(shoes):
+        assert odds_line(a) == dumped(a)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.tuples(st.integers(-1, 10**12), st.integers(1, 10**12)), min_size=1, max_size=3),
+       st.text(min_size=1, max_size=8), st.integers(0, 2**32))
+def test_the_line_is_the_documents_json_for_any_pays_and_names(pays, name, seed):
+    conditions = ["player_total >= 7", "banker_total == 6", "natural"]
+    events = tuple(Event(f"e{i} {name}", Fraction(n, d), Condition.parse(conditions[i]))
+                   for i, (n, d) in enumerate(pays))
+    bet = Bet("mine", name, "", events)
+    rng = random.Random(seed)
+    shoe = Shoe.standard(1).remove(rng.sample(CARDS, rng.randint(0, 40)))
+    a = Solver([bet]).solve(shoe)
+    assert odds_line(a) == dumped(a)
+
+
+def test_the_line_carries_known_cards_and_rules_as_the_document_does():
+    known = parse_known({"1": "9", "5": "K"})
+    a = Solver([CATALOG.bet("banker"), CATALOG.bet("dragon7")], known=known).solve(Shoe.standard(8))
+    assert odds_line(a) == dumped(a)
+    assert '"known":{"1":"9","5":"K"}' in odds_line(a)
