@@ -11,6 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from analyzer.cli import batch as batch_module
+from analyzer.core.solver import CARD_SOLVER_CACHE, SOLVER_CACHE, SolverCache
+from analyzer.io import batch as batch_lines
 from analyzer.core.cards import RANKS
 
 CUSTOM = "A=3,2=4,5=6,9=2,K=7"
@@ -122,15 +124,15 @@ def test_solver_cache_is_bounded(monkeypatch):
     from analyzer.bets.catalog import catalog
     from analyzer.bets.rules_files import load_rules
     from analyzer.core.known import parse_known
-    solvers = batch_module.Solvers(catalog().select(["tie"]), size=2)
+    solvers = SolverCache(catalog().select(["tie"]), size=2)
     rules = load_rules(None)
     for pos in "1234":
         solvers.get(parse_known({pos: "9"}), rules)
     assert solvers.cache_info().currsize == 2 and solvers.compiled == 4
     solvers.get(parse_known({"4": "9"}), rules)
     assert solvers.compiled == 4
-    assert batch_module.Solvers(catalog().select(["tie"])).size == batch_module.SOLVER_CACHE
-    assert batch_module.Solvers(catalog().select(["player_pair"])).size == batch_module.CARD_SOLVER_CACHE
+    assert SolverCache(catalog().select(["tie"])).size == SOLVER_CACHE
+    assert SolverCache(catalog().select(["player_pair"])).size == CARD_SOLVER_CACHE
 
 
 def test_output_file_and_stdin(cli, tmp_path):
@@ -248,7 +250,7 @@ def test_known_with_a_card_bet(cli, tmp_path):
 
 def test_long_line_refused(cli, tmp_path):
     path = tmp_path / "shoes.jsonl"
-    limit = batch_module.MAX_LINE_BYTES
+    limit = batch_lines.MAX_LINE_BYTES
     path.write_bytes(b'{"decks": 6}\n' + b'{"decks": 6' + b" " * limit + b"}\n")
     check_error(*cli("odds", "--batch", str(path)), r"line 2: longer than 1 MiB", 1)
     # exactly at the limit is fine (newline not counted)
@@ -291,7 +293,7 @@ def test_missing_file_and_folder(cli, tmp_path):
 
 def test_interrupt_leaves_no_partial_file(cli, tmp_path, monkeypatch):
     path = write_lines(tmp_path / "shoes.jsonl", [{"decks": 6}, {"decks": 1}, {"decks": 2}])
-    real = batch_module.parse_line
+    real = batch_lines.parse_line
     seen = []
 
     def interrupted(text):
@@ -300,7 +302,7 @@ def test_interrupt_leaves_no_partial_file(cli, tmp_path, monkeypatch):
             raise KeyboardInterrupt
         return real(text)
 
-    monkeypatch.setattr(batch_module, "parse_line", interrupted)
+    monkeypatch.setattr(batch_lines, "parse_line", interrupted)
     out_file = tmp_path / "out.jsonl"
     rc, out, err = cli("odds", "--batch", path, "-o", str(out_file))
     assert rc == 130 and "interrupted" in err and "Traceback" not in err
@@ -324,9 +326,9 @@ def test_progress_bar_on_stderr_only(cli, tmp_path, monkeypatch):
 
 
 def test_count_lines(tmp_path):
-    assert batch_module._count_lines("-") is None
-    assert batch_module._count_lines(str(tmp_path)) is None
+    assert batch_lines.count_lines("-") is None
+    assert batch_lines.count_lines(str(tmp_path)) is None
     path = tmp_path / "n.jsonl"
     for text, n in (("", 0), ("{}", 1), ("{}\n", 1), ("{}\n{}", 2), ("{}\n\n", 2)):
         path.write_text(text)
-        assert batch_module._count_lines(str(path)) == n
+        assert batch_lines.count_lines(str(path)) == n

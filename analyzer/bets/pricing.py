@@ -23,10 +23,22 @@ from ..core.solver import Solver
 from .catalog import MAIN_BETS, Bet, catalog
 
 
+def solver(bet_ids=MAIN_BETS, rules: Rules | str | None = None, backend: str | None = None) -> Solver:
+    """A cached :class:`Solver` for catalog bets (one id, or a tuple or list of ids; under ``rules``, a
+    :class:`Rules` or a built-in name, Punto Banco by default; ``backend``: the arithmetic,
+    :mod:`analyzer.core.backend`).  The same arguments give the same solver:
+
+    >>> solver(["banker", "tie"]) is solver(("banker", "tie"))
+    True
+    """
+    if isinstance(rules, str):
+        from .rules_files import load_rules
+        rules = load_rules(rules)
+    return _solver((bet_ids,) if isinstance(bet_ids, str) else tuple(bet_ids), rules, backend)
+
+
 @lru_cache(maxsize=64)
-def solver(bet_ids: tuple[str, ...] = MAIN_BETS, rules: Rules | None = None, backend: str | None = None) -> Solver:
-    """A cached :class:`Solver` for catalog bets (under ``rules``, Punto Banco by default;
-    ``backend``: the arithmetic, :mod:`analyzer.core.backend`)."""
+def _solver(bet_ids: tuple[str, ...], rules: Rules | None = None, backend: str | None = None) -> Solver:
     return Solver(catalog().select(list(bet_ids)), rules=rules, backend=backend)
 
 
@@ -65,10 +77,10 @@ def analyze(shoe: Shoe, bets: tuple[str, ...] | list[str] | tuple[Bet, ...] | No
         return _solver_for(chosen, rules, backend).solve(shoe)
     extra = () if rules is None else (rules,)      # the default keeps today's cache keys
     if bets is None:
-        return solver(MAIN_BETS, *extra).solve(shoe) if extra else solver().solve(shoe)
+        return _solver(MAIN_BETS, *extra).solve(shoe)
     bets = tuple(bets)
     if all(isinstance(b, str) for b in bets):
-        return solver(bets, *extra).solve(shoe)
+        return _solver(bets, *extra).solve(shoe)
     return _solver_for(tuple(catalog().bet(b) if isinstance(b, str) else b for b in bets), *extra).solve(shoe)
 
 

@@ -64,6 +64,10 @@ def card_engine_options(args) -> dict:
     return {"budget": budget, "progress": progress}
 
 
+#: Best-play rule sets an :class:`OddsPlan` keeps under ``--player-option best`` (one per shoe composition).
+STRATEGY_CACHE = 64
+
+
 class OddsPlan:
     """What ``baccarat odds`` computes for any shoe, from its bet and rules options: the
     bets (with ``--breakeven``'s), the rule set (under ``--player-option best``, the best
@@ -73,11 +77,11 @@ class OddsPlan:
     ``args``: the options (``table``, ``bets``, ``bets_file``, ``rules``, ``player_option``,
     ``breakeven``, ``card_budget``, ``quiet``), checked now, before any shoe: a bad one is one
     line (:class:`analyzer.core.errors.BaccaratError`).  ``solvers``: a
-    :class:`analyzer.cli.batch.Solvers` to compile into (shared by many plans: a server),
+    :class:`analyzer.core.solver.SolverCache` to compile into (shared by many plans: a server),
     else one of its own."""
 
     def __init__(self, args, solvers=None):
-        from .batch import STRATEGY_CACHE, Solvers
+        from ..core.solver import SolverCache
         self.best = (getattr(args, "player_option", None) or "").strip() == "best"
         if self.best:
             from ..bets.rules_files import load_rules
@@ -97,7 +101,7 @@ class OddsPlan:
                 from ..core.errors import BetError
                 raise BetError(f"bet {bet.id!r} has no event {self.spec[1]!r} "
                                f"(events: {', '.join(repr(n) for n in names)})")
-        self.solvers = solvers if solvers is not None else Solvers(self.bets, options=card_engine_options(args))
+        self.solvers = solvers if solvers is not None else SolverCache(self.bets, options=card_engine_options(args))
 
     def solver_of(self, shoe, known):
         """``(compiled solver, strategy or None)`` for ``shoe`` with ``known`` cards."""
@@ -120,14 +124,9 @@ class OddsPlan:
 
     def lines(self, items) -> list[str]:
         """:meth:`line` of each ``(shoe, known)``, the shoes of one solver solved together."""
+        from ..core.solver import solve_each
         jobs = [self.solver_of(shoe, known) for shoe, known in items]
-        groups: dict = {}
-        for i, (solver, _) in enumerate(jobs):
-            groups.setdefault(id(solver), (solver, []))[1].append(i)
-        results: list = [None] * len(items)
-        for solver, members in groups.values():
-            for i, result in zip(members, solver.solve_many([items[i][0] for i in members])):
-                results[i] = result
+        results = solve_each((solver, shoe) for (solver, _), (shoe, _) in zip(jobs, items, strict=True))
         return [odds_line_of(r, breakeven_of(r, self.spec), plan) for r, (_, plan) in zip(results, jobs)]
 
 

@@ -29,7 +29,7 @@ when the server starts, so other commands do not load them), bound to
 
 Every document is built by :class:`analyzer.cli.odds.OddsPlan`, the code of ``odds``
 and ``odds --batch``; compiled solvers are kept across requests (a bounded
-:class:`analyzer.cli.batch.Solvers`).  A bad request is a 4xx answer
+:class:`analyzer.core.solver.SolverCache`).  A bad request is a 4xx answer
 ``{"error": "..."}`` holding the line the command line prints for the same input.
 The work runs on a bounded pool of threads, one computation at a time (the engines
 are not shared between threads), so the event loop keeps answering.  For the page's
@@ -49,8 +49,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from ..core.errors import BaccaratError
-from .batch import (KEYS, MAX_LINE_BYTES, BatchError, Solvers, answer_lines, batch_text, json_kind,
-                    json_line, lines_of, load_object, parse_line, shoe_of)
+from ..io.batch import (KEYS, MAX_LINE_BYTES, BatchError, answer_lines, batch_text, json_kind, json_line,
+                        lines_of, load_object, parse_line, shoe_of)
 from .odds import card_budget
 from .options import UsageError, converter, whole
 
@@ -170,7 +170,8 @@ class Service:
 
     def __init__(self, card_budget=None, workers: int = WORKERS, size: int = SERVER_SOLVERS):
         from .odds import card_engine_options
-        self.solvers = Solvers(size=size, options=card_engine_options(server_args(card_budget)))
+        from ..core.solver import SolverCache
+        self.solvers = SolverCache(size=size, options=card_engine_options(server_args(card_budget)))
         self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="baccarat-serve")
         self.work_lock = threading.Lock()
         self.waiting = 0

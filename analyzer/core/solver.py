@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import threading
 from contextlib import nullcontext
+from functools import lru_cache
 from operator import itemgetter
 
 import numpy as np
@@ -64,7 +66,7 @@ def forget_tabulations() -> None:
     _CLASS_TABS.clear()
 
 
-__all__ = ["Solver", "event_index", "Analysis", "BetResult", "EventResult", "OUTCOMES"]
+__all__ = ["Solver", "SolverCache", "solve_each", "event_index", "Analysis", "BetResult", "EventResult", "OUTCOMES"]
 
 
 #: Changes whenever what a stored tabulation holds changes meaning.
@@ -456,3 +458,73 @@ class Solver:
         where = {at: j for j, at in enumerate(read)}
         order = None if read == sorted(read) else itemgetter(*(where[at] for at in range(len(flat))))
         return BetResults, BetLayout(entries), pick, order
+
+
+#: Compiled solvers a :class:`SolverCache` keeps by default: bets on point values only take
+#: about 0.25 MB a solver; bets reading ranks or suits about 8 MB (the whole catalog).
+SOLVER_CACHE = 128
+CARD_SOLVER_CACHE = 8
+
+
+class SolverCache:
+    """Compiled solvers by ``(bets, known cards, rules)``, the least recently used dropped
+    (a :func:`functools.lru_cache` of ``size``; by default :data:`CARD_SOLVER_CACHE` when a
+    bet reads ranks or suits, else :data:`SOLVER_CACHE`); ``bets`` of :meth:`get` defaults to
+    the set given here, ``options`` are passed to every :class:`Solver` (``budget``,
+    ``progress``).  Threads may share it: one compiles at a time, and a solver is never
+    compiled twice while it is kept.
+
+    >>> from analyzer.bets import catalog
+    >>> from analyzer.core.rules import PUNTO_BANCO
+    >>> cache = SolverCache(catalog().select(["tie"]))
+    >>> cache.get(None, PUNTO_BANCO) is cache.get(None, PUNTO_BANCO), cache.compiled
+    (True, 1)
+    """
+
+    def __init__(self, bets=(), size: int | None = None, options: dict | None = None):
+        self.options = options or {}
+        if size is None:
+            cards = any(e.when.reads_cards for b in bets for e in b.events)
+            size = CARD_SOLVER_CACHE if cards else SOLVER_CACHE
+        self.bets, self.size = tuple(bets), size
+        self.lock = threading.Lock()
+        self.compile = lru_cache(maxsize=size)(self.new_solver)
+
+    def new_solver(self, bets, known, rules) -> Solver:
+        """A new :class:`Solver` (uncached: :meth:`get` caches it)."""
+        return Solver(bets, rules=None if rules.is_default else rules, known=known, **self.options)
+
+    def get(self, known, rules, bets=None) -> Solver:
+        """The solver of ``bets`` (default: the cache's) with ``known`` cards under ``rules``."""
+        with self.lock:
+            return self.compile(self.bets if bets is None else tuple(bets), known or None, rules)
+
+    @property
+    def compiled(self) -> int:
+        """Solvers compiled so far (cache misses)."""
+        return self.compile.cache_info().misses
+
+    def cache_info(self):
+        return self.compile.cache_info()
+
+
+def solve_each(jobs) -> list[Analysis]:
+    """The analysis of each ``(solver, shoe)`` of ``jobs``, in order, equal to
+    ``[solver.solve(shoe) for solver, shoe in jobs]``: the shoes of one solver are solved
+    together (:meth:`Solver.solve_many`).
+
+    >>> from analyzer.bets import catalog
+    >>> s, t = Solver(catalog().select(["tie"])), Solver(catalog().select(["banker"]))
+    >>> shoes = [Shoe.standard(1), Shoe.standard(2), Shoe.standard(1)]
+    >>> [a.bets.keys() == {"tie"} for a in solve_each([(s, shoes[0]), (t, shoes[1]), (s, shoes[2])])]
+    [True, False, True]
+    """
+    jobs = list(jobs)
+    groups: dict = {}
+    for i, (solver, _) in enumerate(jobs):
+        groups.setdefault(id(solver), (solver, []))[1].append(i)
+    results: list = [None] * len(jobs)
+    for solver, members in groups.values():
+        for i, result in zip(members, solver.solve_many([jobs[i][1] for i in members]), strict=True):
+            results[i] = result
+    return results
