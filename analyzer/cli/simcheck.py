@@ -17,8 +17,6 @@ from .options import (UsageError, add_bet_options, add_output_options, add_shoe_
                       jobs_from_args, progress_bar, shoe_from_args, whole, write_output, emit)
 from .rules import add_rules_options
 
-REFERENCES = ("shoe-aware", "off-the-top")
-
 
 #: The smallest family-wise level: below it the normal quantiles leave double precision.
 MIN_ALPHA = Fraction(1, 10**15)
@@ -230,12 +228,8 @@ def cmd_check(args) -> int:
     if args.cluster is not None and args.cluster != "local":
         raise UsageError(f"--cluster must be 'local' (for a running cluster use --scheduler ADDRESS), "
                          f"got {args.cluster!r}")
-    if args.reference is not None and args.reference not in REFERENCES:
-        raise UsageError(f"unknown --reference {args.reference!r} (choose from {', '.join(REFERENCES)})")
     dask = "--cluster" if args.cluster else "--scheduler" if args.scheduler else None
-    if dask and args.reference == "off-the-top":
-        raise UsageError(f"{dask} computes the shoe-aware sums of a hand log; --reference off-the-top "
-                         f"has none (drop {dask})")
+    check.refuse_inapplicable("hands", args.input, reference=args.reference, distributed=dask)
     shoe = shoe_from_args(args)
     procedure = _procedure(args, shoe)
     cat = catalog_from_args(args)
@@ -246,21 +240,8 @@ def cmd_check(args) -> int:
         src = LogSource(args.input, progress=bar.update)
         kind = sniff_kind(args.input, src.head)
         if kind == "tallies":
-            if dask:
-                raise UsageError(f"{args.input}: tallies are checked off the top, with no shoe-aware sums "
-                                 f"for {dask} to compute (drop {dask})")
-            if ruled:
-                raise UsageError(f"{args.input}: --rules and --player-option apply to hand logs (tallies are "
-                                 f"checked under Punto Banco)")
-            if args.reference == "shoe-aware":
-                raise UsageError(f"{args.input}: tallies have no shoe boundaries, so only "
-                                 f"--reference off-the-top applies")
-            if procedure is not None:
-                raise UsageError(f"{args.input}: tallies have no shoe boundaries, so --cut-card, --burn and "
-                                 f"--after-cut (the coups-per-shoe test) do not apply")
-            if args.card_order:
-                raise UsageError(f"{args.input}: tallies have no cards in the order they were dealt, so "
-                                 f"--card-order does not apply")
+            check.refuse_inapplicable("tallies", args.input, reference=args.reference, ruled=ruled,
+                                      procedure=procedure, card_order=args.card_order, distributed=dask)
             tallies = read_tallies(args.input, src.text())
             bets = tuple(b.id for b in bets_from_args(args, cat)) if named else None
             report = check.check_tallies(tallies, shoe, bets, cat, alpha, power, detect)
@@ -268,18 +249,8 @@ def cmd_check(args) -> int:
             stream = _open_log(args, args.input, source=src)
             if stream.outcomes is not None:
                 from ..simcheck.streaks import check_outcomes
-                if args.reference == "shoe-aware":
-                    raise UsageError(f"{args.input}: an outcome-only log has no cards, so only "
-                                     f"--reference off-the-top applies")
-                if dask:
-                    raise UsageError(f"{args.input}: an outcome-only log is checked off the top, with no "
-                                     f"shoe-aware sums for {dask} to compute (drop {dask})")
-                if ruled:
-                    raise UsageError(f"{args.input}: --rules and --player-option apply to hand logs with "
-                                     f"cards (an outcome-only log is checked under Punto Banco)")
-                if args.card_order:
-                    raise UsageError(f"{args.input}: an outcome-only log has no cards, so --card-order does "
-                                     f"not apply")
+                check.refuse_inapplicable("outcomes", args.input, reference=args.reference, ruled=ruled,
+                                          card_order=args.card_order, distributed=dask)
                 report = check_outcomes(stream.outcomes, shoe, alpha, power, detect, procedure)
             else:
                 bets = bets_from_args(args, cat)

@@ -38,7 +38,8 @@ from .stats import (
 )
 from .tallies import Tallies
 
-__all__ = ["DEFAULT_ALPHA", "DEFAULT_POWER", "DEFAULT_DETECT", "CheckError", "Report", "check_tallies",
+__all__ = ["DEFAULT_ALPHA", "DEFAULT_POWER", "DEFAULT_DETECT", "CheckError", "INPUT_KINDS", "REFERENCES", "Report",
+           "check_tallies", "refuse_inapplicable",
            "check_log", "report_markdown", "report_dict", "report_json", "report_csv"]
 
 DEFAULT_ALPHA = Fraction(1, 100)
@@ -48,6 +49,68 @@ DEFAULT_DETECT = Fraction(1, 1000)   # 0.1 percentage point
 
 class CheckError(BaccaratError):
     """Input the check cannot use (names file and row where it can)."""
+
+
+#: The references a check compares with: shoe-aware sums over a hand log's shoes, or the off-the-top odds.
+REFERENCES = ("shoe-aware", "off-the-top")
+#: The kinds of input a check reads: what :func:`refuse_inapplicable` takes.
+INPUT_KINDS = ("tallies", "outcomes", "hands")
+
+
+def refuse_inapplicable(kind: str, name: str, *, reference: str | None = None, ruled: bool = False,
+                        procedure=None, card_order=None, distributed: str | None = None) -> None:
+    """Refuse (:class:`CheckError`, one line naming ``name``) a check option that an input of
+    ``kind`` cannot use; ``kind`` is one of :data:`INPUT_KINDS`: ``"tallies"`` (counts per
+    category: no shoe boundaries, no cards), ``"outcomes"`` (an outcome-only log: shoe
+    boundaries, no cards) or ``"hands"`` (a hand log with cards: every option applies).
+
+    The options, as ``baccarat check`` names them: ``reference`` (``"shoe-aware"`` or
+    ``"off-the-top"``), ``ruled`` (a rule set or player option was chosen), ``procedure``
+    (a cut card / burn procedure, the coups-per-shoe test), ``card_order``, and
+    ``distributed`` (the option sending the shoe-aware sums to a Dask cluster).
+
+    >>> refuse_inapplicable("hands", "log.csv", reference="shoe-aware", ruled=True)
+    >>> refuse_inapplicable("outcomes", "log.csv", reference="shoe-aware")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+      ...
+    analyzer.simcheck.check.CheckError: log.csv: an outcome-only log has no cards, so only --reference ...
+    """
+    if kind not in INPUT_KINDS:
+        raise ValueError(f"kind must be one of {INPUT_KINDS}, got {kind!r}")
+    if reference is not None and reference not in REFERENCES:
+        raise CheckError(f"unknown --reference {reference!r} (choose from {', '.join(REFERENCES)})")
+    if distributed and reference == "off-the-top":
+        raise CheckError(f"{distributed} computes the shoe-aware sums of a hand log; --reference off-the-top "
+                         f"has none (drop {distributed})")
+    if kind == "tallies":
+        if distributed:
+            raise CheckError(f"{name}: tallies are checked off the top, with no shoe-aware sums "
+                             f"for {distributed} to compute (drop {distributed})")
+        if ruled:
+            raise CheckError(f"{name}: --rules and --player-option apply to hand logs (tallies are "
+                             f"checked under Punto Banco)")
+        if reference == "shoe-aware":
+            raise CheckError(f"{name}: tallies have no shoe boundaries, so only "
+                             f"--reference off-the-top applies")
+        if procedure is not None:
+            raise CheckError(f"{name}: tallies have no shoe boundaries, so --cut-card, --burn and "
+                             f"--after-cut (the coups-per-shoe test) do not apply")
+        if card_order:
+            raise CheckError(f"{name}: tallies have no cards in the order they were dealt, so "
+                             f"--card-order does not apply")
+    elif kind == "outcomes":
+        if reference == "shoe-aware":
+            raise CheckError(f"{name}: an outcome-only log has no cards, so only "
+                             f"--reference off-the-top applies")
+        if distributed:
+            raise CheckError(f"{name}: an outcome-only log is checked off the top, with no "
+                             f"shoe-aware sums for {distributed} to compute (drop {distributed})")
+        if ruled:
+            raise CheckError(f"{name}: --rules and --player-option apply to hand logs with "
+                             f"cards (an outcome-only log is checked under Punto Banco)")
+        if card_order:
+            raise CheckError(f"{name}: an outcome-only log has no cards, so --card-order does "
+                             f"not apply")
 
 
 def _select_bets(ids, catalog_obj) -> tuple[Bet, ...]:
