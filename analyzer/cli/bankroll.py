@@ -11,7 +11,7 @@ import sys
 from fractions import Fraction
 
 from .options import (UsageError, add_output_options, add_quiet_option, add_shoe_options, catalog_from_args,
-                      check_format, check_outputs, converter, progress_bar, shoe_from_args, whole, write_output)
+                      check_outputs, converter, progress_bar, shoe_from_args, whole, write_output)
 from .rules import add_rules_options, rules_from_args
 
 DESCRIPTION = """\
@@ -74,7 +74,7 @@ def cmd_bankroll(args) -> int:
     from ..reports.bankroll import plan, run
     from ..reports.charts import available
 
-    fmt = check_format(args.format)
+    fmt = args.format
     check_outputs(args.output, args.chart)
     if args.chart and not args.chart.lower().endswith(".png"):
         raise UsageError(f"--chart must name a .png file, got {args.chart!r}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from .options import (add_bet_options, add_output_options, add_quiet_option, add_shoe_options,
-                      bets_from_args, catalog_from_args, check_format, converter, known_from_args, known_item,
+                      bets_from_args, catalog_from_args, converter, known_from_args, known_item,
                       progress_bar, shoe_from_args, whole_number, write_output)
 from .rules import add_rules_options, rules_from_args
 
@@ -135,7 +135,7 @@ def cmd_odds(args) -> int:
         return cmd_batch(args)
     from ..reports import odds_tables as formatting
 
-    fmt = check_format(args.format or "md")
+    fmt = args.format or "md"
     shoe = shoe_from_args(args)
     plan = OddsPlan(args)
     known = known_from_args(args, shoe)
@@ -203,7 +203,7 @@ def odds_line_of(result, be=None, strategy=None) -> str:
 def cmd_bets(args) -> int:
     from ..reports import odds_tables as formatting
 
-    fmt = check_format(args.format)
+    fmt = args.format
     cat = catalog_from_args(args)
     text = {"md": formatting.catalog_markdown, "csv": formatting.catalog_csv,
             "json": formatting.catalog_json}[fmt](cat)

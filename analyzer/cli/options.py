@@ -155,8 +155,12 @@ def known_from_args(args, shoe):
 
 
 def add_output_options(p: argparse.ArgumentParser,
-                       formats: str = "output format: md (Markdown, default), csv or json") -> None:
-    p.add_argument("--format", default="md", metavar="FMT", help=formats)
+                       formats: str = "output format: md (Markdown, default), csv or json",
+                       choices: tuple[str, ...] = FORMATS) -> None:
+    """``--format`` (one of ``choices``, checked by :func:`check_format` as it is parsed) and
+    ``--output``."""
+    p.add_argument("--format", default="md", metavar="FMT", help=formats,
+                   type=converter(lambda text: check_format(text, choices), "format"))
     p.add_argument("--output", "-o", metavar="FILE",
                    help="write to FILE instead of standard output ('-' is standard output)")
 

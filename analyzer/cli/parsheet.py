@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from .options import (Given, UsageError, add_bet_options, add_output_options, bets_from_args,
-                      catalog_from_args, check_format, check_outputs, converter, write_output)
+                      catalog_from_args, check_outputs, converter, write_output)
 from .rules import add_rules_options
 
 FORMATS = ("md", "csv", "json", "xlsx")
@@ -62,7 +62,7 @@ def _command(args) -> str:
 
 
 def cmd_parsheet(args) -> int:
-    fmt = check_format(args.format, FORMATS)
+    fmt = args.format
     decks, by_decks = args.decks.value, args.by_decks.value
     if fmt == "xlsx":
         if args.output in (None, "-"):
@@ -128,5 +128,5 @@ def register(sub) -> None:
                    help="deck counts of the house-edge-by-decks table (default 1,2,4,6,8)")
     add_bet_options(p)
     add_rules_options(p)
-    add_output_options(p, "md (Markdown, default), csv, json or xlsx (needs --output and the xlsx extra)")
+    add_output_options(p, "md (Markdown, default), csv, json or xlsx (needs --output and the xlsx extra)", FORMATS)
     p.set_defaults(func=cmd_parsheet)

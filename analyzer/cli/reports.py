@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from .options import (UsageError, add_bet_options, add_output_options, add_quiet_option, add_shoe_options,
-                      bets_from_args, check_format, check_outputs, converter, progress_bar, shoe_from_args,
+                      bets_from_args, check_outputs, converter, progress_bar, shoe_from_args,
                       write_output)
 from .rules import add_rules_options, rules_from_args, rules_words
 
@@ -71,7 +71,7 @@ def cmd_decks(args) -> int:
     from ..core.shoe import Shoe
     from ..reports import analysis_tables as reportfmt
 
-    fmt = check_format(args.format)
+    fmt = args.format
     decks = args.decks_list
     cat = catalog()
     if args.table or args.bets or args.bets_file:
@@ -107,7 +107,7 @@ def cmd_distributions(args) -> int:
     from ..reports import analysis_tables as reportfmt
     from ..reports.writer import json_with_rules
 
-    fmt = check_format(args.format)
+    fmt = args.format
     shoe = shoe_from_args(args)
     d = distributions(shoe, _rules(args, shoe))
     text = {"md": lambda: reportfmt.distributions_markdown(d, "baccarat distributions " + _shoe_words(args)
@@ -130,7 +130,7 @@ def cmd_eor(args) -> int:
     from ..reports.eor import effects_of_removal
     from ..reports import analysis_tables as reportfmt
 
-    fmt = check_format(args.format)
+    fmt = args.format
     shoe = shoe_from_args(args)
     bets = bets_from_args(args)
     solver = None
@@ -151,7 +151,7 @@ def cmd_payouts(args) -> int:
     from ..core.solver import Solver
     from ..reports import analysis_tables as reportfmt
 
-    fmt = check_format(args.format)
+    fmt = args.format
     if fmt == "json":
         raise UsageError("payouts supports --format md or csv (the JSON of 'baccarat odds --breakeven' "
                          "covers one bet)")
@@ -174,7 +174,7 @@ def cmd_midcoup(args) -> int:
     from ..reports.odds_tables import shoe_json
     if args.table not in MIDCOUP:
         raise UsageError(f"unknown --table {args.table!r} (choose from {', '.join(MIDCOUP)})")
-    fmt = check_format(args.format)
+    fmt = args.format
     if fmt == "csv":
         raise UsageError("midcoup writes md or json")
     check_outputs(args.output)
@@ -224,7 +224,7 @@ def cmd_report(args) -> int:
     decks = args.decks_list
     rule_choice(args)                                   # bad --rules / --player-option: before any file
     rules = load_rules(args.rules)
-    option = (args.player_option or "").strip() or None
+    option = args.player_option
     check_folder(args.out, "reports")                   # a folder it may not replace: before any work
     start = time.perf_counter()
     with progress_bar(STEPS, "report", args.quiet) as bar:

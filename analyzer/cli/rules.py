@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .options import UsageError, add_output_options, add_shoe_options, check_format, shoe_from_args, write_output
+from .options import UsageError, add_output_options, converter, add_shoe_options, shoe_from_args, write_output
 
 PLAYER_OPTIONS = ("draw", "stand", "best")
 
@@ -12,9 +12,21 @@ def add_rules_options(p) -> None:
     g.add_argument("--rules", metavar="NAME|FILE", default=None,
                    help="drawing rules: punto_banco (default), gold, or a TOML rules file "
                         "(see 'baccarat rules' and docs/rules.md)")
-    g.add_argument("--player-option", metavar="PLAY", default=None,
+    g.add_argument("--player-option", metavar="PLAY", default=None, type=converter(player_option),
                    help="where the rule set lets the Player choose (gold: stand or draw on 5): "
                         "draw, stand, or best (the exact best play by two-card hand for the shoe)")
+
+
+def player_option(text: str) -> str:
+    """``--player-option PLAY``: ``draw``, ``stand`` or ``best`` (spaces around it ignored).
+
+    >>> player_option(" best ")
+    'best'
+    """
+    option = text.strip()
+    if option not in PLAYER_OPTIONS:
+        raise UsageError(f"unknown --player-option {option!r} (choose from {', '.join(PLAYER_OPTIONS)})")
+    return option
 
 
 def rules_from_args(args, shoe=None):
@@ -25,9 +37,7 @@ def rules_from_args(args, shoe=None):
     option = getattr(args, "player_option", None)
     if option is None:
         return rules, None
-    option = option.strip()
-    if option not in PLAYER_OPTIONS:
-        raise UsageError(f"unknown --player-option {option!r} (choose from {', '.join(PLAYER_OPTIONS)})")
+    option = player_option(option)       # (a server's request is text; the command line's, checked)
     if not rules.player_option:
         raise UsageError(f"--player-option: rule set {rules.name!r} offers the Player no option")
     if option != "best":
@@ -55,14 +65,14 @@ def register(sub) -> None:
                                    "--player-option best, the exact best play for the shoe.")
     add_rules_options(p)
     add_shoe_options(p)
-    add_output_options(p, "md (Markdown, default), json, or toml (a rules file restating the rule set)")
+    add_output_options(p, "md (Markdown, default), json, or toml (a rules file restating the rule set)",
+                       ("md", "json", "toml"))
     p.set_defaults(func=cmd_rules)
 
 
 def cmd_rules(args) -> int:
     from ..bets.rules_files import rules_toml
     from ..reports.rules_tables import rules_json, rules_markdown
-    check_format(args.format, ("md", "json", "toml"))
     shoe = shoe_from_args(args) if getattr(args, "player_option", None) == "best" else None
     rules, strategy = rules_from_args(args, shoe)
     if args.format == "toml":

@@ -12,8 +12,8 @@ from pathlib import Path
 
 from ..core.procedure import parse_burn
 from ..io.files import atomic_open, check_not_input
-from .options import (UsageError, add_bet_options, add_output_options, add_shoe_options, bets_from_args,
-                      add_quiet_option, catalog_from_args, check_format, check_outputs, fraction,
+from .options import (UsageError, add_bet_options, converter, add_output_options, add_shoe_options, bets_from_args,
+                      add_quiet_option, catalog_from_args, check_outputs, fraction,
                       jobs_from_args, progress_bar, shoe_from_args, whole, write_output, emit)
 from .rules import add_rules_options
 
@@ -87,6 +87,7 @@ def register(sub) -> None:
                    help="the simulator's cut card, K cards from the end (as 'simulate --cut-card'; default 14 "
                         "when --burn or --after-cut is given)")
     g.add_argument("--burn", metavar="RULE", nargs="?", const="standard", default=None,
+                   type=converter(parse_burn),
                    help="the simulator's burn: standard (also plain --burn), N cards face down, or none")
     g.add_argument("--after-cut", metavar="0|1", default=None, type=whole("--after-cut", 0),
                    help="coups played after the one in which the cut card comes out (default 0)")
@@ -111,6 +112,7 @@ def register(sub) -> None:
     s.add_argument("--after-cut", metavar="0|1", default="0", type=whole("--after-cut", 0),
                    help="coups played after the one in which the cut card comes out (default 0)")
     s.add_argument("--burn", metavar="RULE", nargs="?", const="standard", default="none",
+                   type=converter(parse_burn),
                    help="standard (also plain --burn): turn the first card of each shoe face up (column "
                         "'seen') and burn as many cards as its value (10 for T/J/Q/K) face down; N: burn "
                         "N cards face down; none (default)")
@@ -160,7 +162,7 @@ def cmd_verify(args) -> int:
     from ..simcheck import verify
     from ..simcheck.shapes import shoe_for
 
-    fmt = check_format(args.format)
+    fmt = args.format
     check_outputs(args.output)
     check_not_input(args.output, args.log)
     limit = args.max_violations
@@ -220,7 +222,7 @@ def cmd_check(args) -> int:
     from ..simcheck.shapes import shoe_for
     from ..simcheck.tallies import read_tallies
 
-    fmt = check_format(args.format)
+    fmt = args.format
     check_outputs(args.output)
     check_not_input(args.output, args.input)
     alpha, power, detect = args.alpha, args.power, args.detect / 100
@@ -287,7 +289,7 @@ def cmd_simulate(args) -> int:
     shoe = shoe_from_args(args)
     shoes, seed, after = args.shoes, args.seed, args.after_cut
     cut = DEFAULT_CUT_CARD if args.cut_card is None else args.cut_card
-    burn = parse_burn(args.burn)
+    burn = args.burn
     rules = _play_rules(args, shoe)
     faults = Faults.parse(args.fault)
     check_outputs(args.log, args.tallies)
@@ -330,7 +332,7 @@ def _procedure(args, shoe):
         return None
     cut = DEFAULT_CUT if args.cut_card is None else args.cut_card
     after = 0 if args.after_cut is None else args.after_cut
-    return Procedure.create(shoe.cards, parse_burn(args.burn or "none"), cut, after)
+    return Procedure.create(shoe.cards, args.burn or "none", cut, after)
 
 
 def _play_rules(args, shoe):

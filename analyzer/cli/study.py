@@ -13,8 +13,9 @@ import sys
 from pathlib import Path
 
 from ..core.cards import parse_rank
-from .options import (UsageError, add_bet_options, add_output_options, add_shoe_options, bets_from_args,
-                      check_format, check_outputs, jobs_from_args, progress_bar, shoe_from_args, whole,
+from ..core.procedure import parse_burn
+from .options import (Given, UsageError, add_bet_options, converter, add_output_options, add_shoe_options, bets_from_args,
+                      check_outputs, jobs_from_args, progress_bar, shoe_from_args, whole,
                       write_output)
 
 DESCRIPTION = """\
@@ -45,13 +46,13 @@ def register(sub) -> None:
                         "cards remain, and the coup in which the cut card comes out is finished")
     g.add_argument("--after-cut", default="0", metavar="0|1", type=whole("--after-cut", 0),
                    help="coups played after the one in which the cut card comes out (default 0)")
-    g.add_argument("--burn", default="none", metavar="RULE",
+    g.add_argument("--burn", default="none", metavar="RULE", type=converter(parse_burn),
                    help="none (default); standard: the first card is shown and as many cards as its "
                         "value (10 for T J Q K) are burnt unseen; N: N cards burnt unseen")
     g.add_argument("--count", metavar="BETS",
                    help="bets to study with a linear count, comma separated, or 'none' "
                         "(default: every selected bet)")
-    g.add_argument("--tags", metavar="[BET:]TAGS", action="append", default=[],
+    g.add_argument("--tags", metavar="[BET:]TAGS", action="append", default=[], type=converter(tags_value),
                    help="count tags, e.g. 'dragon7:A=0,2=0,3=0,4=-1,5=-1,6=-1,7=-1,8=2,9=2' (ranks not "
                         "named count 0); without BET: for the one counted bet.  Default: tags from the "
                         "effects of removal.  May be repeated")
@@ -85,6 +86,11 @@ def register(sub) -> None:
 
 
 # ----------------------------------------------------------------------------- options
+def tags_value(text: str) -> Given:
+    """``--tags [BET:]TAGS`` as given, its value :func:`parse_tags` of it."""
+    return Given(text, parse_tags(text))
+
+
 def parse_tags(text: str) -> tuple[str | None, dict[str, int]]:
     """``[BET:]A=0,2=1,...`` -> (bet id or None, {rank: tag}).
 
@@ -132,7 +138,7 @@ def params_from_args(args):
     counted = list(bet_ids if count is None else count)
     tags: dict[str, dict[str, int]] = {}
     for spec in args.tags:
-        bet, t = parse_tags(spec)
+        bet, t = spec.value
         if bet is None:
             if len(counted) != 1:
                 raise UsageError("--tags without a bet id needs exactly one counted bet; write "
@@ -189,7 +195,7 @@ def cmd_study(args) -> int:
     from ..studies import default_state_dir, run_study, trace_shoe
     from ..studies.charts import write_chart
     from ..studies.format import study_csv, study_json, study_markdown, trace_csv
-    fmt = check_format(args.format)
+    fmt = args.format
     params = params_from_args(args)
     jobs = jobs_from_args(args)
     check_outputs(args.output, args.chart, args.trace)
