@@ -103,7 +103,7 @@ def test_too_many_card_counts_refused():
 # -- value semantics ----------------------------------------------------------------
 
 def test_equality_and_hash():
-    a, b = Shoe.standard(8), Shoe.standard(8)
+    a, b = Shoe.standard(8), Shoe([32] * 13, [8] * 52)
     assert a == b and hash(a) == hash(b) and a is not b
     assert len({a, b, Shoe.standard(6)}) == 2
     assert {a: 1}[b] == 1

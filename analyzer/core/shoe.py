@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from functools import lru_cache
 from collections.abc import Iterable, Mapping
 
 from .cards import CARD_NAMES, RANK_INDEX, RANKS, SUIT_INDEX, SUITS, card_name, parse_card, parse_cards
@@ -89,12 +90,15 @@ class Shoe:
     # -- constructors -------------------------------------------------------------
     @classmethod
     def standard(cls, decks: int = 8) -> Shoe:
-        """``decks`` full 52-card decks (suited)."""
+        """``decks`` full 52-card decks (suited); the same value for the same ``decks``
+        (a shoe is immutable: the last few are kept)."""
         if isinstance(decks, bool) or not isinstance(decks, int) or decks < 1:
             raise ShoeError(f"number of decks must be a whole number of at least 1, got {_short(decks)}")
         if decks * 52 > MAX_CARDS:
             raise ShoeError(f"{_short(decks)} decks is more than the {MAX_CARDS // 52:,} accepted")
-        return cls([4 * decks] * 13, [decks] * 52)
+        if cls is not Shoe:
+            return cls([4 * decks] * 13, [decks] * 52)
+        return _standard(decks)
 
     @classmethod
     def from_counts(cls, counts: Mapping[str, int]) -> Shoe:
@@ -161,11 +165,11 @@ class Shoe:
         result rank-only, since which suit left the shoe is then unknown.
         """
         parsed = parse_cards(cards) if isinstance(cards, str) else [parse_card(c) for c in cards]
+        by_card = Counter(parsed)
         ranks = list(self._ranks)
         card_counts = list(self._cards) if self._cards is not None else None
-        # each distinct card once (a batch line removes hundreds); any shortfall is then
-        # found again card by card below, for the message naming the first card missing
-        by_card = Counter(parsed)
+        # each distinct card once; any shortfall is then found again card by card below,
+        # for the message naming the first card missing
         short = False
         for (r, s), n in by_card.items():
             i = RANK_INDEX[r]
@@ -262,7 +266,7 @@ class Shoe:
     def decks(self) -> int | None:
         """``d`` if this is exactly ``Shoe.standard(d)``, else ``None``."""
         d = self._ranks[0] // 4
-        if d >= 1 and self == Shoe.standard(d):
+        if d >= 1 and self._cards is not None and self._cards == (d,) * 52:
             return d
         return None
 
@@ -296,3 +300,8 @@ def _short(value: object, limit: int = 40) -> str:
 
 
 __all__ = ["Shoe", "ShoeError", "BaccaratError", "MIN_CARDS", "MAX_CARDS"]
+
+
+@lru_cache(maxsize=32)
+def _standard(decks: int) -> Shoe:
+    return Shoe([4 * decks] * 13, [decks] * 52)

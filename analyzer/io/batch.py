@@ -126,7 +126,11 @@ def shoe_of(obj: dict):
         shoe = Shoe.standard(8)
     if remove is not None:
         if isinstance(remove, list):
-            bad = [c for c in remove if not isinstance(c, str)]
+            try:
+                distinct = dict.fromkeys(remove)    # each name once, in order (hundreds of cards)
+            except TypeError:                       # an unhashable item (a list, an object)
+                distinct = remove
+            bad = [c for c in distinct if not isinstance(c, str)]
             if bad:
                 raise BatchError(f"'remove' must list card names (strings), got {shown(bad[0])}")
             shoe = shoe.remove(remove)
