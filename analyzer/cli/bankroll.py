@@ -10,8 +10,19 @@ import re
 import sys
 from fractions import Fraction
 
-from .options import (UsageError, add_output_options, add_quiet_option, add_shoe_options, catalog_from_args,
-                      check_outputs, converter, progress_bar, shoe_from_args, whole, write_output)
+from .options import (
+    UsageError,
+    add_output_options,
+    add_quiet_option,
+    add_shoe_options,
+    catalog_from_args,
+    check_outputs,
+    converter,
+    progress_bar,
+    shoe_from_args,
+    whole,
+    write_output,
+)
 from .rules import add_rules_options, rules_from_args
 
 DESCRIPTION = """\
@@ -35,11 +46,14 @@ def register(sub) -> None:
     g = p.add_argument_group("session")
     g.add_argument("--bet", metavar="ID", default="banker", help="the bet (default banker; see 'baccarat bets')")
     g.add_argument("--bets-file", metavar="FILE", help="a TOML file of extra bets (format in docs/bets.md)")
-    g.add_argument("--bankroll", default="100", metavar="AMOUNT", type=amount_of("--bankroll"), help="starting bankroll (default 100)")
+    g.add_argument("--bankroll", default="100", metavar="AMOUNT", type=amount_of("--bankroll"),
+                   help="starting bankroll (default 100)")
     g.add_argument("--unit", default="1", metavar="AMOUNT", type=amount_of("--unit"), help="the base stake (default 1)")
-    g.add_argument("--coups", default="100", metavar="N", type=whole("--coups", 1, MAX_COUPS), help="coups to play at most (default 100)")
+    g.add_argument("--coups", default="100", metavar="N", type=whole("--coups", 1, MAX_COUPS),
+                   help="coups to play at most (default 100)")
     g.add_argument("--system", default="flat", metavar="NAME", help=f"{', '.join(SYSTEMS)} (default flat)")
-    g.add_argument("--limit", metavar="AMOUNT", type=amount_of("--limit"), help="table maximum: caps every stake (default none)")
+    g.add_argument("--limit", metavar="AMOUNT", type=amount_of("--limit"),
+                   help="table maximum: caps every stake (default none)")
     add_rules_options(p)
     p.add_argument("--chart", metavar="FILE.png", help="draw the final bankroll distribution (needs matplotlib)")
     add_quiet_option(p)

@@ -4,9 +4,21 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .options import (add_bet_options, add_output_options, add_quiet_option, add_shoe_options,
-                      bets_from_args, catalog_from_args, converter, known_from_args, known_item,
-                      progress_bar, shoe_from_args, whole_number, write_output)
+from .options import (
+    add_bet_options,
+    add_output_options,
+    add_quiet_option,
+    add_shoe_options,
+    bets_from_args,
+    catalog_from_args,
+    converter,
+    known_from_args,
+    known_item,
+    progress_bar,
+    shoe_from_args,
+    whole_number,
+    write_output,
+)
 from .rules import add_rules_options, rules_from_args
 
 

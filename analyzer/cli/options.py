@@ -210,10 +210,7 @@ def fraction_value(option: str, text: str, low, high, what: str):
         shown = t if len(t) <= 30 else t[:30] + "..."
         raise UsageError(f"{option} must be a number such as 0.01, 1e-3 or 1%, got {shown!r}")
     try:
-        if t.endswith("%"):
-            value = Fraction(t[:-1]) / 100
-        else:
-            value = Fraction(t)
+        value = Fraction(t[:-1]) / 100 if t.endswith("%") else Fraction(t)
     except (ValueError, ZeroDivisionError):
         raise UsageError(f"{option} must be a number, got {text!r}") from None
     if not low < value < high:

@@ -4,8 +4,17 @@ from __future__ import annotations
 
 import re
 
-from .options import (Given, UsageError, add_bet_options, add_output_options, bets_from_args,
-                      catalog_from_args, check_outputs, converter, write_output)
+from .options import (
+    Given,
+    UsageError,
+    add_bet_options,
+    add_output_options,
+    bets_from_args,
+    catalog_from_args,
+    check_outputs,
+    converter,
+    write_output,
+)
 from .rules import add_rules_options
 
 FORMATS = ("md", "csv", "json", "xlsx")
@@ -90,8 +99,8 @@ def cmd_parsheet(args) -> int:
 
     from ..core.shoe import Shoe
     from ..core.solver import Solver
-    from ..reports.parsheet import parsheet
     from ..reports import parsheet_tables as docs
+    from ..reports.parsheet import parsheet
     solver = None if best else Solver(bets, rules=rules)     # the best play depends on the shoe
     sheets = [parsheet(Shoe.standard(d), bets, by_decks, title=title, solver=solver, rules=rules, best=best)
               for d in decks]

@@ -7,9 +7,19 @@ import sys
 import time
 from pathlib import Path
 
-from .options import (UsageError, add_bet_options, add_output_options, add_quiet_option, add_shoe_options,
-                      bets_from_args, check_outputs, converter, progress_bar, shoe_from_args,
-                      write_output)
+from .options import (
+    UsageError,
+    add_bet_options,
+    add_output_options,
+    add_quiet_option,
+    add_shoe_options,
+    bets_from_args,
+    check_outputs,
+    converter,
+    progress_bar,
+    shoe_from_args,
+    write_output,
+)
 from .rules import add_rules_options, rules_from_args, rules_words
 
 
@@ -65,11 +75,11 @@ def _decks_list(text: str) -> tuple[int, ...]:
 
 
 def cmd_decks(args) -> int:
-    from ..core.solver import Solver
-    from ..reports.writer import json_with_rules
     from ..bets.catalog import catalog
     from ..core.shoe import Shoe
+    from ..core.solver import Solver
     from ..reports import analysis_tables as reportfmt
+    from ..reports.writer import json_with_rules
 
     fmt = args.format
     decks = args.decks_list
@@ -103,8 +113,8 @@ def cmd_decks(args) -> int:
 
 
 def cmd_distributions(args) -> int:
-    from ..reports.distributions import distributions
     from ..reports import analysis_tables as reportfmt
+    from ..reports.distributions import distributions
     from ..reports.writer import json_with_rules
 
     fmt = args.format
@@ -127,8 +137,8 @@ def eor_json_text(e) -> str:
 
 
 def cmd_eor(args) -> int:
-    from ..reports.eor import effects_of_removal
     from ..reports import analysis_tables as reportfmt
+    from ..reports.eor import effects_of_removal
 
     fmt = args.format
     shoe = shoe_from_args(args)
@@ -157,8 +167,8 @@ def cmd_payouts(args) -> int:
                          "covers one bet)")
     shoe = shoe_from_args(args)
     a = Solver(bets_from_args(args), rules=_rules(args, shoe)).solve(shoe)
-    text = (reportfmt.payouts_markdown(a, "baccarat payouts " + _shoe_words(args) + reproduce_words(args)) if fmt == "md"
-            else reportfmt.payouts_csv(a))
+    words = "baccarat payouts " + _shoe_words(args) + reproduce_words(args)
+    text = reportfmt.payouts_markdown(a, words) if fmt == "md" else reportfmt.payouts_csv(a)
     write_output(text, args.output)
     return 0
 
@@ -169,8 +179,7 @@ MIDCOUP = ("insurance", "known-card-edges", "gold")
 def cmd_midcoup(args) -> int:
     from ..bets.catalog import catalog
     from ..core.solver import Solver
-    from ..reports import midcoup
-    from ..reports import midcoup_tables as mc
+    from ..reports import midcoup, midcoup_tables as mc
     from ..reports.odds_tables import shoe_json
     if args.table not in MIDCOUP:
         raise UsageError(f"unknown --table {args.table!r} (choose from {', '.join(MIDCOUP)})")
@@ -218,9 +227,9 @@ def option_rules(args):
 
 
 def cmd_report(args) -> int:
-    from ..reports.writer import STEPS, generate
     from ..bets.rules_files import load_rules
     from ..io.files import check_folder
+    from ..reports.writer import STEPS, generate
     decks = args.decks_list
     rule_choice(args)                                   # bad --rules / --player-option: before any file
     rules = load_rules(args.rules)
@@ -253,7 +262,8 @@ def register(sub) -> None:
     p = sub.add_parser("decks", help="house edge of the bets by number of decks",
                        description="Exact probability, EV and house edge of every bet for several shoe sizes "
                                    "(all catalog bets by table, unless --table/--bets name some).")
-    p.add_argument("--decks-list", default="1,2,4,6,8", metavar="LIST", type=converter(_decks_list), help="numbers of decks (default 1,2,4,6,8)")
+    p.add_argument("--decks-list", default="1,2,4,6,8", metavar="LIST", type=converter(_decks_list),
+                   help="numbers of decks (default 1,2,4,6,8)")
     add_bet_options(p)
     add_rules_options(p)
     add_output_options(p)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .options import UsageError, add_output_options, converter, add_shoe_options, shoe_from_args, write_output
+from .options import UsageError, add_output_options, add_shoe_options, converter, shoe_from_args, write_output
 
 PLAYER_OPTIONS = ("draw", "stand", "best")
 

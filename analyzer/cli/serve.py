@@ -49,8 +49,19 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from ..core.errors import BaccaratError
-from ..io.batch import (KEYS, MAX_LINE_BYTES, BatchError, answer_lines, batch_text, json_kind, json_line,
-                        lines_of, load_object, parse_line, shoe_of)
+from ..io.batch import (
+    KEYS,
+    MAX_LINE_BYTES,
+    BatchError,
+    answer_lines,
+    batch_text,
+    json_kind,
+    json_line,
+    lines_of,
+    load_object,
+    parse_line,
+    shoe_of,
+)
 from .odds import card_budget
 from .options import UsageError, converter, whole
 
@@ -169,8 +180,8 @@ class Service:
     the work and the lock that lets one computation run at a time."""
 
     def __init__(self, card_budget=None, workers: int = WORKERS, size: int = SERVER_SOLVERS):
-        from .odds import card_engine_options
         from ..core.solver import SolverCache
+        from .odds import card_engine_options
         self.solvers = SolverCache(size=size, options=card_engine_options(server_args(card_budget)))
         self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="baccarat-serve")
         self.work_lock = threading.Lock()
@@ -190,7 +201,7 @@ class Service:
             with self.work_lock:
                 return fn(*args)
         try:
-            import asyncio      # here: every command imports this module to register `serve`
+            import asyncio  # here: every command imports this module to register `serve`
             return await asyncio.get_running_loop().run_in_executor(self.pool, locked)
         finally:
             self.waiting -= 1
@@ -216,10 +227,8 @@ class Service:
         """The lists of documents answering ``POST /batch``, in order (a generator); every line
         is read and checked first, so that a bad one is refused before any answer."""
         plan = self.plan(options)
-        count = 0
         for number, text in lines_of(io.BytesIO(body), BODY_NAME):
-            count += 1
-            if count > MAX_BATCH_LINES:
+            if number > MAX_BATCH_LINES:             # lines_of numbers every line from 1
                 raise RequestError(f"more than {MAX_BATCH_LINES:,} lines: the most one POST /batch "
                                    "takes (send them in several)", 413)
             try:

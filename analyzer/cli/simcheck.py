@@ -12,11 +12,25 @@ from pathlib import Path
 
 from ..core.procedure import parse_burn
 from ..io.files import atomic_open, check_not_input
-from .options import (UsageError, add_bet_options, converter, add_output_options, add_shoe_options, bets_from_args,
-                      add_quiet_option, catalog_from_args, check_outputs, fraction,
-                      jobs_from_args, progress_bar, shoe_from_args, whole, write_output, emit)
+from .options import (
+    UsageError,
+    add_bet_options,
+    add_output_options,
+    add_quiet_option,
+    add_shoe_options,
+    bets_from_args,
+    catalog_from_args,
+    check_outputs,
+    converter,
+    emit,
+    fraction,
+    jobs_from_args,
+    progress_bar,
+    shoe_from_args,
+    whole,
+    write_output,
+)
 from .rules import add_rules_options
-
 
 #: The smallest family-wise level: below it the normal quantiles leave double precision.
 MIN_ALPHA = Fraction(1, 10**15)
@@ -61,7 +75,8 @@ def register(sub) -> None:
                    help="shoe-aware (default for a hand log) or off-the-top (the only one for tallies)")
     c.add_argument("--alpha", metavar="A", default="0.01", type=ALPHA,
                    help="family-wise significance level (default 0.01)")
-    c.add_argument("--power", metavar="P", default="0.9", type=POWER, help="power for the power statement (default 0.9)")
+    c.add_argument("--power", metavar="P", default="0.9", type=POWER,
+                   help="power for the power statement (default 0.9)")
     c.add_argument("--detect", metavar="PP", default="0.1", type=DETECT,
                    help="deviation for the power statement, in percentage points of a frequency or of "
                         "the stake (default 0.1)")
@@ -105,7 +120,8 @@ def register(sub) -> None:
     add_shoe_options(s)
     add_rules_options(s)
     s.add_argument("--shoes", metavar="N", required=True, type=whole("--shoes", 1), help="number of shoes to deal")
-    s.add_argument("--seed", metavar="S", required=True, type=whole("--seed", 0), help="seed of the PCG64 generator (whole number)")
+    s.add_argument("--seed", metavar="S", required=True, type=whole("--seed", 0),
+                   help="seed of the PCG64 generator (whole number)")
     s.add_argument("--cut-card", metavar="K", default=None, type=whole("--cut-card", 0),
                    help="the cut card is K cards from the end of the shoe (default 14); the coup in "
                         "which it comes out is finished, then a new shoe")
@@ -218,8 +234,8 @@ def cmd_verify(args) -> int:
 def cmd_check(args) -> int:
     from ..simcheck import check
     from ..simcheck.logs import sniff_kind
-    from ..simcheck.stream import LogSource
     from ..simcheck.shapes import shoe_for
+    from ..simcheck.stream import LogSource
     from ..simcheck.tallies import read_tallies
 
     fmt = args.format

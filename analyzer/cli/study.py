@@ -14,9 +14,21 @@ from pathlib import Path
 
 from ..core.cards import parse_rank
 from ..core.procedure import parse_burn
-from .options import (Given, UsageError, add_bet_options, converter, add_output_options, add_shoe_options, bets_from_args,
-                      check_outputs, jobs_from_args, progress_bar, shoe_from_args, whole,
-                      write_output)
+from .options import (
+    Given,
+    UsageError,
+    add_bet_options,
+    add_output_options,
+    add_shoe_options,
+    bets_from_args,
+    check_outputs,
+    converter,
+    jobs_from_args,
+    progress_bar,
+    shoe_from_args,
+    whole,
+    write_output,
+)
 
 DESCRIPTION = """\
 Deal shuffled shoes to the cut card and, before every coup, compute each selected
@@ -39,8 +51,10 @@ def register(sub) -> None:
     from .rules import add_rules_options
     add_rules_options(p)
     g = p.add_argument_group("study")
-    g.add_argument("--shoes", default="1000", metavar="N", type=whole("--shoes", 1), help="number of shoes to deal (default 1000)")
-    g.add_argument("--seed", default="1", metavar="S", type=whole("--seed", 0), help="seed, a whole number >= 0 (default 1)")
+    g.add_argument("--shoes", default="1000", metavar="N", type=whole("--shoes", 1),
+                   help="number of shoes to deal (default 1000)")
+    g.add_argument("--seed", default="1", metavar="S", type=whole("--seed", 0),
+                   help="seed, a whole number >= 0 (default 1)")
     g.add_argument("--cut-card", default="14", metavar="C", type=whole("--cut-card", 0),
                    help="cards behind the cut card (default 14); a coup starts only while at least C "
                         "cards remain, and the coup in which the cut card comes out is finished")
@@ -155,8 +169,8 @@ def params_from_args(args):
 
 def _study_rules(args) -> str | None:
     """``--rules`` / ``--player-option`` as a rules file's text (``None`` for Punto Banco)."""
-    from .rules import rules_from_args
     from ..bets.rules_files import rules_toml
+    from .rules import rules_from_args
     if getattr(args, "player_option", None) == "best":
         raise UsageError("study: --player-option best depends on the cards left, coup by coup; "
                          "study draw or stand")

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from functools import lru_cache
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 
 from .cards import CARD_NAMES, RANK_INDEX, RANKS, SUIT_INDEX, SUITS, card_name, parse_card, parse_cards
 from .errors import BaccaratError, ShoeError

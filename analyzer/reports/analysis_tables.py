@@ -8,9 +8,9 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..core.results import Analysis
+from ..io.tables import csv_text, decimal, exact, json_text, md_table, percent
 from .distributions import WINNERS, Distributions
 from .eor import Effects
-from ..io.tables import csv_text, decimal, exact, json_text, md_table, percent, to_float
 
 PLOTS_MISSING = ("*(Charts are not included: matplotlib is not installed. "
                  "Install the `plots` extra, `pip install .[plots]`, and run the command again.)*")
@@ -164,7 +164,7 @@ def distributions_json(d: Distributions) -> str:
     for cond in d.conditionals.values():
         doc["conditionals"][cond.name] = {
             "title": cond.title, "labels": list(cond.labels),
-            "rows": [{"key": list(k), "ways": sum(ws), **{o: w for o, w in zip(WINNERS, ws)}}
+            "rows": [{"key": list(k), "ways": sum(ws), **dict(zip(WINNERS, ws))}
                      for k, ws in cond.ways.items()]}
     return json_text(doc)
 

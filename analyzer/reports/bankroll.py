@@ -202,7 +202,7 @@ class BankrollResult:
     final_quantiles: tuple[tuple[Fraction, Fraction], ...]   # (q, smallest bankroll b with P(final <= b) >= q)
     final_ticks: tuple[tuple[int, int], ...]                 # (bankroll in ticks, numerator over denominator)
     denominator: int
-    states: int                                               # most cells (bankroll x system state x doubled) of one coup
+    states: int                           # most cells (bankroll x system state x doubled) of one coup
     plan: Plan
 
     def distribution(self) -> list[tuple[Fraction, Fraction]]:

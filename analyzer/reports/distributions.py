@@ -107,7 +107,7 @@ class _Compiled:
         self.plans = {}
         groups_all = []
         offset = 0
-        for name, (title, labels, key, sizes) in list(_SPECS.items()) + [
+        for name, (_title, _labels, key, sizes) in list(_SPECS.items()) + [
                 (n, (t, lab, k, s + (3,))) for n, (t, lab, k, s) in _COND_SPECS.items()]:
             parts = key(f)
             if name in _COND_SPECS:

@@ -25,12 +25,12 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ..core.solver import Solver
 from ..bets.catalog import Bet, catalog
 from ..core.cards import RANKS, SUITS
 from ..core.errors import ShoeError
 from ..core.frames import bet_list, data_frame, frame_html
 from ..core.shoe import Shoe
+from ..core.solver import Solver
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,7 @@ class BetEffects:
         correlate at least 0.98 with the effects (else the best of them).
         """
         if self.vanishes:
-            return {r: 0 for r in self.effects}
+            return dict.fromkeys(self.effects, 0)
         if max_tag is None:
             best = None
             for m in range(1, 10):

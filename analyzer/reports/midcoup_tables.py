@@ -36,8 +36,8 @@ def insurance_markdown(cells: list[InsuranceCell], shoe_text: str, command: str,
                  "both totals (the deals with those totals, counted as everywhere else)", _other(rules))
     rows = [[str(c.player_total), str(c.banker_total), exact(c.player), decimal(c.player, 6),
              exact(c.banker), decimal(c.banker, 6), exact(c.tie), decimal(c.tie, 6)] for c in cells]
-    out.append(md_table(rows, ["Player total", "Banker total", "Player wins", "decimal", "Banker wins", "decimal", "tie",
-                         "decimal"],
+    out.append(md_table(rows, ["Player total", "Banker total", "Player wins", "decimal", "Banker wins", "decimal",
+                               "tie", "decimal"],
                         ["right"] * 8))
     out.append("")
     return "\n".join(out)

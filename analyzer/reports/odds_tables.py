@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import json
 import math
-from math import gcd
 import threading
 from fractions import Fraction
+from math import gcd
 from operator import mul
 
 from ..core.engine import POSITIONS

@@ -261,7 +261,7 @@ def parsheet_csv(sheets: list[ParSheet]) -> str:
     for s in sheets:
         lead = [s.shoe.decks if s.shoe.decks is not None else "", s.shoe.cards]
         for w in s.wagers:
-            def put(section, item, value=None, pays="", ways="", flt=None, w=w):
+            def put(section, item, value=None, pays="", ways="", flt=None, w=w, lead=lead):
                 rows.append(lead + [w.id, section, item, pays, ways, exact_or_none(value) or "",
                                     decimal(value, 15) if value is not None else
                                     ("" if flt is None else repr(flt))])

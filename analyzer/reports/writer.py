@@ -11,20 +11,18 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
-from . import odds_tables as formatting
-
-from . import analysis_tables as reportfmt
-from ..core.solver import Solver, forget_tabulations
 from ..bets.catalog import catalog
 from ..core.cards import RANKS
 from ..core.rules import PUNTO_BANCO
+from ..core.shoe import Shoe
+from ..core.solver import Solver, forget_tabulations
 from ..io.files import MANIFEST, atomic_write, staged_folder, write_manifest
+from . import analysis_tables as reportfmt, odds_tables as formatting
 from .distributions import distributions
 from .eor import effects_of_removal
-from ..core.shoe import Shoe
 
 DEFAULT_DECKS = (1, 2, 4, 6, 8)
 REPORT_COMMAND = "baccarat report --out reports/"
@@ -172,8 +170,8 @@ def generate(out: Path, decks: tuple[int, ...] = DEFAULT_DECKS, plots: bool | No
 
         # -- par sheets of every named table, 8 decks
         def parsheets_step():
-            from .parsheet import parsheet
             from . import parsheet_tables as sheetfmt
+            from .parsheet import parsheet
             (out / "parsheets").mkdir(exist_ok=True)
             for t in cat.tables.values():
                 sheet = [parsheet(Shoe.standard(8), cat.select(list(t.bets)), decks, title=t.name,
@@ -226,6 +224,7 @@ def json_with_rules(text: str, description: str | None) -> str:
     if description is None:
         return text
     import json
+
     from ..io.tables import json_text
     doc = json.loads(text)
     out = {} if "shoe" in doc else {"rules": description}
@@ -248,6 +247,7 @@ def _with_strategy(text: str, strategy, fmt: str) -> str:
     if fmt == "md":
         return text.rstrip("\n") + "\n\n" + "\n".join(strategy_markdown(strategy)) + "\n"
     import json
+
     from ..io.tables import json_text
     doc = json.loads(text)
     doc["player_strategy"] = strategy_dict(strategy)
@@ -259,14 +259,19 @@ STEPS = 9
 
 
 _DESCRIPTIONS = {
-    "odds_8_decks": "Every catalog bet on 8 decks: each payout event's exact ways and probability, EV, house edge, variance",
+    "odds_8_decks": "Every catalog bet on 8 decks: each payout event's exact ways and probability, EV, house edge, "
+                    "variance",
     "odds_6_decks": "The same for 6 decks",
     "odds_by_decks": "House edge of every bet for 1, 2, 4, 6 and 8 decks, one table per rule set, with charts",
-    "distributions_8_decks": "8 decks: final totals grid, totals by cards, winner by total, margin, cards dealt, naturals, conditional odds after 2, 3 and 4 cards",
+    "distributions_8_decks": "8 decks: final totals grid, totals by cards, winner by total, margin, cards dealt, "
+                             "naturals, conditional odds after 2, 3 and 4 cards",
     "distributions_6_decks": "The same for 6 decks",
-    "eor_8_decks": "Effects of removal of one card of each rank for every bet, ideal count tags and their correlation, with charts",
-    "insurance_8_decks": "Insurance: P(Player, Banker, tie) once both two-card totals are known, for every pair without a natural",
-    "known_card_edges_8_decks": "Known-card edges: the value of seeing the card at each dealing position (Player or Banker, Dragon 7, Panda 8)",
+    "eor_8_decks": "Effects of removal of one card of each rank for every bet, ideal count tags and their "
+                   "correlation, with charts",
+    "insurance_8_decks": "Insurance: P(Player, Banker, tie) once both two-card totals are known, for every pair "
+                         "without a natural",
+    "known_card_edges_8_decks": "Known-card edges: the value of seeing the card at each dealing position (Player "
+                                "or Banker, Dragon 7, Panda 8)",
     "gold_8_decks": "Baccarat Gold: house edge of every bet with the Player drawing, standing or playing best on 5",
     "payouts_8_decks": "EV of every bet as an exact polynomial in its payouts, and the break-even payout",
     "parsheets": "Par sheets of every named table, 8 decks: pay and return tables, house edge, RTP, element of "
