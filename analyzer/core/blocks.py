@@ -94,7 +94,8 @@ def primes_below(bits: int, count: int = 20) -> tuple[int, ...]:
     (31, 29, 23)
     """
     from sympy import prevprime
-    out, p = [], 2**bits
+    out: list[int] = []
+    p = 2**bits
     while len(out) < count:
         p = prevprime(p)
         out.append(p)

@@ -245,6 +245,7 @@ class CardTabulation:
                                self.sp * 100, self.sb * 100, first, second, k)
         # signatures only: the events that read no point value (see ways_many)
         p_eq, b_eq = _by_equality(sig_p, k), _by_equality(sig_b, k)
+        self._free: _EqualityPairs | _PairSums
         if p_eq and b_eq:
             self._free = _EqualityPairs(p_eq, b_eq, self.sp, self.sb)
         else:
@@ -268,14 +269,15 @@ class CardTabulation:
                         j = -1
                     else:
                         key = np.packbits(m).tobytes()
-                        j = mask_index.get(key)
-                        if j is None:
+                        got = mask_index.get(key)
+                        if got is None:
                             if len(self._masks) >= MAX_MASKS:
                                 raise BetError(f"{what}: the card features split the coups into more than "
                                                f"{MAX_MASKS} distinct events of point values, more than "
                                                "this engine holds in memory; read fewer card features")
-                            j = mask_index[key] = len(self._masks)
+                            got = mask_index[key] = len(self._masks)
                             self._masks.append(m.reshape(shape))
+                        j = got
                     self._terms[e].append((ip, ib, j))
         # Point-value multiplicities of the first four cards, for each v1 v2 v3 v4.
         four = np.indices((10,) * 4).reshape(4, -1)

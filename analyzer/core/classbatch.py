@@ -122,11 +122,12 @@ class ClassBatchPlan:
         self.k, self.events = k, coef.shape[0]
         self.width = k + 12                        # classes, values, N, one
         idx = np.where(idx < 0, self.width - 1, idx)
-        best = None
+        best: tuple | None = None
         for hi in splits:
             plan = self._blocks(idx, off, coef, np.asarray(hi, dtype=bool))
             if best is None or plan[0] < best[0]:
                 best = plan
+        assert best is not None                    # splits() gives one candidate at least
         _, self.sides, self.blocks, self.bounds = best
 
     def _blocks(self, idx, off, coef, hi):

@@ -35,6 +35,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+from typing import Any
 
 import numpy as np
 
@@ -100,6 +101,7 @@ def _holds(branch, f) -> np.ndarray:
         for name in group:
             m = test[f["card:" + name]]
             out = m if out is None else out & m
+    assert out is not None                  # a branch of requires holds at least one test
     return out
 
 
@@ -184,7 +186,7 @@ class ClassTabulation:
         # One pass over every sequence; or, when every event requires all the cards
         # of some group to pass a test (all(GROUP, ...)), one pass per event over
         # the sequences that can be in it (its first-match test still decides).
-        passes = [(self._allowed(()), None, None)]
+        passes: list[tuple[Any, int | None, tuple | None]] = [(self._allowed(()), None, None)]
         if requires and all(requires):
             passes = [(self._allowed(branch), i, (branch, alternatives[:j]))
                       for i, alternatives in enumerate(requires) for j, branch in enumerate(alternatives)]
@@ -195,6 +197,7 @@ class ClassTabulation:
 
         # a drawing pass's plan holds arrays over every dealt sequence of values (tens of MB):
         # with several passes, each is counted first, then built again when its turn comes
+        plans: list[Any]                            # a plan, or None: built when its pass comes
         if drawing and len(passes) > 1:
             totals, plans = [plan_of(allowed)["total"] for allowed, _, _ in passes], [None] * len(passes)
         else:
@@ -204,7 +207,7 @@ class ClassTabulation:
         if self.sequences > budget:
             raise BetError(f"{what}: {self.sequences:,} sequences of {k} card classes over the cards it reads, "
                            f"more than the budget of {budget:,}; read fewer card features")
-        self._pending = (events, table, plans, plan_of, passes, drawing)
+        self._pending: tuple | None = (events, table, plans, plan_of, passes, drawing)
         if not defer:
             bar = progress(self.sequences, what) if progress is not None else None
             self.compile(bar)
@@ -418,7 +421,8 @@ class ClassTabulation:
                 mult *= run
             weights = math.factorial(len(slots)) // mult
             chunk = self._chunk
-            pieces = [(combos[i:i + chunk], weights[i:i + chunk]) for i in range(0, len(combos), chunk)]
+            pieces: list[tuple[np.ndarray, np.ndarray | None]] = [
+                (combos[i:i + chunk], weights[i:i + chunk]) for i in range(0, len(combos), chunk)]
         else:
             sizes = [len(a) for a in alphabets]
             step = max(1, self._chunk // max(1, int(np.prod(sizes[1:]))))

@@ -98,8 +98,8 @@ def card_table() -> dict[str, list[int]]:
 
 #: The card table as arrays (read only): ``CARD_TABLE[attribute][card]``, card -1 for none.
 CARD_TABLE = {k: np.array(v, dtype=np.int64) for k, v in card_table().items()}
-for _a in CARD_TABLE.values():
-    _a.flags.writeable = False
+for _column in CARD_TABLE.values():
+    _column.flags.writeable = False
 
 
 # --- The registry ------------------------------------------------------------------

@@ -141,15 +141,17 @@ class PrefixPlan:
         self.lay, slot_of, off = {}, {}, 0
         for L in Ls:
             first = prefix[L][0]
-            shared, per_l = [], []
+            shared_rows: list[int] = []
+            per_l = []
             tc = tot.code[first] if tot is not None else None
             for fam in others:
-                m = _function_of(tc, fam.code[first], tot.cells, fam.cells) if tot is not None else None
+                m = (_function_of(tc, fam.code[first], tot.cells, fam.cells) if tot is not None and tc is not None
+                     else None)
                 if m is not None:
                     per_l.append((fam.rows, m))
                 else:
-                    shared.extend(range(fam.rows.start, fam.rows.stop))
-            cells = np.unique(tc) if tot is not None else np.zeros(0, dtype=np.int64)
+                    shared_rows.extend(range(fam.rows.start, fam.rows.stop))
+            cells = np.unique(tc) if tc is not None else np.zeros(0, dtype=np.int64)
             res = (cells // 10 + cells % 10) % 10
             nt = int(np.bincount(res, minlength=10).max())
             tgt = np.full((10, nt), tot.cells if tot is not None else 0, dtype=np.int64)   # padding: a spare row
@@ -157,8 +159,8 @@ class PrefixPlan:
             for g in range(10):
                 tgt[g, :(res == g).sum()] = cells[res == g]
                 slot_of[L][cells[res == g]] = np.arange((res == g).sum())
-            self.lay[L] = (off, nt, np.array(shared, dtype=np.int64), tgt.ravel(), per_l)
-            off += nt + len(shared)
+            self.lay[L] = (off, nt, np.array(shared_rows, dtype=np.int64), tgt.ravel(), per_l)
+            off += nt + len(shared_rows)
         self.R = off
         self.blocks = []
         col = np.empty(len(yu), dtype=np.int64)
@@ -242,10 +244,10 @@ class PrefixPlan:
             if s == POSITIONS:
                 np.matmul(coef, m.reshape(g1 - g0, width, B), out=acc[g0:g1, :rows])
             else:
-                o = out[:g1 - g0, :rows]
-                np.matmul(coef, m.reshape(g1 - g0, width, B), out=o)
-                o *= F[s, :rows]
-                acc[g0:g1, :rows] += o
+                part = out[:g1 - g0, :rows]
+                np.matmul(coef, m.reshape(g1 - g0, width, B), out=part)
+                part *= F[s, :rows]
+                acc[g0:g1, :rows] += part
         W = np.zeros((self.E, B))
         for L, (o, nt, shared, tgt, per_l) in self.lay.items():
             a = acc[:, o:o + nt + len(shared)]
@@ -259,10 +261,10 @@ class PrefixPlan:
                 wt[tgt] = a[:, :nt].reshape(-1, B)
                 wt = wt[:-1]
                 W[self.tot_rows] += wt
-                for rows, m in per_l:
-                    W[rows] += m @ wt
+                for fam_rows, m in per_l:
+                    W[fam_rows] += m @ wt
             if len(shared):
                 W[shared] += a[:, nt:].sum(axis=0)
-        for rows, m in self.derived:
-            W[rows] = m @ W[self.tot_rows]
+        for fam_rows, m in self.derived:
+            W[fam_rows] = m @ W[self.tot_rows]
         return W.T.astype(np.int64)

@@ -114,8 +114,8 @@ class RankFlushPlan:
                          math.factorial(r) // math.prod(math.factorial(k) for k in mult.values()), one, e))
         if not rows:
             return None
-        ranks, mults, orderings, one_suit, ev = (np.array(x, dtype=np.int64) for x in zip(*rows))
-        return cls(r, ranks.reshape(-1, r), mults.reshape(-1, r), orderings, one_suit.astype(bool), ev, events)
+        rank_rows, mult_rows, orderings, one_suit, ev = (np.array(x, dtype=np.int64) for x in zip(*rows))
+        return cls(r, rank_rows.reshape(-1, r), mult_rows.reshape(-1, r), orderings, one_suit.astype(bool), ev, events)
 
     def ways(self, card_counts, total: int, rest: int, big: bool = False) -> list[int]:
         """Ordered deals of each event: ``card_counts`` the shoe's 52 card counts
@@ -127,7 +127,7 @@ class RankFlushPlan:
         n = np.zeros((RANKS + 1, SUITS + 1), dtype=dtype)      # row 13: no card; column 4: the rank
         n[:RANKS, :SUITS] = np.array(list(card_counts), dtype=dtype).reshape(RANKS, SUITS)
         n[:, SUITS] = n[:, :SUITS].sum(axis=1)
-        f = np.empty((RANKS + 1, SUITS + 1, self.r + 1), dtype=dtype)   # n (n-1) ... (n-k+1)
+        f: np.ndarray = np.empty((RANKS + 1, SUITS + 1, self.r + 1), dtype=dtype)   # n (n-1) ... (n-k+1)
         f[:, :, 0] = 1
         for k in range(1, self.r + 1):
             f[:, :, k] = f[:, :, k - 1] * np.maximum(n - (k - 1), 0)
@@ -137,7 +137,7 @@ class RankFlushPlan:
             prod = prod * f[:, self._flat[j]]
         one = prod[0] + prod[1] + prod[2] + prod[3]
         term = np.where(self.one_suit, one, prod[SUITS] - one) * self.orderings
-        sums = np.add.reduceat(term[self._order], self._starts) if len(term) else []
+        sums: np.ndarray | list[int] = np.add.reduceat(term[self._order], self._starts) if len(term) else []
         out = [0] * self.events
         for e, x in zip(self._present, sums):
             out[e] = int(x) * rest
@@ -195,7 +195,7 @@ class RankFlushPlan:
         n = np.zeros((RANKS + 1, SUITS + 1, b_count))           # rank 13: no card; row 4: the rank
         n[:RANKS, :SUITS] = counts.T.reshape(RANKS, SUITS, b_count)
         n[:, SUITS] = n[:, :SUITS].sum(axis=1)
-        f = np.empty((RANKS + 1, self.r + 1, SUITS + 1, b_count))   # F[rank, k] = n (n-1) ... (n-k+1)
+        f: np.ndarray = np.empty((RANKS + 1, self.r + 1, SUITS + 1, b_count))   # F[rank, k] = n (n-1) ... (n-k+1)
         f[:, 0] = 1
         for k in range(1, self.r + 1):
             f[:, k] = f[:, k - 1] * np.maximum(n - (k - 1), 0)

@@ -19,10 +19,14 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
 from operator import mul
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .frames import bet_list, data_frame, fraction_text, frame_html, percent_text, short_float
 from .shoe import Shoe
+
+if TYPE_CHECKING:
+    from .known import Known
+    from .rules import Rules
 
 OUTCOMES = ("player", "banker", "tie")
 
@@ -154,9 +158,9 @@ class Analysis:
     #: bet id -> :class:`BetResult` in the solver's order (a solve gives a :class:`BetResults`)
     bets: Mapping[str, BetResult]
     #: the drawing tableau counted (:class:`analyzer.core.rules.Rules`; ``None``: Punto Banco)
-    rules: object = field(default=None, compare=False)
+    rules: Rules | None = field(default=None, compare=False)
     #: the known cards at positions (:class:`analyzer.core.known.Known`) the counts are conditional on
-    known: object = field(default=None, compare=False)
+    known: Known | None = field(default=None, compare=False)
 
     def ways(self, outcome: str) -> int:
         """Deals won by ``"player"`` / ``"banker"`` or tied (``"tie"``)."""
@@ -179,9 +183,11 @@ class Analysis:
         shoe = self.shoe.describe()
         if len(shoe) > 100:
             shoe = f"{self.shoe.cards} cards"
-        extra = "".join(f"; {label} {value.name if label == 'rules' else value.describe()}"
-                        for label, value in (("rules", self.rules), ("known", self.known))
-                        if value and not getattr(value, "is_default", False))
+        extra = ""
+        if self.rules and not self.rules.is_default:
+            extra += f"; rules {self.rules.name}"
+        if self.known:                      # a Known has no is_default
+            extra += f"; known {self.known.describe()}"
         odds = ", ".join(f"{o} {short_float(Fraction(w, self.deals))}" for o, w in self.outcomes.items()) \
             if self.deals else "no deals"
         return f"<Analysis of {shoe}{extra}: {self.deals} deals; {odds}; {bet_list(self.bets)}>"
@@ -229,7 +235,7 @@ class BetLayout:
             return NotImplemented
         return self is other or self.entries == other.entries
 
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]  # unhashable: equality compares the entries
 
 
 class BetResults(Mapping):
@@ -245,7 +251,8 @@ class BetResults(Mapping):
     __slots__ = ("_deals", "_layout", "_made", "_ways")
 
     def __init__(self, layout: BetLayout, deals: int, ways: tuple):
-        self._layout, self._deals, self._ways, self._made = layout, deals, ways, {}
+        self._made: dict[str, BetResult] = {}
+        self._layout, self._deals, self._ways = layout, deals, ways
 
     def __getitem__(self, bet_id: str) -> BetResult:
         r = self._made.get(bet_id)
@@ -339,7 +346,7 @@ class BetResults(Mapping):
             return not self._layout.ids or (self._deals == other._deals and self._ways == other._ways)
         return self._all() == other if isinstance(other, Mapping) else NotImplemented
 
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]  # unhashable, as a dict it equals
 
     def __repr__(self) -> str:
         """Short: the bets' ids (``dict(self)`` shows every result).

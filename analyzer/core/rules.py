@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import islice
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -173,19 +173,20 @@ class Deal(NamedTuple):
     integers of the values' type (``int8`` values give ``int8``); ``winner`` and
     ``cards`` are ``int8``."""
 
-    player_two: object          # Player's two-card total 0-9
-    banker_two: object
-    player_natural: object      # the two-card total is a natural of the rule set
-    banker_natural: object
-    natural: object             # either is: nobody draws
-    player_drew: object         # the hand drew a third card
-    banker_drew: object
-    player_third: object        # the point value of the hand's third card, -1 for none
-    banker_third: object
-    player_total: object        # final totals 0-9
-    banker_total: object
-    winner: object              # 0 Player, 1 Banker, 2 tie (:data:`WINNERS`)
-    cards: object               # cards the coup uses, 4-6
+    # Any: each field is an array or a numpy scalar, as the values given are.
+    player_two: Any             # Player's two-card total 0-9
+    banker_two: Any
+    player_natural: Any         # the two-card total is a natural of the rule set
+    banker_natural: Any
+    natural: Any                # either is: nobody draws
+    player_drew: Any            # the hand drew a third card
+    banker_drew: Any
+    player_third: Any           # the point value of the hand's third card, -1 for none
+    banker_third: Any
+    player_total: Any           # final totals 0-9
+    banker_total: Any
+    winner: Any                 # 0 Player, 1 Banker, 2 tie (:data:`WINNERS`)
+    cards: Any                  # cards the coup uses, 4-6
 
 
 def deal(rules: Rules, p1, b1, p2, b2, c5, c6, player_draws=None) -> Deal:

@@ -54,7 +54,7 @@ class Shoe:
 
     __slots__ = ("_cards", "_hash", "_ranks")
 
-    def __init__(self, rank_counts: Iterable[int], card_counts: Iterable[int] | None = None):
+    def __init__(self, rank_counts: Iterable[int] | None, card_counts: Iterable[int] | None = None):
         """Build from 13 rank counts (A..K), or 52 card counts (rank-major, suits s h d c).
 
         Prefer the named constructors :meth:`standard`, :meth:`from_counts` and
@@ -73,7 +73,7 @@ class Shoe:
                 raise ShoeError("rank counts disagree with card counts")
         else:
             cards = None
-            ranks = tuple(rank_counts)
+            ranks = tuple(rank_counts)  # type: ignore[arg-type]  # None without card_counts: a TypeError
             if len(ranks) != 13:
                 raise ShoeError("a shoe needs 13 rank counts (A 2 3 4 5 6 7 8 9 T J Q K)")
             if not _plain_counts(ranks):
@@ -92,7 +92,7 @@ class Shoe:
     def standard(cls, decks: int = 8) -> Shoe:
         """``decks`` full 52-card decks (suited); the same value for the same ``decks``
         (a shoe is immutable: the last few are kept)."""
-        if isinstance(decks, bool) or not isinstance(decks, int) or decks < 1:
+        if isinstance(decks, bool) or not isinstance(decks, int) or decks < 1:  # type: ignore[redundant-expr]  # run-time check: callers pass unchecked values
             raise ShoeError(f"number of decks must be a whole number of at least 1, got {_short(decks)}")
         if decks * 52 > MAX_CARDS:
             raise ShoeError(f"{_short(decks)} decks is more than the {MAX_CARDS // 52:,} accepted")
@@ -120,6 +120,7 @@ class Shoe:
         if suited == {True}:
             cards = [0] * 52
             for (r, s), n in parsed.items():
+                assert s is not None                        # suited == {True}
                 cards[4 * RANK_INDEX[r] + SUIT_INDEX[s]] = n
             return cls(None, cards)
         ranks = [0] * 13
@@ -134,7 +135,7 @@ class Shoe:
         >>> Shoe.parse("A=2, 5=3, K=4").cards
         9
         """
-        if not isinstance(spec, str) or not spec.strip():
+        if not isinstance(spec, str) or not spec.strip():  # type: ignore[redundant-expr]  # run-time check: callers pass unchecked values
             raise ShoeError("empty shoe specification")
         counts: dict[str, int] = {}
         if ";" in spec:

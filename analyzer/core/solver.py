@@ -180,13 +180,14 @@ class Solver:
         self.backend = check_backend(backend)
         self._store = _STORE[0] if store is DEFAULT else store
         self.bets = tuple(bets)
-        self._card_tabs = {}
+        self._card_tabs: dict[str, CardTabulation | tuple[ClassTabulation, str]] = {}
         table = coup_table(rules)
         self.rules = table.rules
         self.known = known if known else None
         pin = self.known.mask(table) if self.known else None
         features = table.features()
-        rows, index = [], {}
+        rows: list[np.ndarray] = []
+        index: dict[bytes, int] = {}
 
         def row_of(mask=None, coef=None):
             if coef is None:
@@ -402,10 +403,10 @@ class Solver:
         rows = shoe_rows(shoes) if self._class_tabs and not _single else None
         for level, tab in self._card_tabs.items():
             if isinstance(tab, tuple):
-                tab, bet_id = tab
+                class_tab, bet_id = tab
                 what = f"bet {bet_id!r}"
-                got = [tab.ways(shoes[0], what, self.backend)] if _single else \
-                    tab.ways_many(shoes, what, rows=rows, backend=self.backend)
+                got = [class_tab.ways(shoes[0], what, self.backend)] if _single else \
+                    class_tab.ways_many(shoes, what, rows=rows, backend=self.backend)
                 for w, lw in zip(ways, got):
                     w[level] = lw
                 continue
@@ -440,7 +441,8 @@ class Solver:
         for each level, an ``itemgetter`` of the rows its events read (a slice when they
         are consecutive); and the ``itemgetter`` putting the rows read in the bets' order
         (``None``: they are)."""
-        entries, flat = [], []
+        entries = []
+        flat: list[tuple[str, int]] = []
         for bet, sources in zip(self.bets, self._sources):
             entries.append((bet, tuple((e.event, e.pays) for e in bet.events),
                             (bet.otherwise_event, bet.otherwise), len(flat), len(flat) + len(sources)))

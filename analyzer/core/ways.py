@@ -197,7 +197,8 @@ class WaysTable:
         coef, events = self.coef, self.events
         if self.every is None or events > MAX_DERIVED_EVENTS or not events:
             return coef, list(range(events)), []
-        basis, derived = [], []
+        basis: list[int] = []
+        derived = []
         rows = np.vstack([coef, self.every])                 # the last row: every sequence
         floats = rows.astype(float)
         gram = floats @ floats.T                             # proposals by the normal equations
@@ -369,6 +370,8 @@ class WaysTable:
         return self._many(rows, backend, chunk, True)
 
     def _many(self, rows, backend: str, chunk: int, as_array: bool):
+        ext: np.ndarray | None                              # the rows as int64, when they fit
+        lists: list[list[int]] | None                       # as Python integers, unless given as int64
         if isinstance(rows, np.ndarray) and rows.dtype == np.int64 and rows.ndim == 2:
             ext, lists = rows, None
         else:
@@ -376,8 +379,11 @@ class WaysTable:
             # counts beyond int64 (no int64 or float64 plan is exact for them) stay Python integers
             fits = all(-2**62 < x < 2**62 for r in lists for x in r)
             ext = np.array(lists, dtype=np.int64).reshape(len(lists), self.width) if fits else None
-        b_count = len(lists) if ext is None else ext.shape[0]
-        sizes = [r[-1] for r in lists] if ext is None else ext[:, -1].tolist()
+        if ext is None:
+            assert lists is not None
+            b_count, sizes = len(lists), [r[-1] for r in lists]
+        else:
+            b_count, sizes = ext.shape[0], ext[:, -1].tolist()
         # the deals grow with the shoe: int64 holds every count when the largest shoe's deals fit
         dtype = np.int64 if falling(max(sizes, default=0), POSITIONS) <= INT64_LIMIT else object
 
@@ -391,12 +397,14 @@ class WaysTable:
         if not b_count:
             return shaped([])
         if backend == "python":
-            return shaped([self._python(r) for r in (lists if ext is None else ext.tolist())])
+            py_rows = lists if ext is None else ext.tolist()
+            assert py_rows is not None
+            return shaped([self._python(r) for r in py_rows])
         self._state["batched"] = self._state.get("batched", 0) + b_count
         chosen = {n: self._chosen(n, backend) for n in set(sizes)}
         if len(set(chosen.values())) == 1:
             plan = next(iter(chosen.values()))
-            groups = [(plan, None)]                         # every shoe: contiguous slices
+            groups: list[tuple[str, list[int] | None]] = [(plan, None)]   # every shoe: contiguous slices
         else:
             by: dict[str, list[int]] = {}
             for i, n in enumerate(sizes):
@@ -410,6 +418,7 @@ class WaysTable:
             if plan == "int64":
                 step = max(1, min(chunk, BATCH_ELEMENTS // max(1, self.multisets)))
             parts = []
+            part: slice | list[int]
             for start in range(0, count, step):
                 if members is None:
                     part = slice(start, start + step)
@@ -421,8 +430,10 @@ class WaysTable:
                 if out is None:
                     parts.append(shaped(got))
                 elif as_array:
+                    assert isinstance(out, np.ndarray)
                     out[part] = shaped(got)
                 else:
+                    assert isinstance(part, list)                # several plans: the members of each
                     for i, w in zip(part, shaped(got)):
                         out[i] = w
             if out is None:                                # one plan for every shoe, in order
@@ -456,7 +467,7 @@ class WaysTable:
         int64 = deals <= INT64_LIMIT
         if self.blocks is not None:
             few = len(self.counted[1]) < RESIDUE_EVENTS
-            first = ()
+            first: tuple[tuple[str, str, bool, bool, str], ...] = ()
             if self.partitions is not None and self.prefix is not None:
                 first = (("prefix", "float64", POSITIONS <= n <= FLOAT_CARDS, True,
                           f"the prefix sums are exact up to {FLOAT_CARDS} cards"),)
@@ -475,7 +486,9 @@ class WaysTable:
             ready = ("class_batch" in self._state or backend == "float64"
                      or self._state.get("batched", 0) >= classbatch.PLAN_AFTER)
             if ready:
-                plans.append(("class_batch", "float64", self.class_batch().float_exact(n), True,
+                class_batch = self.class_batch()
+                assert class_batch is not None              # a class table (self.k) has one
+                plans.append(("class_batch", "float64", class_batch.float_exact(n), True,
                               "beyond the float64 bound of this bet's batch plan"))
         plans.append(("int64", "int64", int64, True, INT64_BOUND))
         if self._modular:
@@ -488,23 +501,31 @@ class WaysTable:
         lists of Python integers ``rows`` (either may be ``None``; the array is there
         whenever the counts fit int64)."""
         if plan in ("python", "residues", "rank_flush", "rank_flush_big"):
-            rows = rows if rows is not None else ext.tolist()
+            if rows is None:
+                assert ext is not None          # one of them is given
+                rows = ext.tolist()
             if plan == "python":
                 return [self._python(r) for r in rows]
             if plan == "residues":
                 return self._residues(rows)
             return self._rank_flush(rows, plan == "rank_flush_big")
+        assert ext is not None                  # the other plans are chosen when the counts fit int64
         if plan == "rank_flush_float":
             rf = self.rank_flush
+            assert rf is not None               # the plan exists: it was chosen
             rests = [falling(n - rf.r, POSITIONS - rf.r) for n in ext[:, -1].tolist()]
             return rf.ways_many(ext[:, self.classes], rests)
         if plan == "prefix":
+            assert self.prefix is not None
             return self.prefix.ways(ext[:, :VALUES])
         if plan == "class_batch":
-            return self.class_batch().ways(ext)
+            class_batch = self.class_batch()
+            assert class_batch is not None
+            return class_batch.ways(ext)
         # the deals, for the rows derived from others (none: not needed)
         deals = [falling(n, POSITIONS) for n in ext[:, -1].tolist()] if self.counted[2] else None
         if plan == "blocks":
+            assert self.blocks is not None
             return self.complete_many(self.blocks.exact_float_ways(ext[:, :VALUES]), deals)
         if self.multisets > HALVES_MAX:       # the halves' tables would cost more memory than they save
             return [self._int64_one(r, falling(r[-1], POSITIONS)) for r in ext.tolist()]
@@ -537,7 +558,9 @@ class WaysTable:
     def _rank_flush(self, rows, big: bool) -> list[list[int]]:
         """Shoe by shoe per rank multiset, in int64 or (``big``) Python integers."""
         rf = self.rank_flush
+        assert rf is not None                   # the plan was chosen: the table has it
         r = rf.r
+        assert self.classes is not None         # a class table
         out = []
         for row in rows:
             cards = [row[c] for c in self.classes.tolist()]          # one card a class
@@ -571,7 +594,7 @@ class WaysTable:
             out[r] = c_all * deals + sum(c * out[i] for i, c in terms)
         return out
 
-    def complete_many(self, counted: np.ndarray, deals: list[int]):
+    def complete_many(self, counted: np.ndarray, deals: list[int] | None):
         """:meth:`complete` of many shoes: ``counted`` ``(B, counted rows)`` int64 ways; all
         rows' ways as ``(B, events)`` int64, or lists of Python integers.
 
@@ -582,6 +605,7 @@ class WaysTable:
         _, basis, derived = self.counted
         if not derived:
             return counted
+        assert deals is not None                # rows derived: the caller gives the deals
         if self.derived_weight * max(deals) > INT64_LIMIT:
             return [self.complete(w, d) for w, d in zip(counted.tolist(), deals)]
         out = np.empty((self.events, counted.shape[0]), dtype=np.int64)
