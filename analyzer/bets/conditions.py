@@ -90,6 +90,10 @@ _COMPARE = {"==": np.equal, "!=": np.not_equal, "<": np.less, "<=": np.less_equa
 _PY_COMPARE = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
                "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
 _Fail = GroupError
+#: a condition's evaluator: the features -> a mask over the coups (a numpy bool when constant);
+#: ``...``: called with the features only, but the lambdas bind defaults, which mypy cannot
+#: match to a one-argument Callable
+_Evaluator = Callable[..., "np.ndarray | np.bool_"]
 
 
 @dataclass
@@ -98,7 +102,7 @@ class _Node:
     ``winner`` and ``suit``: the signed features ``terms`` plus ``const``."""
 
     kind: str
-    fn: Callable[[dict], np.ndarray] | None = None
+    fn: _Evaluator | None = None
     terms: list[tuple[int, str]] = field(default_factory=list)
     const: int = 0
     requires: tuple = ()      # what all(...) tests imply: alternatives, each a tuple of (group, predicate)
@@ -129,7 +133,7 @@ def _integer(text: str) -> int:
         value = value * 10 ** len(chunk) + int(chunk)
     return -value if sign else value
 
-def _feature_sum(terms: list[tuple[int, str]], synthetic: dict | None = None) -> Callable[[dict], np.ndarray]:
+def _feature_sum(terms: list[tuple[int, str]], synthetic: dict | None = None) -> _Evaluator:
     """The sum of signed features, in int64 (exact: each is a small integer).
     ``synthetic``: names computed from other features (the group functions)."""
     synthetic = synthetic if synthetic is not None else {}
@@ -144,7 +148,7 @@ def _feature_sum(terms: list[tuple[int, str]], synthetic: dict | None = None) ->
     return evaluate
 
 
-def _all_of(fns: list, combine) -> Callable[[dict], np.ndarray]:
+def _all_of(fns: list, combine) -> _Evaluator:
     def evaluate(f):
         out = np.asarray(fns[0](f), dtype=bool)
         for fn in fns[1:]:
@@ -153,7 +157,7 @@ def _all_of(fns: list, combine) -> Callable[[dict], np.ndarray]:
     return evaluate
 
 
-def _constant(value: bool) -> Callable[[dict], np.ndarray]:
+def _constant(value: bool) -> _Evaluator:
     return lambda f: np.bool_(value)
 
 
@@ -367,7 +371,9 @@ class _Parser:
             self.card_scope = True
             node = self.disjunction()
             self.card_scope = False
-            pred = np.asarray(self.boolean(node, col).fn(CARDS), dtype=bool).copy()
+            mask_fn = self.boolean(node, col).fn
+            assert mask_fn is not None             # a bool node has its evaluator
+            pred = np.asarray(mask_fn(CARDS), dtype=bool).copy()
             pred = np.broadcast_to(pred, (53,)).copy()
             pred[-1] = False                       # no card satisfies anything
             self.card_keys.add(("pred", tuple(bool(x) for x in pred[:52])))
@@ -386,7 +392,11 @@ class _Parser:
         self.groups.add(group)
         fn = cached(f"{name}{group}{times}{pred_id(pred)}", group_function(name, group, pred, times))
         if kind == "bool":
-            return _Node("bool", fn, requires=(((group, tuple(pred[:52].tolist())),),) if name == "all" else ())
+            requires: tuple = ()
+            if name == "all":
+                assert pred is not None            # all() takes a predicate
+                requires = (((group, tuple(pred[:52].tolist())),),)
+            return _Node("bool", fn, requires=requires)
         synthetic = f"{name}({','.join(group)}){len(self.synthetic)}"
         self.synthetic[synthetic] = fn
         self.ranges[synthetic] = (0, len(group) // times if name in ("pairs", "kinds") else len(group))
@@ -436,7 +446,7 @@ class Condition:
 
     text: str
     features: frozenset[str]
-    _evaluate: Callable[[dict], np.ndarray]
+    _evaluate: _Evaluator
     card_keys: frozenset = frozenset()
     positions: frozenset = frozenset()
     groups: frozenset = frozenset()
@@ -444,7 +454,7 @@ class Condition:
 
     @classmethod
     def parse(cls, text: str) -> Condition:
-        if not isinstance(text, str) or not text.strip():
+        if not isinstance(text, str) or not text.strip():  # type: ignore[redundant-expr]  # run-time check: callers pass unchecked values
             raise BetError("empty condition")
         if len(text) > MAX_LENGTH:
             raise BetError(f"condition of {len(text):,} characters: at most {MAX_LENGTH:,} are accepted")
@@ -453,6 +463,7 @@ class Condition:
             node = p.parse()
         except _Fail as e:
             raise BetError(f"condition {_short(text)!r}: {e}") from None
+        assert node.fn is not None                  # parse() gives a bool node
         return cls(text, frozenset(p.used), node.fn, frozenset(p.card_keys), frozenset(p.positions),
                    frozenset(p.groups), node.requires)
 

@@ -57,12 +57,14 @@ def group_function(name: str, group: tuple[str, ...], pred: np.ndarray | None, t
             f["fn:ranks" + "".join(keys)] = [sum((r == x).astype(np.int8) for r in ranks) for x in range(1, 14)]
         return f["fn:ranks" + "".join(keys)]
 
-    if name == "count":
-        return lambda f: sum(pred[f[k]].astype(np.int8) for k in keys)
-    if name == "all":
-        return lambda f: np.logical_and.reduce([pred[f[k]] | (f[k] < 0) for k in keys])
-    if name == "any":
-        return lambda f: np.logical_or.reduce([pred[f[k]] for k in keys])
+    if name in ("count", "all", "any"):
+        assert pred is not None           # these three test each card
+        test = pred
+        if name == "count":
+            return lambda f: sum(test[f[k]].astype(np.int8) for k in keys)
+        if name == "all":
+            return lambda f: np.logical_and.reduce([test[f[k]] | (f[k] < 0) for k in keys])
+        return lambda f: np.logical_or.reduce([test[f[k]] for k in keys])
     if name == "of_a_kind":
         return lambda f: np.maximum.reduce(rank_counts(f))
     if name in ("pairs", "kinds"):

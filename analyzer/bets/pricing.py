@@ -44,7 +44,7 @@ def _solver(bet_ids: tuple[str, ...], rules: Rules | None = None, backend: str |
 
 def analyze(shoe: Shoe, bets: tuple[str, ...] | list[str] | tuple[Bet, ...] | None = None,
             rules: Rules | str | None = None, backend: str | None = None,
-            known: Known | dict | list[str] | tuple[str, ...] | None = None) -> Analysis:
+            known: Known | dict | list[str] | tuple[str, ...] | str | None = None) -> Analysis:
     """Exact odds of ``shoe`` for ``bets`` (catalog ids or :class:`Bet` s; main bets by default)
     under ``rules`` (a :class:`Rules` or a built-in name such as ``"gold"``; Punto Banco by default),
     counted in the arithmetic of ``backend`` (:mod:`analyzer.core.backend`; the same
@@ -78,10 +78,11 @@ def analyze(shoe: Shoe, bets: tuple[str, ...] | list[str] | tuple[Bet, ...] | No
     extra = () if rules is None else (rules,)      # the default keeps today's cache keys
     if bets is None:
         return _solver(MAIN_BETS, *extra).solve(shoe)
-    bets = tuple(bets)
-    if all(isinstance(b, str) for b in bets):
-        return _solver(bets, *extra).solve(shoe)
-    return _solver_for(tuple(catalog().bet(b) if isinstance(b, str) else b for b in bets), *extra).solve(shoe)
+    given: tuple[str | Bet, ...] = tuple(bets)
+    names = tuple(b for b in given if isinstance(b, str))
+    if len(names) == len(given):                    # catalog ids only
+        return _solver(names, *extra).solve(shoe)
+    return _solver_for(tuple(catalog().bet(b) if isinstance(b, str) else b for b in given), *extra).solve(shoe)
 
 
 @lru_cache(maxsize=64)

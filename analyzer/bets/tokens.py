@@ -25,6 +25,7 @@ def tokens(text: str) -> list[tuple[str, str, int]]:
         if m is None:  # only trailing blanks are left
             break
         num, name, op, bad = m.groups()
+        assert m.lastindex is not None  # a non-blank is left: one of the four groups matched
         col = m.start(m.lastindex) + 1
         if bad is not None:
             hint = " (did you mean '=='?)" if bad == "=" else ""

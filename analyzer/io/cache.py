@@ -151,7 +151,7 @@ class TableCache:
             self.folder.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=SUFFIX, dir=self.folder)
             with os.fdopen(fd, "wb") as f:
-                np.savez(f, **payload)
+                np.savez(f, **payload)  # type: ignore[arg-type]  # mypy reads a key of payload as allow_pickle
             os.replace(tmp, path)
             tmp = None
             self._trim()
