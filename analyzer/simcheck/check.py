@@ -11,6 +11,7 @@ CSV.
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -37,6 +38,9 @@ from .stats import (
     reading_notes,
 )
 from .tallies import Tallies
+
+if TYPE_CHECKING:
+    from .distributed import Runner
 
 __all__ = ["DEFAULT_ALPHA", "DEFAULT_POWER", "DEFAULT_DETECT", "CheckError", "INPUT_KINDS", "REFERENCES", "Report",
            "check_tallies", "refuse_inapplicable",
@@ -177,10 +181,10 @@ def check_tallies(tallies: Tallies, shoe: Shoe, bets: tuple[str, ...] | None = N
         by = [0, 0, 0]
         for (p, b), k in tallies.totals.items():
             by[0 if p > b else 1 if b > p else 2] += k
-        for i, o in enumerate(OUTCOME_NAMES):
-            if by[i] != tallies.outcomes[o]:
+        for j, o in enumerate(OUTCOME_NAMES):
+            if by[j] != tallies.outcomes[o]:
                 report.exact.append(Finding(f"totals rows agree with the {o} row", "exact",
-                                         f"{by[i]} vs {tallies.outcomes[o]}", exact_p(False), rejected=True))
+                                         f"{by[j]} vs {tallies.outcomes[o]}", exact_p(False), rejected=True))
     if bet_objs:
         try:
             analysis = _solver_for(tuple(bet_objs)).solve(shoe)
@@ -269,7 +273,7 @@ _ASIDE = {"cards": "a hand without 2 or 3 cards", "natural": "a third card after
 
 def check_log(log: HandLog, shoe: Shoe, reference: str = "shoe-aware", bets: tuple[str, ...] = MAIN_BETS,
               catalog_obj=None, alpha: Fraction = DEFAULT_ALPHA, power: Fraction = DEFAULT_POWER,
-              detect: Fraction = DEFAULT_DETECT, depletion: bool = True, jobs: int = 1,
+              detect: Fraction = DEFAULT_DETECT, depletion: bool = True, jobs: int | Runner = 1,
               progress=None, order: bool | None = None, rules=None, procedure=None, backend: str = "auto",
               skip_invalid: bool = False) -> Report:
     """Check a hand log (replayed first: any violation is an error).
@@ -298,7 +302,7 @@ def check_log(log: HandLog, shoe: Shoe, reference: str = "shoe-aware", bets: tup
 
 def check_stream(stream, shoe: Shoe, reference: str = "shoe-aware", bets: tuple[str, ...] = MAIN_BETS,
                  catalog_obj=None, alpha: Fraction = DEFAULT_ALPHA, power: Fraction = DEFAULT_POWER,
-                 detect: Fraction = DEFAULT_DETECT, depletion: bool = True, jobs: int = 1,
+                 detect: Fraction = DEFAULT_DETECT, depletion: bool = True, jobs: int | Runner = 1,
                  progress=None, order: bool | None = None, rules=None, procedure=None, backend: str = "auto",
                  skip_invalid: bool = False) -> Report:
     """:func:`check_log` of a :class:`~.stream.LogStream`, chunk by chunk: each chunk is replayed,
@@ -338,10 +342,10 @@ def check_stream(stream, shoe: Shoe, reference: str = "shoe-aware", bets: tuple[
     per_shoe = np.zeros(0, dtype=np.int64)
     for chunk in stream.chunks():
         if procedure is not None and chunk.coups:
-            got = np.bincount(chunk.shoe)
-            if got.size > per_shoe.size:
-                per_shoe = np.r_[per_shoe, np.zeros(got.size - per_shoe.size, dtype=np.int64)]
-            per_shoe[:got.size] += got
+            in_chunk = np.bincount(chunk.shoe)
+            if in_chunk.size > per_shoe.size:
+                per_shoe = np.r_[per_shoe, np.zeros(in_chunk.size - per_shoe.size, dtype=np.int64)]
+            per_shoe[:in_chunk.size] += in_chunk
         rep = replay(chunk, shoe, limit=1, rules=rules, carry=carry)
         usable = None                          # the coups checked (None: all of the chunk)
         if skip_invalid:
@@ -377,6 +381,7 @@ def check_stream(stream, shoe: Shoe, reference: str = "shoe-aware", bets: tuple[
             else:
                 excluded += int((~keep).sum())
             seq = seq[keep]
+            assert sums is not None                # shoe-aware with families
             sums.add(rep.remaining[keep], fams[0].code[seq] if depletion else None, jobs, progress)
         elif usable is not None:
             seq = seq[usable]
@@ -394,12 +399,17 @@ def check_stream(stream, shoe: Shoe, reference: str = "shoe-aware", bets: tuple[
                          f"to list every violation)")
     if bet_error is not None:
         raise CheckError(str(bet_error)) from None
+    assert fams is not None                    # built, or bet_error is raised
     if n == 0 and aside:
         raise CheckError(f"{stream.path}: --skip-invalid set aside every coup (each breaks the drawing "
                          f"rules): nothing to check")
     if aware and n == 0:
         raise CheckError(f"{stream.path}: no coup starts with 6 or more unseen cards: nothing to check")
-    ref = sums.reference() if aware else off_the_top(shoe, fams, n)
+    if aware:
+        assert sums is not None                # shoe-aware with families
+        ref = sums.reference()
+    else:
+        ref = off_the_top(shoe, fams, n)
     log = stream
     shoes = stream.shoes
     report = Report(log.path, "hand log", shoe, reference, n, shoes, excluded, alpha, power, detect,
@@ -413,15 +423,16 @@ def check_stream(stream, shoe: Shoe, reference: str = "shoe-aware", bets: tuple[
             if c is not None:
                 report.chisq.append(c)
         else:
-            got = sum((int(k) * p for k, p in zip(observed[fam.key], fam.pays)), Fraction(0))
+            won = sum((int(k) * p for k, p in zip(observed[fam.key], fam.pays)), Fraction(0))
             enough = all(e >= MIN_EXPECTED for e, v in zip(fr.expected, fr.variance) if v > 0)
-            report.bets.append(bet_stat(fam.bet, n, got, fr.expected_return, fr.return_variance, enough,
+            assert fr.expected_return is not None and fr.return_variance is not None   # a bet's family
+            report.bets.append(bet_stat(fam.bet, n, won, fr.expected_return, fr.return_variance, enough,
                                         "" if enough else f"fewer than {MIN_EXPECTED} expected coups in "
                                                           f"some event: not tested"))
     if reference == "shoe-aware" and depletion:
         report.depletion = depletion_test(ref)
     if getattr(jobs, "used", 0):
-        report.engine = jobs.where
+        report.engine = getattr(jobs, "where", None)      # a runner's
     if procedure is not None:
         from collections import Counter as Tally
 

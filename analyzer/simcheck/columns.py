@@ -69,14 +69,14 @@ def assign(names: list[str], columns: dict[str, str], where: str) -> dict[str, i
     taken = set(got.values())
     by_alias: dict[str, int] = {}
     for i, n in enumerate(normed):
-        role = ALIASES.get(n)
-        if role and role not in columns and i not in taken:
-            if role in by_alias:
-                first = names[by_alias[role]]
+        alias_role = ALIASES.get(n)
+        if alias_role and alias_role not in columns and i not in taken:
+            if alias_role in by_alias:
+                first = names[by_alias[alias_role]]
                 raise LogError(f"{where}: columns {shown_header(first)!r} and {shown_header(names[i])!r} both read "
-                               f"as the {role.replace('_', ' ')}; name the one to read with --columns "
-                               f"{role}={shown_header(first)}")
-            got[role] = by_alias[role] = i
+                               f"as the {alias_role.replace('_', ' ')}; name the one to read with --columns "
+                               f"{alias_role}={shown_header(first)}")
+            got[alias_role] = by_alias[alias_role] = i
             taken.add(i)
     return got
 

@@ -14,8 +14,14 @@ on first use.  Dask is imported here only, with the same error as ``baccarat stu
 from __future__ import annotations
 
 import dataclasses
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..core.errors import BaccaratError
+
+if TYPE_CHECKING:
+    from multiprocessing.pool import Pool
+
+    from distributed import Client, LocalCluster
 
 #: how long to try to reach a ``--scheduler`` (as ``baccarat study``)
 CONNECT_TIMEOUT = "20s"
@@ -23,6 +29,20 @@ CONNECT_TIMEOUT = "20s"
 
 class ClusterError(BaccaratError):
     """The cluster cannot be used (missing extra, unreachable scheduler, a task failing on it)."""
+
+
+class Runner(Protocol):
+    """What :class:`ForkRunner` and :class:`DaskRunner` have in common: an open runner the
+    shoe-aware sums hand their groups of blocks to (the ``jobs`` of a check, in place of a number)."""
+
+    @property
+    def tasks(self) -> int: ...
+    @property
+    def where(self) -> str | None: ...
+    @property
+    def used(self) -> int: ...
+
+    def run(self, state, groups, accumulate) -> list: ...
 
 
 def _strip(fam, code: bool = True):
@@ -118,16 +138,17 @@ class DaskRunner:
     manager: the client (and a local cluster) are closed on the way out, Ctrl-C included."""
 
     def __init__(self, cluster: str | None = None, scheduler: str | None = None, jobs: int = 1):
-        if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:  # type: ignore[redundant-expr]  # run-time check: callers pass unchecked values
             raise ClusterError(f"jobs must be a whole number >= 1, got {jobs!r}")
         if cluster not in (None, "local"):
             raise ClusterError(f"unknown cluster {cluster!r} (use 'local', or --scheduler ADDRESS)")
         if bool(cluster) == bool(scheduler):
             raise ClusterError("give either a local cluster or a scheduler address (one of them)")
         self.cluster_name, self.scheduler, self.tasks = cluster, scheduler, jobs
-        self.client = self.local = None
+        self.client: Client | None = None
+        self.local: LocalCluster | None = None
         self.used = 0
-        self._shared = None             # (families, future of their _Shared)
+        self._shared: tuple[Any, Any] | None = None     # (families, future of their _Shared)
         self.where = (f"Dask scheduler {scheduler}" if scheduler
                       else f"Dask LocalCluster ({jobs} worker{'s' if jobs != 1 else ''} on 127.0.0.1)")
 
@@ -173,6 +194,7 @@ class DaskRunner:
     def _shared_future(self, state):
         fams = state.counter.families
         if self._shared is None or self._shared[0] is not fams:
+            assert self.client is not None          # inside the with block
             fut = self.client.scatter(_Shared(fams), broadcast=True, hash=False)
             self._shared = (fams, fut)
         return self._shared[1]
@@ -225,7 +247,8 @@ class ForkRunner:
 
     def __init__(self, jobs: int):
         self.tasks = jobs
-        self.pool = self._counter = None
+        self.pool: Pool | None = None
+        self._counter = None
 
     def __enter__(self) -> ForkRunner:
         return self

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -20,6 +21,9 @@ from ..core.backend import check_backend
 from ..core.engine import VALUES
 from ..core.errors import BetError
 from .logs import OUTCOME_NAMES
+
+if TYPE_CHECKING:
+    from ..core.rules import Rules
 
 
 def cached(fn):
@@ -46,7 +50,7 @@ class Family:
     bet: Bet | None = None
     pays: tuple[Fraction, ...] = ()
     offset: int = 0
-    rules: object = None                 # the drawing rules of ``code`` (None: Punto Banco)
+    rules: Rules | None = None           # the drawing rules of ``code`` (None: Punto Banco)
 
     @property
     def cells(self) -> int:

@@ -44,6 +44,7 @@ import re
 from array import array
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -175,7 +176,7 @@ TOTAL_NAMES = {
     "player_total": ("playertotal", "ptotal", "playerscore", "playerpoints", "playerpoint", "playervalue"),
     "banker_total": ("bankertotal", "btotal", "bankerscore", "bankerpoints", "bankerpoint", "bankervalue"),
 }
-_TOTALS = {None: -1, "": -1, **{str(d): d for d in range(10)}}
+_TOTALS: dict[str | None, int] = {None: -1, "": -1, **{str(d): d for d in range(10)}}
 
 
 def parse_total(value, where: str, column: str) -> int:
@@ -192,9 +193,9 @@ def parse_total(value, where: str, column: str) -> int:
     return int(t)
 
 
-def _total_columns(names) -> dict[str, object]:
+def _total_columns(names) -> dict[str, Any]:
     """``{role: the name or index of its column}`` of the total columns among ``names``."""
-    out: dict[str, object] = {}
+    out: dict[str, Any] = {}                # Any: an index (names a list) or a name (JSON keys)
     for i, name in enumerate(names):
         for role, keys in TOTAL_NAMES.items():
             if header_key(name) in keys:
@@ -454,7 +455,7 @@ def _read_jsonl(path: str, lines, progress=None, chunk=None):
         except LogError as e:
             raise LogError(f"{path}: row {row}: {e}") from None
         b.add(row, obj["shoe"], obj["player"], obj["banker"], obj.get("outcome"), obj.get("seen"),
-              tuple(obj.get(tot.get(r)) for r in TOTAL_NAMES) if tot else None)
+              tuple(obj.get(tot[r]) if r in tot else None for r in TOTAL_NAMES) if tot else None)
         if chunk is not None and len(b.rows) >= chunk:
             yield b.flush(tuple(sorted(keys)))
     if b.rows or not b.flushed:

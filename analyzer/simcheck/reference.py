@@ -34,6 +34,7 @@ the observed counts are in :mod:`.stats`.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -43,7 +44,7 @@ from threadpoolctl import threadpool_limits
 from ..core.backend import check_backend
 from ..core.engine import POSITIONS, falling
 from ..core.shoe import Shoe
-from .distributed import ForkRunner, can_fork
+from .distributed import ForkRunner, Runner, can_fork
 from .families import Counter, Family, counter_for
 
 BATCH = 128                          # coups per matrix product in the shoe-aware loop
@@ -97,7 +98,7 @@ class _GroupSums:
         s1 = sum(lin[:, i, :] * (1 << (self.lb * i)) for i in range(self.nl))
         s2 = sum(sq[:, j, :] * ((1 if a == b else 2) << (self.lb * (a + b)))
                  for j, (a, b) in enumerate(self.pairs))
-        return s1, s2
+        return s1, s2  # type: ignore[return-value]  # sums of one array at least (nl >= 1): never sum()'s 0
 
 
 class _BatchSums:
@@ -125,7 +126,8 @@ class _BatchSums:
         self.acc = np.zeros((max_key + 1, 2, self.terms, columns), dtype=np.int64)
         self.batches = np.zeros(max_key + 1, dtype=np.int64)
         self.big: dict[int, np.ndarray] = {}      # key -> flushed sums (object array)
-        self._t = self._limbs = None
+        self._t: np.ndarray | None = None
+        self._limbs: np.ndarray | None = None
         self.base = 0             # keys are added less ``base`` (see _accumulate), reported with it
 
     def add(self, keys: np.ndarray, x: np.ndarray) -> None:
@@ -136,7 +138,7 @@ class _BatchSums:
                 self.add(keys[i:i + 128], x[i:i + 128])
             return
         B = x.shape[0]
-        if self._t is None or self._t.shape[0] < B:      # work arrays, reused (fresh pages are slow)
+        if self._t is None or self._limbs is None or self._t.shape[0] < B:  # work arrays, reused (fresh pages slow)
             self._t = np.empty((128, self.terms, self.columns), dtype=np.int64)
             self._limbs = np.empty((self.nl, 128, self.columns), dtype=np.int64)
         t, limbs = self._t[:B], self._limbs[:, :B]
@@ -169,7 +171,7 @@ class _BatchSums:
     def keys(self) -> list[int]:
         return [k + self.base for k in sorted(set(np.flatnonzero(self.batches).tolist()) | set(self.big))]
 
-    def totals(self, keys: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    def totals(self, keys: list[int]) -> tuple[np.ndarray | None, np.ndarray]:
         """Exact ``(sum x, sum x**2)`` per key and column (``sum x`` is None without ``linear``)."""
         self._flush()
         tot = np.array([self.big[k - self.base] for k in keys], dtype=object).reshape(len(keys), self.terms,
@@ -177,7 +179,7 @@ class _BatchSums:
         s1 = tot[:, 0, :] if self.linear else None
         s2 = sum(tot[:, j + self.linear, :] * ((1 if a == b else 2) << (self.LB * (a + b)))
                  for j, (a, b) in enumerate(self.pairs))
-        return s1, s2
+        return s1, s2  # type: ignore[return-value]  # a sum of one array at least: never sum()'s 0
 
 
 @dataclass
@@ -227,7 +229,7 @@ def off_the_top(shoe: Shoe, families, coups: int) -> Reference:
 
 
 def shoe_aware(shoe: Shoe, families, remaining: np.ndarray,
-               observed_cells: dict[str, np.ndarray] | None = None, jobs: int = 1,
+               observed_cells: dict[str, np.ndarray] | None = None, jobs: int | Runner = 1,
                progress=None, backend: str = "auto") -> Reference:
     """Sum the exact per-coup distributions of ``remaining`` (``(n, 10)`` unseen value counts).
 
@@ -238,7 +240,8 @@ def shoe_aware(shoe: Shoe, families, remaining: np.ndarray,
     per-coup counts, :meth:`.families.Counter.ways`).  :class:`ShoeAwareSums` does the same a
     chunk of coups at a time."""
     sums = ShoeAwareSums(shoe, families, observed_cells is not None and "outcome" in observed_cells, backend)
-    sums.add(remaining, observed_cells["outcome"] if sums.depletion else None, jobs, progress)
+    sums.add(remaining, observed_cells["outcome"] if sums.depletion and observed_cells is not None else None,
+             jobs, progress)
     return sums.reference()
 
 
@@ -258,15 +261,16 @@ class ShoeAwareSums:
         self.depletion = depletion and self.outcome is not None
         self.p0 = None
         if self.depletion:
+            assert self.outcome is not None
             w0 = self.counter.ways_exact(shoe.value_counts)[0][self.outcome.rows]
             self.p0 = np.array([float(Fraction(int(v), falling(shoe.cards, POSITIONS))) for v in w0])
         E = self.counter.E
         self.n = 0
         self.exact: dict[int, list] = {}         # unseen cards -> [sum w, sum w**2, sum u**2] (object arrays)
         self.pp = np.zeros((E, E))
-        self.dep = np.zeros((2, self.outcome.cells)) if self.depletion else None
+        self.dep = np.zeros((2, self.outcome.cells)) if self.depletion and self.outcome is not None else None
 
-    def add(self, remaining: np.ndarray, outcome_cells: np.ndarray | None = None, jobs: int = 1,
+    def add(self, remaining: np.ndarray, outcome_cells: np.ndarray | None = None, jobs: int | Runner = 1,
             progress=None) -> None:
         """Add the coups of ``remaining`` (``(n, 10)``); ``outcome_cells``: the outcome of each (depletion)."""
         n = remaining.shape[0]
@@ -287,7 +291,7 @@ class ShoeAwareSums:
         # Fixed blocks, merged in order whoever computes them: the float sums (covariance,
         # depletion) come out the same bits on one job, forked jobs or a cluster (jobs.run).
         blocks = _blocks(n)
-        groups = _groups(blocks, getattr(jobs, "tasks", jobs))
+        groups = _groups(blocks, jobs if isinstance(jobs, int) else jobs.tasks)
         if hasattr(jobs, "run"):                   # a ForkRunner or DaskRunner open for the whole check
             parts = jobs.run(state, groups, _accumulate)
         elif len(groups) > 1 and can_fork():
@@ -359,6 +363,7 @@ class ShoeAwareSums:
             out[fam.key].return_variance = var
         ref = Reference("shoe-aware", self.n, out)
         if self.dep is not None:
+            assert self.outcome is not None             # depletion
             for i, label in enumerate(self.outcome.labels):
                 ref.depletion[label] = (float(self.dep[0, i]), float(self.dep[1, i]))
         return ref
@@ -377,7 +382,7 @@ class _LoopState:
     outcome: Family | None
     p0: np.ndarray | None
     obs: np.ndarray | None
-    progress: object = None     # called with the number of coups done, batch by batch
+    progress: Callable[[int], object] | None = None   # called with the number of coups done, batch by batch
     backend: str = "auto"       # the arithmetic of the counts (Counter.ways)
 
 
@@ -419,7 +424,7 @@ def _accumulate(st: _LoopState, lo: int, hi: int):
             A[i:i + f.cells, j] = sc[1]
             i += f.cells
     pp = np.zeros((E, E))
-    dep = np.zeros((2, st.outcome.cells)) if st.p0 is not None else None
+    dep = np.zeros((2, st.outcome.cells)) if st.p0 is not None and st.outcome is not None else None
     # Thousands of mid-sized products: BLAS threads spinning against other busy processes
     # can make them twenty times slower than one thread.
     with threadpool_limits(limits=1, user_api="blas"):
@@ -429,6 +434,7 @@ def _accumulate(st: _LoopState, lo: int, hi: int):
             local = keys - base
             W = st.counter.ways(st.remaining[start:stop], backend=st.backend)
             if W.dtype == object:
+                assert isinstance(sums, _GroupSums)     # object ways: more than 53 bits, so _GroupSums
                 _add_object(sums, local, W)
             else:
                 sums.add(local, W)
@@ -440,6 +446,7 @@ def _accumulate(st: _LoopState, lo: int, hi: int):
                 U = np.stack([np.abs(Wb[:, f.rows] @ np.array(sc[1], dtype=kind))
                               for f, sc in zip(st.bet_fams, st.scales)], axis=1)
                 if kind is object:
+                    assert isinstance(usums, _GroupSums)    # u_exact or object ways: _GroupSums
                     _add_object(usums, local, U)
                 else:
                     usums.add(local, U)
@@ -450,6 +457,7 @@ def _accumulate(st: _LoopState, lo: int, hi: int):
             P = W.astype(np.float64) / D[:, None]
             pp += P.T @ P
             if dep is not None:
+                assert st.outcome is not None and st.obs is not None and st.p0 is not None   # depletion
                 po = P[:, st.outcome.rows]
                 x = np.zeros_like(po)
                 x[np.arange(po.shape[0]), st.obs[start:stop]] = 1.0

@@ -132,7 +132,8 @@ def _json_objects(path, text):
     if body.startswith("["):
         dec = json.JSONDecoder(parse_int=bounded_int)
         i = len(text) - len(body) + 1
-        out, line, pos = [], 1, 0
+        out: list[tuple[int, object]] = []
+        line, pos = 1, 0
         while True:
             while i < len(text) and text[i] in " \t\r\n,":
                 i += 1

@@ -228,14 +228,14 @@ def shoe_count_test(report, counts: Counter, values, procedure: Procedure, rules
                             f"against their exact law for the declared shoe dealt with {procedure.describe()}.")
         return None
     m = min(SIM_MAX, max(SIM_SHOES, 10 * n))
-    ref = simulated_counts(values, procedure, m, SIM_SEED, rules)
-    x, df, groups = two_sample(counts, ref)
+    sim = simulated_counts(values, procedure, m, SIM_SEED, rules)
+    x, df, groups = two_sample(counts, sim)
     if df >= 1:
         report.tests.append(Finding(f"chi-square coups per shoe, two-sample ({df} df)", "chi-square",
                                     f"{x:.3f}", chi2_p(x, df)))
     rows = []
     for g in groups:
-        o, r = sum(counts[k] for k in g), sum(ref[k] for k in g)
+        o, r = sum(counts[k] for k in g), sum(sim[k] for k in g)
         label = str(g[0]) if len(g) == 1 else f"{g[0]}-{g[-1]}"
         rows.append([label, f"{o:,}", f"{n * r / m:,.2f}", f"{r:,}"])
     states = math.prod(v + 1 for v in values)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -21,6 +22,8 @@ from ..core.shoe import Shoe
 from .reference import FamilyReference, Reference
 
 MIN_EXPECTED = 5                     # cells below this are pooled / not z-tested
+#: a p-value: an mpmath ``mpf`` (mpmath ships no types)
+PValue = Any
 
 
 def _mp():
@@ -68,6 +71,7 @@ def exact_p(holds: bool):
 def _z_and_p(deviation: Fraction, variance: Fraction):
     """z of an exact deviation and its two-sided p; with no variance z is infinite (p 0), or
     ``None`` (no p) when there is no deviation either."""
+    z: float | None
     if variance > 0:
         z = float(deviation) / math.sqrt(variance)
     else:
@@ -83,7 +87,7 @@ class CellStat:
     expected: Fraction
     variance: Fraction
     z: float | None             # None when the variance is zero
-    p: object = None
+    p: PValue = None
     tested: bool = False
 
 
@@ -93,7 +97,7 @@ class ChiSquare:
     title: str
     statistic: float
     df: int
-    p: object
+    p: PValue
     groups: list[str]
     pooled: int                 # cells pooled into others
 
@@ -106,7 +110,7 @@ class BetStat:
     expected: Fraction
     variance: Fraction
     z: float | None
-    p: object = None
+    p: PValue = None
     tested: bool = False
     note: str = ""
 
@@ -116,9 +120,9 @@ class Finding:
     name: str
     kind: str                   # "chi-square", "z", "exact"
     statistic: str
-    p: object
+    p: PValue
     threshold: float | None = None
-    adjusted: object = None
+    adjusted: PValue = None
     rejected: bool = False
 
 
@@ -155,6 +159,12 @@ class Report:
     depletion: list[tuple[str, float, object]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     engine: str | None = None   # where the shoe-aware sums were computed, when not in this process
+    if TYPE_CHECKING:
+        # Set after construction by some checks only, and read with getattr: attributes, not
+        # fields (the fields, the equality and the output of the other checks stay as they are).
+        procedure: str = ""         # the declared shoe procedure (the coups-per-shoe test)
+        set_aside: dict[str, int] = field(default_factory=dict)   # --skip-invalid: coups set aside by rule
+        sections: list[tuple[str, str, list[str], list[list[str]]]] = field(default_factory=list)  # more tables
 
     @property
     def failed(self) -> bool:

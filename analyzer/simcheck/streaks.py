@@ -110,12 +110,12 @@ def run_moments(p, n_max: int, K: int = MAX_RUN):
             np.add.at(f2, d, w * f)
             grow = g.copy()
             hh = h.copy()
-            for s in np.flatnonzero(inc[:, o2] >= 0):
-                c = inc[s, o2]
-                hh[s, c, :] += g[s]
-                hh[s, :, c] += g[s]
-                hh[s, c, c] += f[s]
-                grow[s, c] += f[s]
+            for state in np.flatnonzero(inc[:, o2] >= 0):
+                c = inc[state, o2]
+                hh[state, c, :] += g[state]
+                hh[state, :, c] += g[state]
+                hh[state, c, c] += f[state]
+                grow[state, c] += f[state]
             np.add.at(g2, d, w * grow)
             np.add.at(h2, d, w * hh)
         f, g, h = f2, g2, h2
@@ -146,7 +146,7 @@ _COVS: dict = {}
 def _groups(expected_all: list[list[Fraction]]) -> list[tuple[int, int, bool]]:
     """Run classes tested: per outcome the lengths 1.. and a last class "at least K" where each class
     expects at least MIN_EXPECTED runs.  ``(outcome, k, at_least)``."""
-    out = []
+    out: list[tuple[int, int, bool]] = []
     for o in range(3):
         e = expected_all[o]                  # e[k-1]: exact length k (k < MAX_RUN), e[-1]: >= MAX_RUN
         tail = [sum(e[k:], Fraction(0)) for k in range(MAX_RUN)]   # tail[k]: at least k + 1

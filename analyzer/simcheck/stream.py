@@ -213,7 +213,7 @@ def open_log(path, columns: str | None = None, skip_invalid: bool = False, progr
     except LogError as e:
         probe, failed = None, e                # read whole: the error is the whole-file reader's
     if isinstance(probe, OutcomeLog) and not src.head.lstrip().startswith("["):
-        meta = {}
+        meta: dict = {}
         chunks = outcome_chunks_of(path, src.head, src.lines, columns, skip_invalid, CHUNK, meta)
         return LogStream(path, outcomes=OutcomeStream(path, probe.shape, chunks, meta))
     if probe is None or src.head.lstrip().startswith("[") or not isinstance(probe, HandLog):
@@ -226,7 +226,7 @@ def open_log(path, columns: str | None = None, skip_invalid: bool = False, progr
         return LogStream.of(read_log(path, text, columns, skip_invalid, progress))
     if not probe.shape:                        # the project's own format
         return LogStream(path, hand_log_chunks(path, src.head, src.lines(), progress, CHUNK))
-    meta: dict = {}
+    meta = {}
     chunks = shape_chunks(path, src.head, src.lines, columns, skip_invalid, progress, probe.value_level,
                           CHUNK, meta)
     return LogStream(path, chunks, probe.value_level, meta=meta)

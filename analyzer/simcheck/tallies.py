@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 from .logs import OUTCOME_NAMES, LogError, header_index, read_text, shown
 
@@ -42,7 +43,8 @@ class Tallies:
         return sum(self.outcomes.values())
 
 
-def _parse_category(cat: str) -> tuple[str, object] | None:
+def _parse_category(cat: str) -> tuple[str, Any] | None:
+    """``(kind, key)``: the key's type follows the kind (a name, a pair of totals, a count of cards)."""
     low = cat.lower()
     if low in OUTCOME_NAMES:
         return "outcome", low
@@ -134,7 +136,8 @@ def read_tallies(path: str | Path, text: str | None = None) -> Tallies:
                 if ret_text:
                     raise LogError(f"{where}: total_return is only for bet:<id> rows, "
                                    f"leave it empty on {cat!r}")
-                {"outcome": outcomes, "totals": totals, "cards": cards}[kind][key] = count
+                by_kind: dict[str, dict[Any, int]] = {"outcome": outcomes, "totals": totals, "cards": cards}
+                by_kind[kind][key] = count
     except csv.Error as e:
         raise LogError(f"{path}: row {reader.line_num}: {e}") from None
     except StopIteration:

@@ -261,8 +261,8 @@ def _account_fast(log: HandLog, shoe: Shoe, carry: dict) -> list | None:
             has = np.flatnonzero(lens > j)
             ks.append(has)
             cs.append(arr[has, j].astype(np.int64))
-    for k, codes in list(log.seen.items()) + [(k, pe + be) for k, (pe, be) in log.extra.items()]:
-        ks.append(np.full(len(codes), k, dtype=np.int64))
+    for coup, codes in list(log.seen.items()) + [(k, pe + be) for k, (pe, be) in log.extra.items()]:
+        ks.append(np.full(len(codes), coup, dtype=np.int64))
         cs.append(np.array(codes, dtype=np.int64))
     k, c = np.concatenate(ks), np.concatenate(cs)
     rank, suit = c // 5, c % 5
@@ -274,7 +274,7 @@ def _account_fast(log: HandLog, shoe: Shoe, carry: dict) -> list | None:
     first = log.shoe[0]
     seg = (log.shoe - first).astype(np.int64)
     S = int(seg[-1]) + 1
-    out = []
+    out: list[list[int] | None] = []
     for width, key, cap, carried, use in ((13, rank, rank_cap, ranks, slice(None)),
                                           (52, 4 * rank + suit, card_cap, cards, suited)):
         if cap is None:
@@ -295,7 +295,7 @@ def _account_fast(log: HandLog, shoe: Shoe, carry: dict) -> list | None:
 def _account(log: HandLog, shoe: Shoe, order0: int, carry: dict) -> list[tuple[int, int, str, str]]:
     """Cards against the declared shoe, shoe by shoe (a Python loop over cards)."""
     rank_cap = list(shoe.rank_tuple)
-    card_cap = list(shoe.card_tuple) if shoe.suited else None
+    card_cap = list(shoe.card_tuple) if shoe.card_tuple is not None else None   # suited
     rank_of = [c // 5 for c in range(CARD_CODES)]
     suit_of = [c % 5 for c in range(CARD_CODES)]
     known = [rank_cap[rank_of[c]] > 0 and (card_cap is None or suit_of[c] == NO_SUIT
@@ -317,7 +317,7 @@ def _account(log: HandLog, shoe: Shoe, order0: int, carry: dict) -> list[tuple[i
             current = shoe_idx[k]
             ranks = rank_cap[:]
             cards = card_cap[:] if card_cap is not None else None
-        hand = []
+        hand: list[int] = []
         if k in seen:
             hand.extend(seen[k])
         hand.extend(player[k][:min(3, plen[k])])
@@ -345,6 +345,7 @@ def _account(log: HandLog, shoe: Shoe, order0: int, carry: dict) -> list[tuple[i
                 j = 4 * r + suit_of[c]
                 cards[j] -= 1
                 if cards[j] < 0:
+                    assert card_cap is not None             # cards are counted in a suited shoe
                     cap = card_cap[j]
                     name = RANKS[r] + SUITS[suit_of[c]]
                     out.append((k, order, "overdealt",
@@ -425,8 +426,8 @@ def summary_text(rep: Replay, shown: list[Violation], total: int) -> str:
 
 def stream_head(path: str, shoe: Shoe, rules: Rules | None) -> str:
     """First line of ``verify`` on a log read as it goes (its counts come at the end)."""
-    named = rules is not None and not rules.is_default
-    return (f"{path}: declared shoe {shoe.describe()}" + (f", rules {rules.name}" if named else "")
+    named = f", rules {rules.name}" if rules is not None and not rules.is_default else ""
+    return (f"{path}: declared shoe {shoe.describe()}" + named
             + " (read as it goes: violations as they are found, the counts at the end)\n")
 
 
