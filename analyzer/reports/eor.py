@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -65,7 +66,7 @@ class BetEffects:
         if self.vanishes:
             return dict.fromkeys(self.effects, 0)
         if max_tag is None:
-            best = None
+            best: tuple[float, dict[str, int]] | None = None
             for m in range(1, 10):
                 t = self.tags(m)
                 c = self.correlation(t)
@@ -74,6 +75,7 @@ class BetEffects:
                     best = (c, t)
                 if c >= 0.98:
                     return t
+            assert best is not None                 # set by m = 1
             return best[1]
         known = [abs(e) for e in self.effects.values() if e is not None]
         scale = max(known) / max_tag
@@ -136,7 +138,7 @@ def removal(shoe: Shoe, rank: str, cards: int) -> Shoe:
     if not shoe.suited:
         return shoe.remove([rank] * cards)
     counts = dict(shoe.card_counts)
-    names = []
+    names: list[str] = []
     while len(names) < cards:
         progressed = False
         for s in SUITS:
@@ -175,11 +177,11 @@ def removals(shoe: Shoe, rank: str, cards: int) -> list[tuple[Fraction, Shoe]]:
     return out
 
 
-def effects_of_removal(shoe: Shoe, bets: list[str] | tuple[Bet, ...], cards: int = 1,
+def effects_of_removal(shoe: Shoe, bets: Sequence[str | Bet], cards: int = 1,
                        solver: Solver | None = None) -> Effects:
     """Exact effects of removing ``cards`` cards of each rank (taken at random among
     that rank's cards: :func:`removals`), for each bet."""
-    if isinstance(cards, bool) or not isinstance(cards, int) or cards < 1:
+    if isinstance(cards, bool) or not isinstance(cards, int) or cards < 1:  # type: ignore[redundant-expr]  # run-time check: callers pass unchecked values
         raise ShoeError(f"number of cards to remove must be a whole number >= 1, got {cards!r}")
     most = max(shoe.rank_counts.values())
     if cards > most or shoe.cards - cards < 6:
@@ -191,7 +193,7 @@ def effects_of_removal(shoe: Shoe, bets: list[str] | tuple[Bet, ...], cards: int
     base_ev = {b.id: base.bet(b.id).ev for b in bet_objs}
     per_rank: dict[str, dict[str, Fraction | None]] = {b.id: {} for b in bet_objs}
     rank_counts = shoe.rank_counts
-    mixes = {}
+    mixes: dict[str, list[tuple[Fraction, Shoe]] | None] = {}
     for r in RANKS:
         try:
             mixes[r] = removals(shoe, r, cards)
@@ -200,7 +202,8 @@ def effects_of_removal(shoe: Shoe, bets: list[str] | tuple[Bet, ...], cards: int
     # every smaller shoe in one batch (equal to a solve each)
     solved = iter(solver.solve_many([smaller for mix in mixes.values() if mix for _, smaller in mix]))
     for r in RANKS:
-        results = None if mixes[r] is None else [(w, next(solved)) for w, _ in mixes[r]]
+        mix = mixes[r]
+        results = None if mix is None else [(w, next(solved)) for w, _ in mix]
         for b in bet_objs:
             per_rank[b.id][r] = None if results is None else \
                 sum((w * res.bet(b.id).ev for w, res in results), Fraction(0)) - base_ev[b.id]

@@ -273,12 +273,12 @@ def summarize(params: StudyParams, agg: Aggregate, tick=None) -> StudyResult:
             s = ex.value({n: a["sum"].get(n, 0) for n in ns})
             ssq = exact_sum(Fraction(a["sum_squares"].get(n, 0), ex.den[n] ** 2) for n in ns)
             m = s / nco
-            var = ssq / nco - m * m
+            depth_var = ssq / nco - m * m
             bins = a["histogram"].get(k, {})
             depth.append({
                 "cards_dealt_from": k * step, "cards_dealt_to": min((k + 1) * step - 1, total_cards),
                 "coups": nco, "positive": sum(a["positive"].get(n, 0) for n in ns),
-                "mean_ev": m, "sd": math.sqrt(max(float(var), 0.0)),
+                "mean_ev": m, "sd": math.sqrt(max(float(depth_var), 0.0)),
                 "quantiles": {name: _quantile(bins, nco, q) for name, q in QUANTILES},
                 "min_bin": Fraction(min(bins), HIST_BINS_PER_UNIT) if bins else None,
                 "max_bin": Fraction(max(bins) + 1, HIST_BINS_PER_UNIT) if bins else None,

@@ -11,6 +11,7 @@ import gc
 from collections.abc import Iterable
 from fractions import Fraction
 from functools import lru_cache
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
@@ -19,6 +20,9 @@ from ..core.engine import POSITIONS, Tabulation, coup_table, falling
 from ..core.shoe import Shoe
 from ..core.solver import Solver, event_index
 from .params import bet_level, bet_scale, select_bets
+
+if TYPE_CHECKING:
+    from ..core.results import BetResults
 
 #: Coups priced by one :meth:`Solver.solve_many` call at most (the analyses of a call are
 #: held until their numerators are read: this bounds the memory, not the arithmetic).
@@ -52,7 +56,8 @@ class BatchEV:
         self.scales = [bet_scale(b) for b in bets]
         table = coup_table(rules)
         features = table.features()
-        rows, row_of = [], {}
+        rows: list[np.ndarray] = []
+        row_of: dict[bytes, int] = {}
         #: per bet on point values: (bet index, [(event row, (p_e - o) L)], o L)
         self._value_terms: list[tuple[int, list[tuple[int, int]], int]] = []
         #: per bet read by the solver: (bet index, p_e L of its events, otherwise last)
@@ -136,6 +141,7 @@ class BatchEV:
         ids = [self.bets[i].id for i, _ in self._card_terms]
         # A solve's counts are read without building its results (BetResults.event_ways);
         # with the collector paused its objects cost no passes over the caller's (large) heap.
+        assert self._solver is not None                   # bets read by the solver
         paused = gc.isenabled()
         gc.disable()
         try:
@@ -143,7 +149,7 @@ class BatchEV:
                 analyses = self._solver.solve_many(shoes[start:start + SOLVE_COUPS])
                 assert list(analyses[0].bets) == ids        # the solver's order is the bets' order
                 for a in analyses:
-                    event_ways = a.bets.event_ways
+                    event_ways = cast("BetResults", a.bets).event_ways   # a solve's bets
                     for (i, scaled), bet_id in zip(self._card_terms, ids):
                         out[i].append(sum(w * x for w, x in zip(event_ways(bet_id), scaled)))
         finally:

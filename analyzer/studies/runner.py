@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from ..io.files import atomic_write, read_json
 from .aggregate import Aggregate, StudyResult, run_chunk, summarize
@@ -110,7 +111,7 @@ def run_study(params: StudyParams, *, jobs: int = 1, cluster: str | None = None,
     of each bet are summed.
     """
     import time
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:  # type: ignore[redundant-expr]  # run-time check: callers pass unchecked values
         raise StudyError(f"jobs must be a whole number >= 1, got {jobs!r}")
     if cluster not in (None, "local"):
         raise StudyError(f"unknown cluster {cluster!r} (use 'local', or --scheduler ADDRESS)")
@@ -124,9 +125,9 @@ def run_study(params: StudyParams, *, jobs: int = 1, cluster: str | None = None,
     on_disk = {index for index, _, shoes in chunks
                if store is not None and store.load(index, shoes) is not None}
     missing = [c for c in chunks if c[0] not in on_disk]
-    status = {"chunks": len(chunks), "reused": len(on_disk), "computed": 0, "shoes_total": params.shoes,
-              "shoes_done": sum(c[2] for c in chunks if c[0] in on_disk), "shoes_computed": 0,
-              "state_dir": None if store is None else str(store.dir)}
+    status: dict[str, Any] = {"chunks": len(chunks), "reused": len(on_disk), "computed": 0, "shoes_total": params.shoes,
+                              "shoes_done": sum(c[2] for c in chunks if c[0] in on_disk), "shoes_computed": 0,
+                              "state_dir": None if store is None else str(store.dir)}
     # Chunks are merged in chunk order as soon as they are contiguous, so memory
     # holds only the chunks that finished ahead of an unfinished one.
     agg = Aggregate()
@@ -139,6 +140,7 @@ def run_study(params: StudyParams, *, jobs: int = 1, cluster: str | None = None,
             if index in pending:
                 agg.add(pending.pop(index))
             elif index in on_disk:
+                assert store is not None            # chunks on disk: there is a store
                 data = store.load(index, shoes)
                 if data is None:
                     raise StudyError(f"chunk file {index} of {str(store.dir)!r} became unreadable during the run")
