@@ -6,6 +6,7 @@ Exact values are printed as reduced fractions ``p/q`` with a decimal beside them
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 from ..core.results import Analysis
 from ..io.tables import csv_text, decimal, exact, json_text, md_table, percent
@@ -148,16 +149,16 @@ def distributions_csv(d: Distributions) -> str:
         for k, ws in cond.ways.items():
             total = sum(ws)
             for winner, w in zip(WINNERS, ws):
-                p = Fraction(w, total) if total else None
+                q = Fraction(w, total) if total else None
                 rows.append([cond.name, "|".join(cond.labels), "|".join(map(str, k)), winner, w, total,
-                             exact(p) if p is not None else "", decimal(p, 15) if p is not None else ""])
+                             exact(q) if q is not None else "", decimal(q, 15) if q is not None else ""])
     return csv_text(rows, ["table", "key_labels", "key", "outcome", "ways", "of", "probability",
                        "probability_float"])
 
 
 def distributions_json(d: Distributions) -> str:
-    doc = {"shoe": {"cards": d.shoe.cards, "counts": d.shoe.rank_counts}, "deals": d.deals,
-           "tables": {}, "conditionals": {}}
+    doc: dict[str, Any] = {"shoe": {"cards": d.shoe.cards, "counts": d.shoe.rank_counts}, "deals": d.deals,
+                           "tables": {}, "conditionals": {}}
     for dist in d.tables.values():
         doc["tables"][dist.name] = {"title": dist.title, "labels": list(dist.labels),
                                     "cells": [{"key": list(k), "ways": w} for k, w in dist.ways.items()]}
@@ -186,7 +187,7 @@ def eor_markdown(e: Effects, command: str, charts: dict | None) -> str:
             notes.append(b.bet.id)
             continue
         tags = b.tags()
-        row = [b.bet.id] + [("n/a" if b.effect(r) is None else f"{float(b.effect(r)) * 100:+.5f}")
+        row = [b.bet.id] + [("n/a" if (eff := b.effect(r)) is None else f"{float(eff) * 100:+.5f}")
                             for r in RANKS]
         same = all(tags[r] == tags["T"] for r in "JQK")
         row.append(" ".join(f"{r}:{tags[r]:+d}" for r in RANKS if r not in "JQK" or not same))
@@ -223,8 +224,8 @@ def eor_csv(e: Effects) -> str:
 
 
 def eor_json(e: Effects) -> str:
-    doc = {"shoe": {"cards": e.shoe.cards, "counts": e.shoe.rank_counts}, "cards_removed": e.cards,
-           "bets": {}}
+    doc: dict[str, Any] = {"shoe": {"cards": e.shoe.cards, "counts": e.shoe.rank_counts},
+                           "cards_removed": e.cards, "bets": {}}
     for b in e.bets.values():
         tags = b.tags()
         corr = None if b.vanishes else b.correlation(tags)
@@ -258,8 +259,8 @@ def payouts_markdown(a: Analysis, command: str) -> str:
         else:
             line = (f"Break-even payout for `{be.event}`: {be.pays} = {float(be.pays):.6f} to 1 "
                     f"(now {be.current}).")
-            if 0 < be.current < 1:
-                line += f" As a commission on a 1:1 win: {float(be.commission):.4%}."
+            if 0 < be.current < 1 and (commission := be.commission) is not None:   # (pays is not None)
+                line += f" As a commission on a 1:1 win: {float(commission):.4%}."
             out.append(line)
         out.append("")
     return "\n".join(out)

@@ -122,7 +122,7 @@ def plan(events, bankroll, unit, coups: int, system: str = "flat", limit=None) -
         raise BankrollError(f"the table limit {limit} is below the unit {unit}")
     if start < unit:
         raise BankrollError(f"the bankroll {start} does not cover one unit ({unit})")
-    if not isinstance(coups, int) or coups < 1:
+    if not isinstance(coups, int) or coups < 1:  # type: ignore[redundant-expr]  # run-time check: callers pass unchecked values
         raise BankrollError(f"the number of coups must be a whole number of at least 1, got {coups!r}")
     weights, den = _weights(events)
     sysm = make_system(system, unit, limit, min(coups + 1, STEP_CAP))
@@ -281,7 +281,7 @@ def _run(p: Plan, system: str, progress=None) -> BankrollResult:
         alive_acc = alive_acc * D + alive
         new = spare
         for s, w in sorted(windows.items()):
-            if w is None or max(w[0], stakes[s]) >= w[1]:
+            if max(w[0], stakes[s]) >= w[1]:          # (_advance's windows are never None)
                 continue
             a, hi = max(w[0], stakes[s]), w[1]
             src = mass[s, :, a:hi]
@@ -293,7 +293,7 @@ def _run(p: Plan, system: str, progress=None) -> BankrollResult:
         spare, mass = mass, new
         windows = _advance(windows, stakes, moves)
         for s, w in sorted(windows.items()):       # doubled: move the mass to the flag
-            if w is not None and w[1] > twice:
+            if w[1] > twice:
                 a = max(w[0], twice)
                 mass[s, 1, a:w[1]] += mass[s, 0, a:w[1]]
                 mass[s, 0, a:w[1]] = 0

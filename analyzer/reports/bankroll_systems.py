@@ -78,10 +78,10 @@ def make_system(name: str, unit: Fraction, limit: Fraction | None, steps: int) -
     if name == "flat":
         return System(name, (unit,), ((0, 0, 0),))
     if name == "paroli":
-        stakes = tuple(unit * 2 ** w if limit is None else min(unit * 2 ** w, limit)
-                       for w in range(PAROLI_WINS))
+        doubled = tuple(unit * 2 ** w if limit is None else min(unit * 2 ** w, limit)
+                        for w in range(PAROLI_WINS))
         moves = tuple((0, w, (w + 1) % PAROLI_WINS) for w in range(PAROLI_WINS))
-        return System(name, stakes, moves)
+        return System(name, doubled, moves)
     if name == "martingale":
         stakes = _steps(lambda k: unit * 2 ** k, limit, steps)
         last = len(stakes) - 1

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import sys
 from fractions import Fraction
+from typing import Any
 
 from ..core.results import Analysis, BetResult
 from ..io.tables import csv_text, decimal, exact, json_text, md_table, percent, to_float
@@ -118,10 +119,10 @@ def bankroll_markdown(r: BankrollResult, bet: BetResult, analysis: Analysis, cha
 
 
 def bankroll_dict(r: BankrollResult, bet: BetResult, analysis: Analysis) -> dict:
-    d = {"bet": {"id": bet.bet.id, "name": bet.bet.name,
-                 "events": [{"event": e.event, "pays": exact(e.pays), "probability": exact(e.probability)}
-                            for e in bet.events]},
-         "shoe": shoe_json(analysis)}
+    d: dict[str, Any] = {"bet": {"id": bet.bet.id, "name": bet.bet.name,
+                                 "events": [{"event": e.event, "pays": exact(e.pays),
+                                             "probability": exact(e.probability)} for e in bet.events]},
+                         "shoe": shoe_json(analysis)}
     if _rules(analysis) is not None:
         d["rules"] = _rules(analysis).describe()
     d |= {"system": r.system, "bankroll": exact(r.bankroll), "unit": exact(r.unit),

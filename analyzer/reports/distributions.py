@@ -17,12 +17,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..core.engine import POSITIONS, Tabulation, coup_table, falling
 from ..core.frames import data_frame, frame_html
 from ..core.shoe import Shoe
+
+if TYPE_CHECKING:
+    from ..core.rules import Rules
 
 WINNERS = ("player", "banker", "tie")
 
@@ -135,7 +139,7 @@ class Distributions:
     deals: int
     tables: dict[str, Distribution]
     conditionals: dict[str, Conditional]
-    rules: object = None   # the Rules counted (None: Punto Banco)
+    rules: Rules | None = None   # the Rules counted (None: Punto Banco)
 
     def __repr__(self) -> str:
         return (f"<Distributions of {self.shoe.describe()}: {self.deals} deals; "
@@ -178,10 +182,10 @@ def distributions(shoe: Shoe, rules=None) -> Distributions:
         tables[name] = Distribution(name, title, labels, cells, deals)
     for name, (title, labels, _, sizes) in _COND_SPECS.items():
         offset, _ = c.plans[name]
-        cells = {}
+        cond_cells = {}
         for i, idx in enumerate(np.ndindex(*sizes)):
             key = tuple(_label(name, part, int(v)) for part, v in zip(labels, idx))
             base = offset + 3 * i
-            cells[key] = (ways[base], ways[base + 1], ways[base + 2])
-        conds[name] = Conditional(name, title, labels, cells, deals)
+            cond_cells[key] = (ways[base], ways[base + 1], ways[base + 2])
+        conds[name] = Conditional(name, title, labels, cond_cells, deals)
     return Distributions(shoe, deals, tables, conds, rules)

@@ -25,6 +25,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from ..bets.catalog import Bet, catalog
 from ..core.cards import RANKS, SUITS
@@ -32,6 +33,9 @@ from ..core.errors import ShoeError
 from ..core.frames import bet_list, data_frame, frame_html
 from ..core.shoe import Shoe
 from ..core.solver import Solver
+
+if TYPE_CHECKING:
+    from ..core.rules import Rules
 
 
 @dataclass(frozen=True)
@@ -107,7 +111,7 @@ class Effects:
     shoe: Shoe
     cards: int
     bets: dict[str, BetEffects]
-    rules: object = None   # the Rules counted (None: Punto Banco)
+    rules: Rules | None = None   # the Rules counted (None: Punto Banco)
 
     def __repr__(self) -> str:
         return (f"<Effects of removing {self.cards} card{'s' if self.cards > 1 else ''} of a rank from "

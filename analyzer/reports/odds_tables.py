@@ -15,10 +15,15 @@ import threading
 from fractions import Fraction
 from math import gcd
 from operator import mul
+from typing import TYPE_CHECKING, Protocol, cast
 
 from ..core.engine import POSITIONS
 from ..core.results import OUTCOMES, Analysis, BetResult
 from ..io.tables import csv_text, decimal, exact, json_text, md_table, percent, ratio, to_float
+
+if TYPE_CHECKING:
+    from ..core.results import BetResults
+    from ..core.shoe import Shoe
 
 
 def pays_text(p: Fraction) -> str:
@@ -145,7 +150,14 @@ def odds_csv(a: Analysis, breakeven=None) -> str:
     return csv_text(rows, CSV_HEADERS)
 
 
-def shoe_json(a: Analysis) -> dict:
+class _WithShoe(Protocol):
+    """What :func:`shoe_json` reads: an :class:`Analysis`, a par sheet, ..."""
+
+    @property
+    def shoe(self) -> Shoe: ...
+
+
+def shoe_json(a: _WithShoe) -> dict:
     shoe = a.shoe
     d = {"cards": shoe.cards, "counts": shoe.rank_counts, "suited": shoe.suited}
     if shoe.suited:
@@ -196,7 +208,7 @@ def odds_dict(a: Analysis, breakeven=None) -> dict:
 def document_tail(a: Analysis, breakeven=None) -> dict:
     """The keys of the odds document after ``"bets"``: the break-even, rules other than
     Punto Banco's, known cards (each only when there is one)."""
-    tail = {}
+    tail: dict[str, object] = {}
     if breakeven is not None:
         tail["breakeven"] = breakeven_dict(breakeven)
     if a.rules is not None and not a.rules.is_default:
@@ -223,7 +235,7 @@ def odds_line(a: Analysis, breakeven=None, extra: dict | None = None) -> str:
     layout = getattr(bets, "layout", None)
     text = None
     if layout is not None and a.deals > 0:
-        text = _line_layout(layout).text(a.deals, bets.ways)
+        text = _line_layout(layout).text(a.deals, cast("BetResults", bets).ways)   # a layout: BetResults
     tail = document_tail(a, breakeven)
     if extra:
         tail.update(extra)
@@ -270,7 +282,7 @@ class LineLayout:
     def text(self, deals: int, all_ways: tuple[int, ...]) -> str | None:
         """The bets' text over ``deals`` deals with these ways (``BetResults.ways``), or
         ``None`` when a value is beyond a float's range (the caller writes the document)."""
-        out = []
+        out: list[str] = []
         add = out.append
         for i, (head, start, stop, lcm, w1, w2, wins, heads) in enumerate(self.bets):
             ways = all_ways[start:stop]

@@ -32,6 +32,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 from statistics import NormalDist
+from typing import TYPE_CHECKING, overload
 
 from ..bets.breakeven import breakeven
 from ..bets.catalog import Bet, Event
@@ -43,6 +44,11 @@ from ..core.results import BetResult
 from ..core.shoe import Shoe
 from ..core.solver import Solver
 from .eor import effects_of_removal
+
+if TYPE_CHECKING:
+    import sympy
+
+    from ..core.rules import Rules
 
 #: Rounds of the confidence bands.
 ROUNDS = (100, 1_000, 10_000, 100_000, 1_000_000)
@@ -168,7 +174,7 @@ class ParSheet:
     wagers: tuple[Wager, ...]
     hold: Hold | None
     hold_note: str = ""
-    rules: object = None        # the Rules played (None: Punto Banco)
+    rules: Rules | None = None  # the Rules played (None: Punto Banco)
 
     def __repr__(self) -> str:
         """Short: the title, the shoe and the wagers (the sheet's figures are its fields).
@@ -209,7 +215,12 @@ def bands(mean: Fraction, variance: Fraction, rounds=ROUNDS) -> tuple[Band, ...]
                  for n in rounds)
 
 
-def _fraction(x) -> Fraction | None:
+@overload
+def _fraction(x: None) -> None: ...
+@overload
+def _fraction(x: sympy.Rational) -> Fraction: ...
+def _fraction(x):
+    """A sympy rational as a ``Fraction`` (``None`` stays ``None``)."""
     return None if x is None else Fraction(int(x.p), int(x.q))
 
 

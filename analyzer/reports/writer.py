@@ -13,6 +13,7 @@ import functools
 import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from ..bets.catalog import catalog
 from ..core.cards import RANKS
@@ -53,7 +54,10 @@ def generate(out: Path, decks: tuple[int, ...] = DEFAULT_DECKS, plots: bool | No
     best = player_option == "best"
     if player_option is not None:               # checked before any file: with_player_option raises
         (base or PUNTO_BANCO).with_player_option("draw" if best else player_option)
-    rules = base.with_player_option(player_option) if player_option in ("draw", "stand") else base
+    rules = base
+    if player_option in ("draw", "stand"):
+        assert base is not None                 # Punto Banco offers no option: raised just above
+        rules = base.with_player_option(player_option)
     rules = None if rules is None or (rules.is_default and not best) else rules
     if words is None:
         words = "" if base is None else f" --rules {base.name}" + (
@@ -85,7 +89,7 @@ def generate(out: Path, decks: tuple[int, ...] = DEFAULT_DECKS, plots: bool | No
             from ..core.choice import best_rules
             return best_rules(rules, shoe.value_counts)[1]
         written: list[Path] = []
-        steps: list[tuple[str, Callable[[], None]]] = []
+        steps: list[tuple[str | None, Callable[[], None]]] = []     # None: a step without a name
 
         def write(name: str, text: str) -> None:
             path = out / name
@@ -190,13 +194,15 @@ def generate(out: Path, decks: tuple[int, ...] = DEFAULT_DECKS, plots: bool | No
             shoe = Shoe.standard(8)
             shoe_doc = formatting.shoe_json(solver_for(shoe).solve(shoe))
             r8 = played(shoe)
-            for name, build, md, js, r, w in (
+            # each table's builder and writers (Any: each pair reads the data its builder gives)
+            tables: tuple[tuple[str, Callable[[], Any], Callable[..., str], Callable[..., str], Any, str], ...] = (
                     ("insurance", lambda: midcoup.insurance_table(shoe, r8), mc.insurance_markdown, mc.insurance_json,
                      r8, words),
                     ("known_card_edges", lambda: midcoup.known_card_report(shoe, r8), mc.known_edges_markdown,
                      mc.known_edges_json, r8, words),
                     ("gold", lambda: midcoup.gold_table(shoe, bets, option), mc.gold_markdown, mc.gold_json,
-                     option, gold_words)):
+                     option, gold_words))
+            for name, build, md, js, r, w in tables:
                 data = build()
                 cmd = f"baccarat midcoup --table {name.replace('_', '-')} --decks 8" + w
                 write(f"{name}_8_decks.md", md(data, shoe.describe(), cmd, r))
