@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from .options import (
     add_bet_options,
@@ -20,6 +21,9 @@ from .options import (
     write_output,
 )
 from .rules import add_rules_options, rules_from_args
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 
 def register(sub) -> None:
@@ -156,7 +160,8 @@ def cmd_odds(args) -> int:
         from ..io.tables import json_text
         write_output(json_text(odds_document(result, be, strategy)), args.output)
         return 0
-    text = {"md": formatting.odds_markdown, "csv": formatting.odds_csv}[fmt](result, breakeven=be)
+    writers: dict[str, Callable[..., str]] = {"md": formatting.odds_markdown, "csv": formatting.odds_csv}
+    text = writers[fmt](result, breakeven=be)
     if strategy is not None and fmt == "md":
         from ..reports.rules_tables import strategy_markdown
         text = text.rstrip("\n") + "\n\n" + "\n".join(strategy_markdown(strategy)) + "\n"

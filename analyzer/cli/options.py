@@ -70,7 +70,7 @@ def converter(parse, name: str | None = None):
             return parse(text)
         except BaccaratError as e:
             return Refused(e)
-    convert.__name__ = name or getattr(parse, "__name__", "value")
+    convert.__name__ = name or str(getattr(parse, "__name__", "value"))
     convert.__doc__ = parse.__doc__
     return convert
 

@@ -6,6 +6,7 @@ import re
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from .options import (
     UsageError,
@@ -21,6 +22,9 @@ from .options import (
     write_output,
 )
 from .rules import add_rules_options, rules_from_args, rules_words
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 
 def _rules(args, shoe=None):
@@ -123,7 +127,8 @@ def cmd_distributions(args) -> int:
     text = {"md": lambda: reportfmt.distributions_markdown(d, "baccarat distributions " + _shoe_words(args)
                                                            + reproduce_words(args)),
             "csv": lambda: reportfmt.distributions_csv(d),
-            "json": lambda: json_with_rules(reportfmt.distributions_json(d), d.rules and d.rules.describe())}[fmt]()
+            "json": lambda: json_with_rules(reportfmt.distributions_json(d),
+                                            d.rules.describe() if d.rules else None)}[fmt]()
     write_output(text, args.output)
     return 0
 
@@ -189,6 +194,9 @@ def cmd_midcoup(args) -> int:
     check_outputs(args.output)
     shoe = shoe_from_args(args)
     bets = tuple(catalog().bets.values())
+    data: Any                               # what the table's builder gives, read by its own writers
+    md: Callable[..., str]
+    js: Callable[..., str]
     if args.table == "gold":
         rules = option_rules(args)
         with progress_bar(3, "gold: each Player choice", args.quiet) as bar:
@@ -196,12 +204,13 @@ def cmd_midcoup(args) -> int:
         md, js = mc.gold_markdown, mc.gold_json
     else:
         rules = _rules(args, shoe)
-        data, md, js = {
+        tables: dict[str, tuple[Callable[[], object], Callable[..., str], Callable[..., str]]] = {
             "insurance": (lambda: midcoup.insurance_table(shoe, rules), mc.insurance_markdown, mc.insurance_json),
             "known-card-edges": (lambda: midcoup.known_card_report(shoe, rules), mc.known_edges_markdown,
                                  mc.known_edges_json),
-        }[args.table]
-        data = data()
+        }
+        build, md, js = tables[args.table]
+        data = build()
     where = f"--shoe '{args.shoe}'" if args.shoe else f"--decks {args.decks or 8}"
     if args.remove.strip():
         where += f" --remove '{args.remove}'"

@@ -199,7 +199,7 @@ def cmd_verify(args) -> int:
         rules = _play_rules(args, shoe)
         shoe = shoe_for(stream, shoe)
         live = args.output in (None, "-") and fmt in ("md", "csv") and not stream.whole
-        started = []
+        started: list[bool] = []
 
         def start(out=sys.stdout):
             """The first line (md) or the header (csv), once there is something to print."""

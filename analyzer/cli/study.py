@@ -111,6 +111,7 @@ def parse_tags(text: str) -> tuple[str | None, dict[str, int]]:
     >>> parse_tags("dragon7:8=2,9=2,4=-1")
     ('dragon7', {'8': 2, '9': 2, '4': -1})
     """
+    bet: str | None
     bet, sep, spec = text.partition(":")
     if not sep:
         bet, spec = None, text

@@ -30,7 +30,7 @@ REPORT_COMMAND = "baccarat report --out reports/"
 
 
 def generate(out: Path, decks: tuple[int, ...] = DEFAULT_DECKS, plots: bool | None = None,
-             progress: Callable[[str], None] | None = None, rules=None, player_option: str | None = None,
+             progress: Callable[[str], object] | None = None, rules=None, player_option: str | None = None,
              words: str | None = None) -> list[Path]:
     """Write every report into ``out``; returns the files written.
 

@@ -20,6 +20,7 @@ row 3: reported outcome banker but the cards give a tie (player 8, banker 8)
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import numpy as np
 
@@ -411,7 +412,36 @@ def _verdict_lines(rep, shown: int, total: int) -> list[str]:
     return lines
 
 
-def summary_text(rep: Replay, shown: list[Violation], total: int) -> str:
+class LogSummary(Protocol):
+    """What the summaries read of a log: a :class:`~.logs.HandLog`, or the :class:`LogTotals` of a stream."""
+
+    @property
+    def path(self) -> str: ...
+    @property
+    def coups(self) -> int: ...
+    @property
+    def shoes(self) -> int: ...
+    @property
+    def shape(self) -> str: ...
+    @property
+    def skipped(self) -> dict[str, int]: ...
+
+
+class ReplaySummary(Protocol):
+    """What :func:`summary_text`, :func:`replay_json` and :func:`replay_csv` read: a :class:`Replay`,
+    or the :class:`StreamReplay` of a log read as a stream."""
+
+    @property
+    def log(self) -> LogSummary: ...
+    @property
+    def shoe(self) -> Shoe: ...
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def counts(self) -> dict: ...
+
+
+def summary_text(rep: ReplaySummary, shown: list[Violation], total: int) -> str:
     log = rep.log
     head = (f"{log.path}: {log.coups} coup{'s' if log.coups != 1 else ''} in {log.shoes} "
             f"shoe{'s' if log.shoes != 1 else ''}, declared shoe {rep.shoe.describe()}")
@@ -448,7 +478,7 @@ class LogTotals:
     coups: int
     shoes: int
     shape: str
-    skipped: dict
+    skipped: dict[str, int]
 
 
 @dataclass
@@ -489,7 +519,7 @@ def replay_stream(stream, shoe: Shoe, rules: Rules | None = None, limit: int | N
                          "violating_rows": rows, "shown": shown})
 
 
-def replay_json(rep: Replay, shown: list[Violation], total: int) -> str:
+def replay_json(rep: ReplaySummary, shown: list[Violation], total: int) -> str:
     doc = {"source": rep.log.path, "shoe": rep.shoe.spec(), "coups": rep.log.coups, "shoes": rep.log.shoes,
            "violations": total, "violating_rows": rep.counts.get("violating_rows", 0),
            "ok": not total, "read_as": rep.log.shape, "skipped": rep.log.skipped,
@@ -499,5 +529,5 @@ def replay_json(rep: Replay, shown: list[Violation], total: int) -> str:
     return json_text(doc)
 
 
-def replay_csv(rep: Replay, shown: list[Violation]) -> str:
+def replay_csv(rep: ReplaySummary, shown: list[Violation]) -> str:
     return csv_text([[v.row, v.shoe, v.rule, v.message] for v in shown], ["row", "shoe", "rule", "message"])
