@@ -454,7 +454,7 @@ class Condition:
 
     @classmethod
     def parse(cls, text: str) -> Condition:
-        if not isinstance(text, str) or not text.strip():  # type: ignore[redundant-expr]  # run-time check: callers pass unchecked values
+        if not isinstance(text, str) or not text.strip():  # type: ignore[redundant-expr]  # checked at run time
             raise BetError("empty condition")
         if len(text) > MAX_LENGTH:
             raise BetError(f"condition of {len(text):,} characters: at most {MAX_LENGTH:,} are accepted")

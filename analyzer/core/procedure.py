@@ -67,7 +67,7 @@ class Procedure:
     def create(cls, cards: int, burn="none", cut_card: int = DEFAULT_CUT, after_cut: int = 0) -> Procedure:
         """Check the procedure against a shoe of ``cards`` cards."""
         burn = parse_burn(burn)
-        if isinstance(cut_card, bool) or not isinstance(cut_card, int) or cut_card < COUP_CARDS:  # type: ignore[redundant-expr]  # run-time check: callers pass unchecked values
+        if isinstance(cut_card, bool) or not isinstance(cut_card, int) or cut_card < COUP_CARDS:  # type: ignore[redundant-expr]  # checked at run time
             raise ProcedureError(f"--cut-card must be a whole number >= {COUP_CARDS} (a coup can use "
                                  f"{COUP_CARDS} cards), got {cut_card!r}")
         if cut_card > cards:

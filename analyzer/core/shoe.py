@@ -92,7 +92,7 @@ class Shoe:
     def standard(cls, decks: int = 8) -> Shoe:
         """``decks`` full 52-card decks (suited); the same value for the same ``decks``
         (a shoe is immutable: the last few are kept)."""
-        if isinstance(decks, bool) or not isinstance(decks, int) or decks < 1:  # type: ignore[redundant-expr]  # run-time check: callers pass unchecked values
+        if isinstance(decks, bool) or not isinstance(decks, int) or decks < 1:  # type: ignore[redundant-expr]  # checked at run time
             raise ShoeError(f"number of decks must be a whole number of at least 1, got {_short(decks)}")
         if decks * 52 > MAX_CARDS:
             raise ShoeError(f"{_short(decks)} decks is more than the {MAX_CARDS // 52:,} accepted")
@@ -135,7 +135,7 @@ class Shoe:
         >>> Shoe.parse("A=2, 5=3, K=4").cards
         9
         """
-        if not isinstance(spec, str) or not spec.strip():  # type: ignore[redundant-expr]  # run-time check: callers pass unchecked values
+        if not isinstance(spec, str) or not spec.strip():  # type: ignore[redundant-expr]  # checked at run time
             raise ShoeError("empty shoe specification")
         counts: dict[str, int] = {}
         if ";" in spec:

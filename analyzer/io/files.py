@@ -245,7 +245,8 @@ def atomic_open(path: str | Path, binary: bool = False):
     if st is not None and (not stat.S_ISREG(st.st_mode) or st.st_nlink > 1):
         # a device, FIFO or terminal, or a file with other hard links: write into it
         try:
-            f = open(target, "wb" if binary else "w",  # type: ignore[call-overload]  # noqa: SIM115 (closed by `with f:` below: open's errors are told apart; mypy picks no overload for a mode and **kwargs)
+            # (type: ignore: mypy picks no overload of open() for a mode and **kwargs)
+            f = open(target, "wb" if binary else "w",  # type: ignore[call-overload]  # noqa: SIM115 (closed by `with f:` below: open's errors are told apart)
                      **({} if binary else {"encoding": "utf-8", "newline": ""}))
         except OSError as e:
             raise OutputError(f"cannot write {name!r}: {e.strerror or e}") from None

@@ -122,7 +122,7 @@ def plan(events, bankroll, unit, coups: int, system: str = "flat", limit=None) -
         raise BankrollError(f"the table limit {limit} is below the unit {unit}")
     if start < unit:
         raise BankrollError(f"the bankroll {start} does not cover one unit ({unit})")
-    if not isinstance(coups, int) or coups < 1:  # type: ignore[redundant-expr]  # run-time check: callers pass unchecked values
+    if not isinstance(coups, int) or coups < 1:  # type: ignore[redundant-expr]  # checked at run time
         raise BankrollError(f"the number of coups must be a whole number of at least 1, got {coups!r}")
     weights, den = _weights(events)
     sysm = make_system(system, unit, limit, min(coups + 1, STEP_CAP))

@@ -185,7 +185,7 @@ def effects_of_removal(shoe: Shoe, bets: Sequence[str | Bet], cards: int = 1,
                        solver: Solver | None = None) -> Effects:
     """Exact effects of removing ``cards`` cards of each rank (taken at random among
     that rank's cards: :func:`removals`), for each bet."""
-    if isinstance(cards, bool) or not isinstance(cards, int) or cards < 1:  # type: ignore[redundant-expr]  # run-time check: callers pass unchecked values
+    if isinstance(cards, bool) or not isinstance(cards, int) or cards < 1:  # type: ignore[redundant-expr]  # checked at run time
         raise ShoeError(f"number of cards to remove must be a whole number >= 1, got {cards!r}")
     most = max(shoe.rank_counts.values())
     if cards > most or shoe.cards - cards < 6:

@@ -139,8 +139,9 @@ def _sheet_markdown(sheet: ParSheet, h: str, rules_line: bool = False) -> list[s
     out = [f"- Shoe: {sheet.shoe.describe()}",
            f"- Deals in the cycle: {sheet.deals} ({deals_formula(sheet.shoe.cards)})", ""]
     if rules_line:
-        # (a sheet of Punto Banco among differing rules, rules None, would fail here: see the lint branch's report)
-        out.insert(1, f"- Rules: {sheet.rules.describe()}")  # type: ignore[union-attr]  # rules differ: a best play
+        # rules_line: the sheets' rules differ (a best play), so each has its Rules; a sheet whose best
+        # play is Punto Banco's (rules None) would fail here, which no standard shoe does today
+        out.insert(1, f"- Rules: {sheet.rules.describe()}")  # type: ignore[union-attr]
     out += [f"{h} Summary", ""]
     out += [md_table(_summary_rows(sheet), ["wager", "name", "house edge", "RTP", "hit frequency",
                                             "element of risk", "sd", "VI 90%", "VI 95%", "largest payout"],

@@ -138,7 +138,7 @@ class DaskRunner:
     manager: the client (and a local cluster) are closed on the way out, Ctrl-C included."""
 
     def __init__(self, cluster: str | None = None, scheduler: str | None = None, jobs: int = 1):
-        if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:  # type: ignore[redundant-expr]  # run-time check: callers pass unchecked values
+        if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:  # type: ignore[redundant-expr]  # checked at run time
             raise ClusterError(f"jobs must be a whole number >= 1, got {jobs!r}")
         if cluster not in (None, "local"):
             raise ClusterError(f"unknown cluster {cluster!r} (use 'local', or --scheduler ADDRESS)")

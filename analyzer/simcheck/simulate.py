@@ -214,9 +214,9 @@ def simulate(shoe: Shoe, shoes: int, seed: int, cut_card: int = DEFAULT_CUT_CARD
     dealt (and at the end).
     """
     faults = faults or Faults()
-    if isinstance(shoes, bool) or not isinstance(shoes, int) or shoes < 1:  # type: ignore[redundant-expr]  # run-time check: callers pass unchecked values
+    if isinstance(shoes, bool) or not isinstance(shoes, int) or shoes < 1:  # type: ignore[redundant-expr]  # checked at run time
         raise SimulationError(f"number of shoes must be a whole number of at least 1, got {shoes!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:  # type: ignore[redundant-expr]  # run-time check: callers pass unchecked values
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:  # type: ignore[redundant-expr]  # checked at run time
         raise SimulationError(f"seed must be a whole number >= 0, got {seed!r}")
     try:
         procedure = Procedure.create(shoe.cards, burn, cut_card, after_cut)

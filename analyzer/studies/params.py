@@ -78,7 +78,7 @@ class StudyParams:
         """
         for name, v, lo in (("number of shoes", shoes, 1), ("seed", seed, 0), ("cut card", cut_card, 0),
                             ("depth step", depth_step, 1), ("shoes per chunk", chunk_shoes, 1)):
-            if isinstance(v, bool) or not isinstance(v, int) or v < lo:  # type: ignore[redundant-expr]  # run-time check: callers pass unchecked values
+            if isinstance(v, bool) or not isinstance(v, int) or v < lo:  # type: ignore[redundant-expr]  # checked at run time
                 raise StudyError(f"{name} must be a whole number >= {lo}, got {v!r}")
         chunks = -(-shoes // chunk_shoes)
         if chunks > MAX_CHUNKS:

@@ -111,7 +111,7 @@ def run_study(params: StudyParams, *, jobs: int = 1, cluster: str | None = None,
     of each bet are summed.
     """
     import time
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:  # type: ignore[redundant-expr]  # run-time check: callers pass unchecked values
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:  # type: ignore[redundant-expr]  # checked at run time
         raise StudyError(f"jobs must be a whole number >= 1, got {jobs!r}")
     if cluster not in (None, "local"):
         raise StudyError(f"unknown cluster {cluster!r} (use 'local', or --scheduler ADDRESS)")
