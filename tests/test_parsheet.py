@@ -229,3 +229,21 @@ def test_xlsx_without_openpyxl_is_one_line(tmp_path, capsys, monkeypatch):
     err = capsys.readouterr().err
     assert err.startswith("baccarat: error: ") and "[xlsx]" in err and len(err.splitlines()) == 1
     assert not (tmp_path / "x.xlsx").exists()
+
+
+def test_sheets_of_different_rules_name_each_including_punto_banco():
+    """When the sheets play different rules, each names its own, and a sheet on Punto Banco
+    (its ``rules`` is None) is named too, not a crash (a rules file that is Punto Banco with a
+    Player's option can give such a sheet under --player-option best)."""
+    from analyzer.bets.catalog import catalog
+    from analyzer.bets.rules_files import load_rules
+    from analyzer.core.shoe import Shoe
+    from analyzer.reports.parsheet import parsheet
+    from analyzer.reports.parsheet_tables import parsheet_markdown
+    bets = catalog().select(["banker"])
+    plain = parsheet(Shoe.standard(1), bets, by_decks=(1,), rounds=(100,))
+    gold = parsheet(Shoe.standard(1), bets, by_decks=(1,), rounds=(100,), rules=load_rules("gold"))
+    assert plain.rules is None and gold.rules is not None
+    named = [line for line in parsheet_markdown([plain, gold], "baccarat parsheet").splitlines()
+             if line.startswith("- Rules: ")]
+    assert [line.split()[2] for line in named] == ["punto_banco", "gold"]

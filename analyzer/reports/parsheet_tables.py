@@ -139,9 +139,10 @@ def _sheet_markdown(sheet: ParSheet, h: str, rules_line: bool = False) -> list[s
     out = [f"- Shoe: {sheet.shoe.describe()}",
            f"- Deals in the cycle: {sheet.deals} ({deals_formula(sheet.shoe.cards)})", ""]
     if rules_line:
-        # rules_line: the sheets' rules differ (a best play), so each has its Rules; a sheet whose best
-        # play is Punto Banco's (rules None) would fail here, which no standard shoe does today
-        out.insert(1, f"- Rules: {sheet.rules.describe()}")  # type: ignore[union-attr]
+        # rules_line: the sheets' rules differ (a best play); a sheet whose best play is Punto
+        # Banco's has rules None (a rules file that is Punto Banco with an option can give it)
+        from ..core.rules import PUNTO_BANCO
+        out.insert(1, f"- Rules: {(sheet.rules or PUNTO_BANCO).describe()}")
     out += [f"{h} Summary", ""]
     out += [md_table(_summary_rows(sheet), ["wager", "name", "house edge", "RTP", "hit frequency",
                                             "element of risk", "sd", "VI 90%", "VI 95%", "largest payout"],
