@@ -29,8 +29,9 @@ os.environ["BACCARAT_NO_CACHE"] = "1"
 REPO = Path(__file__).resolve().parents[1]
 
 # -- hypothesis -------------------------------------------------------------------------------
-# The default run draws few examples; `.ci/run` sets HYPOTHESIS_PROFILE=ci for the slow run,
-# which draws the numbers each test asks for by name (see helpers.examples).
+# Each test asks for its number of examples; where that is costly the default run's test draws
+# few and a twin marked ``slow`` (``pytest -m slow``, run by `.ci/run`) draws many.
+# HYPOTHESIS_PROFILE picks a profile (both keep those numbers).
 settings.register_profile("default", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("ci", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
