@@ -14,7 +14,6 @@ import shlex
 import subprocess
 import sys
 from pathlib import Path
-from typing import NamedTuple
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -25,6 +24,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 # included, so every test compiles what it counts; tests/test_cache.py turns it on in
 # a folder of its own.
 os.environ["BACCARAT_NO_CACHE"] = "1"
+
+from helpers import Run  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -38,14 +39,6 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
 # -- the command line -------------------------------------------------------------------------
-
-class Run(NamedTuple):
-    """What one ``baccarat`` command did: its exit status, standard output and standard error."""
-
-    code: int
-    out: str
-    err: str
-
 
 class CLI:
     """``baccarat ARGV`` for a test: ``cli(*argv)`` runs :func:`analyzer.cli.main` in this
