@@ -213,7 +213,7 @@ def test_crt_rows_equals_crt(shape):
     assert crt_rows(residues, primes) == x
 
 
-def test_solver_results_unchanged_on_every_path():
+def test_solver_results_equal_python_integers_on_every_path():
     """A whole solve (main bets and Dragon 7) equals the Python-integer counts, one shoe and batched."""
     s = Solver(catalog().select(MAIN + ["dragon7"]))
     shoes = [Shoe.standard(d) for d in (1, 8, 9, 27, 28, 30, 40, 1000, 10_000)]
