@@ -178,12 +178,12 @@ def check_against_every_deal(data, backends):
             assert (got[bet.id], deals) == want[bet.id], (backend, [e.when.text for e in bet.events])
 
 
-@SETTINGS
+@settings(SETTINGS, max_examples=8)
 @given(st.data())
 def test_every_condition_against_every_deal(data):
-    """The default back end, the Python-integer reference and one other back end (a
-    float64 batch plan of a big table takes seconds to build: all of them every time
-    is the slow test below)."""
+    """The default back end, the Python-integer reference and one other back end, on 8
+    examples (a float64 batch plan of a big table takes seconds to build, an example up
+    to half a minute: every back end on 300 examples is the slow test below)."""
     check_against_every_deal(data, ["auto", "python", data.draw(st.sampled_from(BACKENDS[2:]))])
 
 
@@ -203,9 +203,7 @@ SAME_MEANING = [
 ]
 
 
-@SETTINGS
-@given(st.data())
-def test_conditions_that_mean_the_same_count_the_same(data):
+def check_same_meaning(data):
     cards = data.draw(small_shoe())
     rules = data.draw(rule_set())
     known = data.draw(known_cards(cards))
@@ -215,6 +213,20 @@ def test_conditions_that_mean_the_same_count_the_same(data):
     a, _ = solver_ways([plain], cards, rules, known)
     b, _ = solver_ways([other], cards, rules, known)
     assert a["plain"] == b["other"], (text, rewrite(text))
+
+
+@settings(SETTINGS, max_examples=8)
+@given(st.data())
+def test_conditions_that_mean_the_same_count_the_same(data):
+    """8 examples (100 in the slow test below)."""
+    check_same_meaning(data)
+
+
+@pytest.mark.slow
+@settings(SETTINGS, max_examples=100)
+@given(st.data())
+def test_conditions_that_mean_the_same_count_the_same_on_many_examples(data):
+    check_same_meaning(data)
 
 
 # -- the reproductions of issue 22 -----------------------------------------------------------
