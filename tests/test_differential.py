@@ -147,7 +147,8 @@ def brute_ways(bet, cards, rules, known: Known | None) -> tuple[list[int], int]:
 
 def solver_ways(bets, cards, rules, known, backend=None):
     """The solver's ways of each event of ``bets`` and its deals, by :meth:`Solver.solve`
-    and, the same, by :meth:`Solver.solve_many` (the batch paths) beside another shoe."""
+    and, the same, by :meth:`Solver.solve_many` (the batch paths) beside another shoe;
+    ``None`` when ``"float64"`` refuses a table too big for its batch plan."""
     try:
         s = Solver(bets, rules=rules, known=known or None, backend=backend)
     except BetError as e:
@@ -155,7 +156,14 @@ def solver_ways(bets, cards, rules, known, backend=None):
             reject()
         raise
     shoe = shoe_of(cards)
-    a = s.solve(shoe)
+    try:
+        a = s.solve(shoe)
+    except BetError as e:
+        # a table of millions of class multisets has no float64 batch plan (tested in
+        # test_classbatch.py): refused in one line, the other back ends count it
+        if backend == "float64" and "float64 batch plan's" in str(e):
+            return None
+        raise
     bigger = shoe_of(list(cards) + list(range(52)))         # holds the known cards too
     assert s.solve_many([shoe, bigger, shoe])[::2] == [a, a]
     # the last event of a result is the bet's ``otherwise``
@@ -173,7 +181,10 @@ def check_against_every_deal(data, backends):
             for i in range(data.draw(st.integers(1, 2)))]
     want = {bet.id: brute_ways(bet, cards, rules, known) for bet in bets}
     for backend in backends:
-        got, deals = solver_ways(bets, cards, rules, known, backend)
+        counted = solver_ways(bets, cards, rules, known, backend)
+        if counted is None:                                 # float64 refused a huge table
+            continue
+        got, deals = counted
         for bet in bets:
             assert (got[bet.id], deals) == want[bet.id], (backend, [e.when.text for e in bet.events])
 
