@@ -126,7 +126,7 @@ def check_question(ways: CoupWays, coups: int, at_least=(), convention: str = "t
                    default=0)
         raise RunsError(f"{coups:,} coups is beyond the work budget of about {WORK_BUDGET:g} s (estimated "
                         f"{estimate_seconds(ways, coups, at_least, convention):,.0f} s); at most {fits:,} coups fit"
-                        + (f" with {len(at_least)} run lengths k" if at_least else ""))
+                        + (f" with {len(at_least)} run length{'s' if len(at_least) > 1 else ''} k" if at_least else ""))
 
 
 def _two_letter(ways: CoupWays, outcome: str, convention: str) -> tuple[int, int, int]:

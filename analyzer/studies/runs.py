@@ -204,5 +204,12 @@ def comparison_rows(dealt: DealtRuns, exact: Independent) -> list[dict]:
     return rows
 
 
+def dealt_summary(dealt: DealtRuns, exact: Independent) -> dict:
+    """What the documents of :mod:`analyzer.reports.runs_tables` show of the dealt shoes."""
+    return {"shoes": dealt.shoes, "seed": dealt.seed, "procedure": dealt.procedure,
+            "coups_law": dealt.coups_law(), "rows": comparison_rows(dealt, exact),
+            "longest_shares": {o: dealt.longest_shares(o).tolist() for o in dealt.outcomes}}
+
+
 __all__ = ["DealtRuns", "Estimate", "Independent", "MAX_SHOES", "comparison_rows", "deal_runs",
-           "independent_for", "mean_ci", "run_lengths", "share_ci"]
+           "dealt_summary", "independent_for", "mean_ci", "run_lengths", "share_ci"]
