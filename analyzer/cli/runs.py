@@ -111,7 +111,10 @@ def cmd_runs(args) -> int:
     if args.coups is None and args.shoes is None:
         raise UsageError("give --coups N (the coups of a shoe, e.g. 80 for 8 decks) or --shoes N (deal shoes)")
     shoe = shoe_from_args(args)
-    rules_toml = _study_rules(args)                       # refuses --player-option best
+    if getattr(args, "player_option", None) == "best":
+        raise UsageError("runs: --player-option best depends on the cards left, coup by coup; "
+                         "give draw or stand")
+    rules_toml = _study_rules(args)
     from .rules import rules_from_args
     rules, _ = rules_from_args(args, shoe)
     rules = None if rules.is_default else rules

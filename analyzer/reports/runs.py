@@ -109,7 +109,7 @@ def check_question(ways: CoupWays, coups: int, at_least=(), convention: str = "t
     """Refuse, with one line and before any work, what :func:`runs` cannot answer in bounded time."""
     if convention not in CONVENTIONS:
         raise RunsError(f"unknown ties convention {convention!r} (choose from {', '.join(CONVENTIONS)})")
-    if isinstance(coups, bool) or not isinstance(coups, int) or coups < 1:
+    if isinstance(coups, bool) or not isinstance(coups, int) or coups < 1:  # type: ignore[redundant-expr]  # checked at run time
         raise RunsError(f"the number of coups must be a whole number >= 1, got {coups!r}")
     if coups > MAX_COUPS:
         raise RunsError(f"{coups:,} coups is more than the {MAX_COUPS:,} computed exactly (a shoe of 8 decks "

@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
@@ -127,7 +128,7 @@ def deal_runs(shoe: Shoe, shoes: int, seed: int, cut_card: int = 14, burn: str =
     ``progress(n)`` is called with each dealt shoe's count of 1."""
     if convention not in CONVENTIONS:
         raise RunsError(f"unknown ties convention {convention!r} (choose from {', '.join(CONVENTIONS)})")
-    if isinstance(shoes, bool) or not isinstance(shoes, int) or not 1 <= shoes <= MAX_SHOES:
+    if isinstance(shoes, bool) or not isinstance(shoes, int) or not 1 <= shoes <= MAX_SHOES:  # type: ignore[redundant-expr]  # checked at run time
         raise RunsError(f"the number of shoes must be a whole number from 1 to {MAX_SHOES:,}, got {shoes!r}")
     at_least = tuple(dict.fromkeys(at_least))
     params = StudyParams.create(shoe, shoes=shoes, seed=seed, cut_card=cut_card, bet_ids=("banker",), count=(),
@@ -192,7 +193,7 @@ def independent_for(dealt: DealtRuns, ways: CoupWays) -> Independent:
 def comparison_rows(dealt: DealtRuns, exact: Independent) -> list[dict]:
     """One row per figure: its ``name``, ``outcome``, ``k``, the exact ``independent`` value and the
     dealt shoes' :class:`Estimate` ``dealt``."""
-    rows = []
+    rows: list[dict[str, Any]] = []
     for o in dealt.outcomes:
         rows.append({"name": "mean longest run", "outcome": o, "k": None,
                      "independent": exact.mean_longest(o), "dealt": dealt.mean_longest(o)})
