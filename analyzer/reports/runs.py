@@ -43,6 +43,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 
 import numpy as np
 
@@ -259,7 +260,7 @@ class RunsResult:
     counts: dict[tuple[str, int], tuple[int, ...]]
     shoe: str = ""
 
-    @property
+    @cached_property
     def denominator(self) -> int:
         return self.ways.total ** self.coups
 
@@ -294,12 +295,13 @@ class RunsResult:
         """The longest length worth a row: up to where every outcome's P(longest >= L) is below
         ``smallest`` (at least 1, at most the coups)."""
         top = 1
+        bar = smallest * self.denominator               # compared in integers: no Fraction a row
         for o in self.outcomes:
             tail = 0
             w = self.longest[o]
             for L in range(len(w) - 1, -1, -1):
                 tail += w[L]
-                if Fraction(tail, self.denominator) >= smallest:
+                if tail >= bar:
                     top = max(top, L)
                     break
         return min(top, self.coups)

@@ -49,10 +49,13 @@ def _pct(x: Fraction) -> str:
 def _count_rows(r: RunsResult, k: int) -> int:
     """The number of count rows worth showing for ``k``."""
     top = 1
+    bar = SHOWN * r.denominator
     for o in r.outcomes:
         w = r.counts[(o, k)]
+        tail = 0
         for c in range(len(w) - 1, -1, -1):
-            if Fraction(sum(w[c:]), r.denominator) >= SHOWN:
+            tail += w[c]
+            if tail >= bar:
                 top = max(top, c)
                 break
     return min(top, len(r.counts[(r.outcomes[0], k)]) - 1)
@@ -90,8 +93,8 @@ def runs_markdown(r: RunsResult, dealt: dict | None = None, chart: str | None = 
     for k in r.at_least:
         out += [f"## Runs of {k} or more", "",
                 f"The probability of exactly c runs of {k} or more of each outcome in the shoe.", ""]
-        rows = [[str(c)] + [_pct(r.count_distribution(o, k)[c][1]) for o in r.outcomes]
-                for c in range(_count_rows(r, k) + 1)]
+        dist = {o: r.count_distribution(o, k) for o in r.outcomes}
+        rows = [[str(c)] + [_pct(dist[o][c][1]) for o in r.outcomes] for c in range(_count_rows(r, k) + 1)]
         rows.append(["mean"] + [f"{float(r.mean_count(o, k)):.6f}" for o in r.outcomes])
         out += [md_table(rows, ["c"] + letters), ""]
     out += ["## Streaks from a starting point", "",
