@@ -288,6 +288,11 @@ class RunsResult:
         """``(c, P(exactly c runs of outcome of length k or more))``."""
         return [(c, self._p(x)) for c, x in enumerate(self.counts[(outcome, k)])]
 
+    def count_probability(self, outcome: str, k: int, count: int) -> Fraction:
+        """P(exactly ``count`` runs of ``outcome`` of length ``k`` or more)."""
+        w = self.counts[(outcome, k)]
+        return self._p(w[count]) if 0 <= count < len(w) else Fraction(0)
+
     def mean_count(self, outcome: str, k: int) -> Fraction:
         return self._p(sum(c * x for c, x in enumerate(self.counts[(outcome, k)])))
 

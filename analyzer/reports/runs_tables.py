@@ -122,6 +122,33 @@ def _dealt_markdown(dealt: dict) -> list[str]:
     rows = [[d["name"], d["outcome"], f"{float(d['independent']):.6f}", f"{d['dealt'].mean:.6f}",
              f"{d['dealt'].low:.6f} to {d['dealt'].high:.6f}"] for d in dealt["rows"]]
     out += [md_table(rows, ["figure", "outcome", "independent coups (exact)", "dealt shoes", "95% interval"]), ""]
+    groups: dict[tuple[str, int | None], list[dict]] = {}
+    for d in dealt.get("distributions", []):
+        groups.setdefault((d["statistic"], d["k"]), []).append(d)
+    for (statistic, k), items in groups.items():
+        title = "Longest run" if statistic == "longest" else f"Runs of {k} or more"
+        what = "the longest run" if statistic == "longest" else f"the number of runs of {k} or more"
+        outcomes = list(dict.fromkeys(d["outcome"] for d in items))
+        by = {(d["outcome"], d["value"]): d for d in items}
+        values = sorted({d["value"] for d in items})
+        out += [f"### {title}, dealt shoes", "",
+                f"The probability that {what} is each value: exact for independent coups (for the dealt "
+                "shoes' numbers of coups), and the dealt shoes' share with its 95% interval (Wilson).", ""]
+        rows = []
+        for v in values:
+            row = [str(v)]
+            for o in outcomes:
+                d = by.get((o, v))
+                if d is None:
+                    row += ["", ""]
+                else:
+                    e = d["dealt"]
+                    row += [_pct(d["independent"]), f"{e.mean:.4%} ({e.low:.4%} to {e.high:.4%})"]
+            rows.append(row)
+        heads = ["L" if statistic == "longest" else "c"]
+        for o in outcomes:
+            heads += [f"{LETTERS[o]} independent", f"{LETTERS[o]} dealt (95%)"]
+        out += [md_table(rows, heads), ""]
     return out
 
 
@@ -163,7 +190,12 @@ def runs_dict(r: RunsResult, dealt: dict | None = None, rules=None) -> dict:
             "figures": [{"figure": x["name"], "outcome": x["outcome"], "k": x["k"],
                          "independent": exact(x["independent"]), "independent_float": to_float(x["independent"]),
                          "dealt_mean": x["dealt"].mean, "ci95": [x["dealt"].low, x["dealt"].high]}
-                        for x in dealt["rows"]]}
+                        for x in dealt["rows"]],
+            "distributions": [{"statistic": x["statistic"], "outcome": x["outcome"], "k": x["k"],
+                               "value": x["value"], "independent": exact(x["independent"]),
+                               "independent_float": to_float(x["independent"]), "dealt_share": x["dealt"].mean,
+                               "ci95": [x["dealt"].low, x["dealt"].high]}
+                              for x in dealt.get("distributions", [])]}
     d["conventions"] = conventions(r, dealt)
     return d
 
@@ -196,6 +228,10 @@ def runs_csv(r: RunsResult, dealt: dict | None = None, rules=None) -> str:
         if dealt is not None:
             for x in dealt["rows"]:
                 rows.append([f"dealt: {x['name']}", x["outcome"], "" if x["k"] is None else x["k"], "",
+                             exact(x["independent"]), repr(x["dealt"].mean), repr(x["dealt"].low),
+                             repr(x["dealt"].high)])
+            for x in dealt.get("distributions", []):
+                rows.append([f"dealt: {x['statistic']}", x["outcome"], "" if x["k"] is None else x["k"], x["value"],
                              exact(x["independent"]), repr(x["dealt"].mean), repr(x["dealt"].low),
                              repr(x["dealt"].high)])
         return csv_text(rows, ["section", "outcome", "k", "value", "exact", "float", "low", "high"])

@@ -111,6 +111,10 @@ class DealtRuns:
         """The share of shoes with a run of ``outcome`` of ``k`` or more."""
         return share_ci(int((self.longest[outcome] >= k).sum()), self.shoes)
 
+    def share_equal(self, values: np.ndarray, value: int) -> Estimate:
+        """The share of shoes whose figure ``values`` is ``value``, with its Wilson interval."""
+        return share_ci(int((values == value).sum()), self.shoes)
+
     def longest_shares(self, outcome: str) -> np.ndarray:
         """The share of shoes whose longest run of ``outcome`` is ``L``, ``L = 0 .. max``."""
         return np.bincount(self.longest[outcome]) / self.shoes
@@ -181,6 +185,9 @@ class Independent:
     def longest_probability(self, outcome: str, length: int) -> Fraction:
         return self._mix(lambda r: r.longest_probability(outcome, length))
 
+    def count_probability(self, outcome: str, k: int, count: int) -> Fraction:
+        return self._mix(lambda r: r.count_probability(outcome, k, count))
+
 
 def independent_for(dealt: DealtRuns, ways: CoupWays) -> Independent:
     """The exact :class:`Independent` figures for the coups per shoe of ``dealt``."""
@@ -205,12 +212,33 @@ def comparison_rows(dealt: DealtRuns, exact: Independent) -> list[dict]:
     return rows
 
 
+def distribution_rows(dealt: DealtRuns, exact: Independent) -> list[dict]:
+    """The distributions, value by value (0 to one more than the largest dealt): ``statistic``
+    (``longest`` or ``runs_at_least``), ``outcome``, ``k``, ``value``, the exact ``independent``
+    probability and the dealt shoes' share (:class:`Estimate`, Wilson) ``dealt``."""
+    rows: list[dict[str, Any]] = []
+    for o in dealt.outcomes:
+        values = dealt.longest[o]
+        for L in range(int(values.max()) + 2):
+            rows.append({"statistic": "longest", "outcome": o, "k": None, "value": L,
+                         "independent": exact.longest_probability(o, L), "dealt": dealt.share_equal(values, L)})
+    for k in dealt.at_least:
+        for o in dealt.outcomes:
+            values = dealt.counts[(o, k)]
+            for c in range(int(values.max()) + 2):
+                rows.append({"statistic": "runs_at_least", "outcome": o, "k": k, "value": c,
+                             "independent": exact.count_probability(o, k, c),
+                             "dealt": dealt.share_equal(values, c)})
+    return rows
+
+
 def dealt_summary(dealt: DealtRuns, exact: Independent) -> dict:
     """What the documents of :mod:`analyzer.reports.runs_tables` show of the dealt shoes."""
     return {"shoes": dealt.shoes, "seed": dealt.seed, "procedure": dealt.procedure,
             "coups_law": dealt.coups_law(), "rows": comparison_rows(dealt, exact),
+            "distributions": distribution_rows(dealt, exact),
             "longest_shares": {o: dealt.longest_shares(o).tolist() for o in dealt.outcomes}}
 
 
 __all__ = ["DealtRuns", "Estimate", "Independent", "MAX_SHOES", "comparison_rows", "deal_runs",
-           "dealt_summary", "independent_for", "mean_ci", "run_lengths", "share_ci"]
+           "dealt_summary", "distribution_rows", "independent_for", "mean_ci", "run_lengths", "share_ci"]
