@@ -255,6 +255,8 @@ def test_chart(cli, tmp_path):
     (["--coups", "80", "--chart", "x.svg"], "--chart must name a .png"),
     (["--shoes", "100000000000"], "--shoes must be at most"),
     (["--shoes", "10", "--cut-card", "3"], "--cut-card must be"),
+    (["--coups", "80", "--burn", "standard"], "--burn says how shoes are dealt: give --shoes N"),
+    (["--shoes", "5", "--after-cut", "2"], "--after-cut must be 0 or 1"),
     (["--coups", "80", "--ties", "ignored", "--player-option", "best", "--rules", "gold"], "player-option best"),
 ])
 def test_bad_input_is_one_line(cli, argv, message):

@@ -110,6 +110,13 @@ def cmd_runs(args) -> int:
         raise UsageError(f"--chart must name a .png file, got {args.chart!r}")
     if args.coups is None and args.shoes is None:
         raise UsageError("give --coups N (the coups of a shoe, e.g. 80 for 8 decks) or --shoes N (deal shoes)")
+    if args.shoes is None:
+        given = [o for o, v, default in (("--seed", args.seed, 1), ("--cut-card", args.cut_card, 14),
+                                         ("--after-cut", args.after_cut, 0), ("--burn", args.burn, "none"))
+                 if v != default]
+        if given:
+            raise UsageError(f"{given[0]} says how shoes are dealt: give --shoes N too (the exact figures of "
+                             "--coups are for independent coups, with no cut card or burn)")
     shoe = shoe_from_args(args)
     if getattr(args, "player_option", None) == "best":
         raise UsageError("runs: --player-option best depends on the cards left, coup by coup; "
