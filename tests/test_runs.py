@@ -165,6 +165,12 @@ def test_to_frame():
     for _, g in f.groupby(["statistic", "outcome"]):
         assert sum(g.probability) == 1
     assert "probability_float" in f.columns
+    assert "<table" in r._repr_html_()
+    from analyzer.studies.runs import deal_runs
+    d = deal_runs(Shoe.standard(1), 4, seed=2, at_least=(2,))
+    frame = d.to_frame()
+    assert frame.shoe.tolist() == [0, 1, 2, 3] and frame.coups.tolist() == d.coups.tolist()
+    assert frame.runs_banker_2.tolist() == d.counts[("banker", 2)].tolist()
 
 
 # -- dealt shoes ------------------------------------------------------------------------------

@@ -48,7 +48,7 @@ from functools import cached_property
 import numpy as np
 
 from ..core.errors import BaccaratError
-from ..core.frames import data_frame
+from ..core.frames import data_frame, frame_html
 
 OUTCOMES = ("player", "banker", "tie")
 LETTERS = {"player": "P", "banker": "B", "tie": "T"}
@@ -320,6 +320,10 @@ class RunsResult:
         rows += [{"statistic": "runs_at_least", "outcome": o, "k": k, "value": c, "probability": self._p(x)}
                  for (o, k), w in self.counts.items() for c, x in enumerate(w)]
         return data_frame(rows)
+
+    def _repr_html_(self) -> str | None:
+        """A notebook's table: :meth:`to_frame` (pandas; ``None`` without it)."""
+        return frame_html(self.to_frame, f"Runs of {self.coups} coups ({self.convention}) {self.shoe}".strip())
 
     def __repr__(self) -> str:
         means = ", ".join(f"{LETTERS[o]} {float(self.mean_longest(o)):.3f}" for o in self.outcomes)

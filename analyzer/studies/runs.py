@@ -119,6 +119,18 @@ class DealtRuns:
         """The share of shoes whose longest run of ``outcome`` is ``L``, ``L = 0 .. max``."""
         return np.bincount(self.longest[outcome]) / self.shoes
 
+    def to_frame(self):
+        """One row per dealt shoe: ``shoe`` (its index), ``coups``, ``longest_<outcome>`` and
+        ``runs_<outcome>_<k>`` (its runs of ``k`` or more)."""
+        from ..core.frames import data_frame
+        rows = []
+        for i in range(self.shoes):
+            row: dict[str, int] = {"shoe": i, "coups": int(self.coups[i])}
+            row |= {f"longest_{o}": int(v[i]) for o, v in self.longest.items()}
+            row |= {f"runs_{o}_{k}": int(v[i]) for (o, k), v in self.counts.items()}
+            rows.append(row)
+        return data_frame(rows)
+
     def coups_law(self) -> dict[int, int]:
         """``{coups: shoes}`` of the dealt shoes."""
         values, counts = np.unique(self.coups, return_counts=True)
