@@ -103,7 +103,6 @@ def cmd_runs(args) -> int:
     from ..reports import runs_tables as docs
     from ..reports.charts import available
     from ..reports.runs import MAX_COUPS, CoupWays, check_question, estimate_seconds, runs
-    from .study import _study_rules
 
     check_outputs(args.output, args.chart)
     if args.chart and not args.chart.lower().endswith(".png"):
@@ -121,10 +120,11 @@ def cmd_runs(args) -> int:
     if getattr(args, "player_option", None) == "best":
         raise UsageError("runs: --player-option best depends on the cards left, coup by coup; "
                          "give draw or stand")
-    rules_toml = _study_rules(args)
+    from ..bets.rules_files import rules_toml as toml_of
     from .rules import rules_from_args
     rules, _ = rules_from_args(args, shoe)
     rules = None if rules.is_default else rules
+    rules_toml = None if rules is None else toml_of(rules)        # the dealt shoes' rules, as the study's
     ways = CoupWays.of(analyze(shoe, rules=rules))
     convention, at_least = args.ties, args.at_least
     if args.coups is not None:
