@@ -6,9 +6,13 @@ priced), then times whole processes ``python -m analyzer odds --batch FILE --qui
 -o OUT`` for (a) the main bets and (b) the whole catalog (``--bets all``): the
 median of ``--repeat`` (default 5) runs, each a fresh process.  A one-line batch is
 timed the same way, so the start-up (imports, coup table, compiling the bets) is
-given apart from the cost of each further shoe: ``(T(n) - T(1)) / (n - 1)``.
+given apart from the cost of each further shoe: ``(T(n) - T(1)) / (n - 1)``.  Times are
+the CPU time (user + system) of each process, as the shared machine makes wall time noisy,
+after one untimed run of each (the cache of compiled tables warm: see bench_cold_start.py);
+``--compare PATH`` times another checkout in the same run, interleaved, with the ratio.
 
-Run from the repository root:  python benchmarks/bench_batch.py [--shoes 200] [--repeat 5] [--seed 1]
+Run from the repository root:
+    python benchmarks/bench_batch.py [--shoes 200] [--repeat 5] [--seed 1] [--compare PATH]
 """
 
 from __future__ import annotations
@@ -18,15 +22,15 @@ import json
 import os
 import platform
 import random
+import resource
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-RANKS = "A 2 3 4 5 6 7 8 9 T J Q K".split()
+RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"]
 CARDS = [r + s for r in RANKS for s in "shdc"]
 
 
@@ -37,17 +41,19 @@ def shoes(n: int, seed: int) -> list[str]:
             for _ in range(n)]
 
 
-def env() -> dict:
+def env(tree: Path) -> dict:
     e = dict(os.environ)
-    e["PYTHONPATH"] = os.pathsep.join([str(REPO)] + [p for p in [e.get("PYTHONPATH")] if p])
+    e["PYTHONPATH"] = os.pathsep.join([str(tree)] + [p for p in [e.get("PYTHONPATH")] if p])
     return e
 
 
-def run(path: Path, out: Path, bets: list[str]) -> float:
+def run(tree: Path, path: Path, out: Path, bets: list[str]) -> float:
+    """CPU seconds (user + system) of one whole ``odds --batch`` process of ``tree``."""
     argv = [sys.executable, "-m", "analyzer", "odds", "--batch", str(path), "--quiet", "-o", str(out), *bets]
-    t = time.perf_counter()
-    subprocess.run(argv, check=True, env=env(), cwd=REPO)
-    return time.perf_counter() - t
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(argv, check=True, env=env(tree), cwd=tree)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def main() -> None:
@@ -55,29 +61,43 @@ def main() -> None:
     p.add_argument("--shoes", type=int, default=200)
     p.add_argument("--repeat", type=int, default=5)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--compare", type=Path, help="another checkout, timed in the same run")
     a = p.parse_args()
+    trees = {"new": REPO} | ({"old": a.compare.resolve()} if a.compare else {})
     load = os.getloadavg() if hasattr(os, "getloadavg") else None
     print(f"cores: os.cpu_count() = {os.cpu_count()}; Python {platform.python_version()}; "
           f"load average {' '.join(f'{x:.2f}' for x in load) if load else 'n/a'}")
     print(f"{a.shoes} random depleted 8-deck shoes (0-300 cards removed), median of {a.repeat} runs, "
-          "each a whole process\n")
+          "each a whole process, CPU time\n")
     lines = shoes(a.shoes, a.seed)
     with tempfile.TemporaryDirectory() as d:
         many, one, out = Path(d, "shoes.jsonl"), Path(d, "one.jsonl"), Path(d, "out.jsonl")
         many.write_text("\n".join(lines) + "\n")
         one.write_text(lines[0] + "\n")
-        print("| bets | one shoe (start-up) s | all shoes s | per shoe, all in ms | per further shoe ms | output |")
-        print("|---|---|---|---|---|---|")
+        print("| bets | tree | one shoe (start-up) s | all shoes s | per shoe, all in ms | per further shoe ms "
+              "| output |")
+        print("|---|---|---|---|---|---|---|")
         for label, bets in (("main (banker, player, tie)", []), ("whole catalog (--bets all)", ["--bets", "all"])):
-            t_one, t_many = [], []
+            times: dict[str, tuple[list[float], list[float]]] = {t: ([], []) for t in trees}
+            outputs = {}
+            for tree in trees.values():     # warm: the compiled tables' cache written, files read once
+                run(tree, one, out, bets)
             for _ in range(a.repeat):       # interleaved, so a load spike hits both alike
-                t_one.append(run(one, out, bets))
-                t_many.append(run(many, out, bets))
-            assert sum(1 for _ in out.open()) == a.shoes
-            size = out.stat().st_size
-            m1, mn = statistics.median(t_one), statistics.median(t_many)
-            print(f"| {label} | {m1:.2f} | {mn:.2f} | {1000 * mn / a.shoes:.1f} | "
-                  f"{1000 * (mn - m1) / (a.shoes - 1):.1f} | {size / 2**20:.1f} MiB |")
+                for name, tree in trees.items():
+                    times[name][0].append(run(tree, one, out, bets))
+                    times[name][1].append(run(tree, many, out, bets))
+                    outputs[name] = out.read_bytes()
+            assert outputs["new"].count(b"\n") == a.shoes
+            if a.compare:
+                assert outputs["new"] == outputs["old"], "the two checkouts wrote different lines"
+            further = {}
+            for name in trees:
+                m1, mn = (statistics.median(x) for x in times[name])
+                further[name] = (mn - m1) / (a.shoes - 1)
+                print(f"| {label} | {name} | {m1:.2f} | {mn:.2f} | {1000 * mn / a.shoes:.2f} | "
+                      f"{1000 * further[name]:.3f} | {len(outputs[name]) / 2**20:.1f} MiB |")
+            if a.compare:
+                print(f"| {label} | old/new per further shoe | | | | {further['old'] / further['new']:.2f}x | |")
     load = os.getloadavg() if hasattr(os, "getloadavg") else None
     if load:
         print(f"\nload average after: {' '.join(f'{x:.2f}' for x in load)}")

@@ -67,7 +67,8 @@ class Shoe:
             if not _plain_counts(cards):
                 cards = tuple(_check_count(card_name(RANKS[i // 4], SUITS[i % 4]), n)
                               for i, n in enumerate(cards))
-            ranks = tuple(sum(cards[4 * i:4 * i + 4]) for i in range(13))
+            quads = iter(cards)
+            ranks = tuple(map(sum, zip(quads, quads, quads, quads)))     # each rank's four suits
             given = tuple(rank_counts) if rank_counts is not None else ranks
             if tuple(given) != ranks:
                 raise ShoeError("rank counts disagree with card counts")

@@ -468,6 +468,22 @@ SOLVER_CACHE = 128
 CARD_SOLVER_CACHE = 8
 
 
+class _Bets:
+    """A tuple of bets as a cache key, hashed once (hashing a bet hashes each event's
+    condition and pays: 6 µs for the three main bets, 170 µs for the catalog)."""
+
+    __slots__ = ("_hash", "bets")
+
+    def __init__(self, bets: tuple):
+        self.bets, self._hash = bets, hash(bets)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Bets) and self._hash == other._hash and self.bets == other.bets
+
+
 class SolverCache:
     """Compiled solvers by ``(bets, known cards, rules)``, the least recently used dropped
     (a :func:`functools.lru_cache` of ``size``; by default :data:`CARD_SOLVER_CACHE` when a
@@ -490,7 +506,9 @@ class SolverCache:
             size = CARD_SOLVER_CACHE if cards else SOLVER_CACHE
         self.bets, self.size = tuple(bets), size
         self.lock = threading.Lock()
-        self.compile = lru_cache(maxsize=size)(self.new_solver)
+        self.compile = lru_cache(maxsize=size)(lambda key, known, rules: self.new_solver(key.bets, known, rules))
+        # the key of the bets asked for last (a batch asks for the same list on every line)
+        self._last: tuple = (None, _Bets(self.bets))
 
     def new_solver(self, bets, known, rules) -> Solver:
         """A new :class:`Solver` (uncached: :meth:`get` caches it)."""
@@ -499,7 +517,11 @@ class SolverCache:
     def get(self, known, rules, bets=None) -> Solver:
         """The solver of ``bets`` (default: the cache's) with ``known`` cards under ``rules``."""
         with self.lock:
-            return self.compile(self.bets if bets is None else tuple(bets), known or None, rules)
+            given, key = self._last
+            if bets is not given:
+                key = _Bets(self.bets if bets is None else tuple(bets))
+                self._last = (bets, key)
+            return self.compile(key, known or None, rules)
 
     @property
     def compiled(self) -> int:
