@@ -46,7 +46,15 @@ def _check_count(key: str, n: object) -> int:
 def _plain_counts(counts: tuple) -> bool:
     """Whether every count is a plain ``int`` in range (what :func:`_check_count` checks
     one by one, for its message): the common case, in three passes of C."""
-    return all(type(n) is int for n in counts) and min(counts) >= 0 and max(counts) <= MAX_CARDS
+    return not set(map(type, counts)) - {int} and min(counts) >= 0 and max(counts) <= MAX_CARDS
+
+
+@lru_cache(maxsize=1024)
+def _slots(name: str) -> tuple[int, int | None]:
+    """``(rank index, card index or None)`` of a card name (:func:`parse_card`'s errors)."""
+    r, s = parse_card(name)
+    i = RANK_INDEX[r]
+    return i, None if s is None else 4 * i + SUIT_INDEX[s]
 
 
 class Shoe:
@@ -175,14 +183,12 @@ class Shoe:
         card_counts = list(self._cards) if self._cards is not None else None
         short = suitless = False
         for name, n in Counter(names).items():
-            r, s = parse_card(name)
-            i = RANK_INDEX[r]
+            i, j = _slots(name)
             ranks[i] -= n
             short |= ranks[i] < 0
-            if s is None:
+            if j is None:
                 suitless = True
             elif card_counts is not None:
-                j = 4 * i + SUIT_INDEX[s]
                 card_counts[j] -= n
                 short |= card_counts[j] < 0
         if not short:
