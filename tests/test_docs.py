@@ -158,6 +158,12 @@ def test_ci_builds_the_site_after_the_readme_test_command():
     assert tests < build and "'.[docs]'" in ci[tests:build + 40]
 
 
+def test_ci_runs_the_slow_tests_after_the_readme_test_command():
+    ci = (ROOT / ".ci" / "run").read_text()
+    tests = ci.index("python3 -m venv .venv && .venv/bin/python -m pip install '.[test]' && .venv/bin/python -m pytest\n")
+    assert ci.index("\n.venv/bin/python -m pytest -m slow") > tests
+
+
 def test_the_site_folder_is_ignored():
     assert "site/" in (ROOT / ".gitignore").read_text().split()
 

@@ -374,13 +374,15 @@ def test_the_effects_of_removal_are_one_click_away(page):
 
 @pytest.mark.slow
 def test_the_screenshot_of_the_docs(page, tmp_path):
-    """Regenerates docs/img/live-shoe.png (run with -m slow; look at it before committing)."""
+    """The picture of docs/live-shoe.md: written to a temporary folder, or to
+    docs/img/live-shoe.png with BACCARAT_SCREENSHOT=1 (look at it before committing)."""
     dealt = ",".join(["5", "x"] + [r for r in "TJQK" for _ in range(4)] + ["9", "8"])
     page.open(f"#decks=1&rules=punto_banco&bets=player,banker,tie,dragon7,panda8&dealt={dealt}")
     assert page.positive()                          # the picture shows a bet with the edge
     page.click("#eor-panel summary")
     page.pg.wait_for_selector("#eor-panel[data-status=ready]", state="attached")
-    out = Path(__file__).resolve().parents[1] / "docs" / "img" / "live-shoe.png"
+    docs = Path(__file__).resolve().parents[1] / "docs" / "img" / "live-shoe.png"
+    out = docs if os.environ.get("BACCARAT_SCREENSHOT") == "1" else tmp_path / "live-shoe.png"
     out.parent.mkdir(parents=True, exist_ok=True)
     page.pg.screenshot(path=str(out), full_page=True)
     assert out.stat().st_size > 10_000
