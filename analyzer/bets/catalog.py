@@ -21,10 +21,14 @@ from fractions import Fraction
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..core.errors import BaccaratError, BetError
 from ..io.files import parse_toml, read_text
 from .conditions import Condition
+
+if TYPE_CHECKING:
+    from .series import SeriesBet
 
 
 def parse_pays(value: object, where: str = "pays") -> Fraction:
@@ -105,15 +109,21 @@ class Table:
 
 @dataclass(frozen=True)
 class Catalog:
-    """Bets and tables by id."""
+    """Bets, tables and series bets (:mod:`analyzer.bets.series`) by id.  Series bets are
+    kept apart: they are settled over many coups, so only ``odds`` prices them, and
+    ``bets`` (and ``--bets all``) are the bets settled on one coup."""
 
     bets: dict[str, Bet] = field(default_factory=dict)
     tables: dict[str, Table] = field(default_factory=dict)
+    series: dict[str, SeriesBet] = field(default_factory=dict)
 
     def bet(self, bet_id: str) -> Bet:
         try:
             return self.bets[bet_id]
         except KeyError:
+            if bet_id in self.series:
+                raise BetError(f"bet {bet_id!r} is a series bet (settled on the coups that follow the one "
+                               "it is placed on): only 'baccarat odds' prices it") from None
             raise BetError(f"unknown bet {bet_id!r} (known: {', '.join(self.bets)})") from None
 
     def table(self, table_id: str) -> Table:
@@ -131,11 +141,13 @@ class Catalog:
 
     def merged(self, other: Catalog) -> Catalog:
         """This catalog plus ``other``; an id defined in both is an error."""
-        for kind, mine, theirs in (("bet", self.bets, other.bets), ("table", self.tables, other.tables)):
+        mine_bets, their_bets = set(self.bets) | set(self.series), set(other.bets) | set(other.series)
+        for kind, mine, theirs in (("bet", mine_bets, their_bets), ("table", self.tables, other.tables)):
             clash = sorted(set(mine) & set(theirs))
             if clash:
                 raise BetError(f"{kind} id {clash[0]!r} is already defined in the catalog")
-        return Catalog({**self.bets, **other.bets}, {**self.tables, **other.tables})
+        return Catalog({**self.bets, **other.bets}, {**self.tables, **other.tables},
+                       {**self.series, **other.series})
 
 
 _BET_KEYS = {"id", "name", "description", "events", "otherwise", "otherwise_event", "source"}
@@ -154,10 +166,10 @@ class _Lines:
         self.lines = text.splitlines()
         headers = []
         for n, line in enumerate(self.lines):
-            m = re.match(r"\s*\[\[\s*(bet|table)\s*\]\]", line)
+            m = re.match(r"\s*\[\[\s*(bet|table|series)\s*\]\]", line)
             if m:
                 headers.append((m.group(1), n))
-        self.blocks: dict[str, list[tuple[int, int]]] = {"bet": [], "table": []}
+        self.blocks: dict[str, list[tuple[int, int]]] = {"bet": [], "table": [], "series": []}
         for i, (kind, start) in enumerate(headers):
             end = headers[i + 1][1] if i + 1 < len(headers) else len(self.lines)
             self.blocks[kind].append((start, end))
@@ -190,12 +202,12 @@ def _require_str(d: dict, key: str, where: str) -> str:
 def parse_catalog(text: str, source: str = "<bets>", known_bets: frozenset[str] = frozenset()) -> Catalog:
     """Read bets and tables from TOML text.  Errors name ``source`` and the line."""
     data = parse_toml(text, source, BetError)
-    unknown = set(data) - {"bet", "table"}
+    unknown = set(data) - {"bet", "table", "series"}
     if unknown:
-        raise BetError(f"{source}: unknown section {sorted(unknown)[0]!r} (use [[bet]] and [[table]])")
+        raise BetError(f"{source}: unknown section {sorted(unknown)[0]!r} (use [[bet]], [[table]] and [[series]])")
     lines = _Lines(text)
     bets: dict[str, Bet] = {}
-    for section in ("bet", "table"):
+    for section in ("bet", "table", "series"):
         if not isinstance(data.get(section, []), list):
             raise BetError(f"{source}: '{section}' must be a list of tables ([[{section}]] ...)")
     for index, raw in enumerate(data.get("bet", [])):
@@ -248,6 +260,16 @@ def parse_catalog(text: str, source: str = "<bets>", known_bets: frozenset[str] 
             otherwise_event=str(raw.get("otherwise_event", "loses" if otherwise == -1 else "otherwise")),
             source=str(raw.get("source", "")).strip(),
         )
+    series: dict[str, SeriesBet] = {}
+    if data.get("series"):
+        from .series import parse_series
+    for index, raw in enumerate(data.get("series", [])):
+        if not isinstance(raw, dict):
+            raise BetError(f"{source}: each [[series]] must be a table")
+        s = parse_series(raw, source, lines, index)
+        if s.id in bets or s.id in series:
+            raise BetError(f"{source}: {lines.block('series', index)}series {s.id!r}: duplicated bet id {s.id!r}")
+        series[s.id] = s
     tables: dict[str, Table] = {}
     for index, raw in enumerate(data.get("table", [])):
         if not isinstance(raw, dict):
@@ -263,13 +285,15 @@ def parse_catalog(text: str, source: str = "<bets>", known_bets: frozenset[str] 
         if not isinstance(ids, list) or not ids or not all(isinstance(i, str) for i in ids):
             raise BetError(f"{where}: 'bets' must be a non-empty list of bet ids")
         for i in ids:
+            if i in series:
+                raise BetError(f"{where}: {i!r} is a series bet: a table lists bets settled on one coup")
             if i not in bets and i not in known_bets:
                 raise BetError(f"{where}: unknown bet {i!r}")
         tables[table_id] = Table(table_id, str(raw.get("name", table_id)),
                                  str(raw.get("description", "")), tuple(ids))
-    if not bets and not tables:
-        raise BetError(f"{source}: no [[bet]] or [[table]] in the file")
-    return Catalog(bets, tables)
+    if not bets and not tables and not series:
+        raise BetError(f"{source}: no [[bet]], [[table]] or [[series]] in the file")
+    return Catalog(bets, tables, series)
 
 
 #: What a bet or table id looks like: it is used in --bets lists, tables and file names.
@@ -285,7 +309,7 @@ def _require_id(raw: dict, where: str) -> str:
 
 
 #: The files of the built-in catalog, in ``analyzer/bets/data/``, in the order read.
-CATALOG_FILES = ("bets.toml", "side_bets_a.toml", "side_bets_b.toml", "cards.toml")
+CATALOG_FILES = ("bets.toml", "side_bets_a.toml", "side_bets_b.toml", "cards.toml", "series.toml")
 
 
 @lru_cache(maxsize=1)
