@@ -179,7 +179,7 @@ class SeriesResult:
     def coups(self) -> Fraction:
         """Expected number of coups dealt until the bet is settled (skipped ones included):
         each counted coup takes ``D / (e + n)`` coups on average, and ``sum_k P(L >= k)`` of
-        them are counted, ``k = 1..cap`` (the one that ends the run included)."""
+        them are counted, ``k = 0..cap-1`` (the one that ends the run included)."""
         counted = sum(Fraction(sum(self.lengths[j] for j in range(k, self.bet.cap + 1)), self.cases)
                       for k in range(self.bet.cap))
         return counted * Fraction(self.deals, self.extends + self.ends)
