@@ -241,12 +241,15 @@ def parse_series(raw: dict, source: str, lines, index: int) -> SeriesBet:
         raise BetError(f"{where}: 'cap' is missing: a series bet needs the run length at which it is "
                        f"paid and over (a whole number from 1 to {MAX_CAP})")
     cap = raw["cap"]
+    at_key = {key: f"{source}: {_line_of_key(lines, index, key)}series {bet_id!r}"
+              for key in ("cap", "pays", "otherwise")}
     if isinstance(cap, bool) or not isinstance(cap, int) or not 1 <= cap <= MAX_CAP:
-        raise BetError(f"{where}: cap {_cut(cap)} must be a whole number from 1 to {MAX_CAP}")
+        raise BetError(f"{at_key['cap']}: cap {_cut(cap)} must be a whole number from 1 to {MAX_CAP}")
     table = raw.get("pays")
     if not isinstance(table, dict) or not table:
-        raise BetError(f"{where}: 'pays' must be a non-empty table of run length = payout, "
+        raise BetError(f"{at_key['pays']}: 'pays' must be a non-empty table of run length = payout, "
                        "e.g. pays = { 4 = 10, 10 = 250 }")
+    where = at_key["pays"]
     pays: dict[int, Fraction] = {}
     for key, value in table.items():
         if not re.fullmatch(r"[0-9]{1,4}", key) or not 0 <= int(key) <= cap:
@@ -255,7 +258,8 @@ def parse_series(raw: dict, source: str, lines, index: int) -> SeriesBet:
         if int(key) in pays:
             raise BetError(f"{where}: pays: run length {int(key)} is given twice")
         pays[int(key)] = parse_pays(value, f"{where}: pays {key}")
-    otherwise = parse_pays(raw.get("otherwise", -1), f"{where}: otherwise")
+    otherwise = parse_pays(raw.get("otherwise", -1), f"{at_key['otherwise']}: otherwise")
+    where = f"{source}: {lines.block('series', index)}series {bet_id!r}"
     for key in ("name", "description", "source", "otherwise_event"):
         if key in raw and not isinstance(raw[key], str):
             raise BetError(f"{where}: '{key}' must be a string")
@@ -275,6 +279,11 @@ def parse_series(raw: dict, source: str, lines, index: int) -> SeriesBet:
                      pays=tuple((k, pays[k]) for k in listed), otherwise=otherwise,
                      otherwise_event=str(raw.get("otherwise_event", default_other)),
                      source=str(raw.get("source", "")).strip())
+
+
+def _line_of_key(lines, index: int, key: str) -> str:
+    """``"line N: "`` of ``key = ...`` in the ``index``-th ``[[series]]`` block (else its header)."""
+    return lines._find("series", index, r"\s*" + key + r"\s*=", None)
 
 
 def _check_ends(skip: Condition, where: str) -> None:
