@@ -389,7 +389,6 @@ def test_a_series_bet_from_a_bets_file(cli, tmp_path):
 @pytest.mark.parametrize("argv, message", [
     (["odds", "--bets", "banker_streak", "--known", "1=9"], "--known does not apply"),
     (["odds", "--bets", "banker_streak", "--breakeven", "banker_streak"], "break-even payout is not computed"),
-    (["study", "--bets", "banker_streak", "--shoes", "5"], "is a series bet"),
     (["parsheet", "--bets", "banker_streak"], "is a series bet"),
 ])
 def test_what_series_bets_do_not_do_is_one_line(cli, argv, message):
@@ -411,3 +410,113 @@ def test_off_the_top_is_fast(cli):
     start = time.perf_counter()
     cli.ok("odds", "--bets", "banker_streak,banker_streak_2,banker_streak_3,banker_streak_4", "--decks", "6")
     assert time.perf_counter() - start < 1.0
+
+
+# -- over dealt shoes (study) ---------------------------------------------------------------
+
+def literal_study(bet: SeriesBet, params, classify):
+    """The study's conventions read literally: every shoe the study deals, each coup played
+    again by the prose oracle (tests/oracle.py), one record per bet placed (its shoe and its
+    run), settled coup by coup across the shuffle.  Returns (run length histogram, net win
+    per shoe placed in, bets settled in a later shoe, bets open at the end)."""
+    import oracle
+    from analyzer.core.cards import RANKS
+    from analyzer.studies.dealing import deal_shoe
+    hist = [0] * (bet.cap + 1)
+    won = [Fraction(0)] * params.shoes
+    crossed = 0
+    open_bets: list[list[int]] = []            # [shoe placed, run so far]
+    for i in range(params.shoes):
+        dealt = deal_shoe(params, i)
+        cards = [RANKS[r] for r in dealt.ranks.tolist()]
+        for start, end in zip(dealt.starts, dealt.ends):
+            coup = oracle.deal(cards[start:start + 6])
+            assert len(coup["player_cards"]) + len(coup["banker_cards"]) == end - start
+            c = classify(coup)
+            still = []
+            for b in open_bets:
+                if c == "run":
+                    b[1] += 1
+                    if b[1] < bet.cap:
+                        still.append(b)
+                        continue
+                elif c == "skip":
+                    still.append(b)
+                    continue
+                hist[b[1]] += 1
+                won[b[0]] += bet.pay_of(b[1])
+                crossed += b[0] != i
+            open_bets = still
+            if coup["winner"] in ("player", "tie"):
+                open_bets.append([i, 0])
+    return hist, won, crossed, len(open_bets)
+
+
+@pytest.mark.parametrize("skip, burn, cut", [(None, "standard", 14), ("winner == tie", "none", 60)])
+def test_the_study_settles_every_bet_as_the_rules_read(skip, burn, cut):
+    from analyzer.studies.params import StudyParams
+    from analyzer.studies.series import series_study
+    bet = one_series(series_toml(skip=skip, cap=5, pays='{ 5 = 40, 3 = "5/2", 1 = 0 }',
+                                 placed="winner == player or winner == tie"))
+    params = StudyParams.create(Shoe.standard(2), shoes=40, seed=11, cut_card=cut, bet_ids=("banker",), count=[],
+                                burn=burn)
+    s, = series_study(params, [bet])
+
+    def classify(coup):
+        return {"banker": "run", "player": "end", "tie": "skip" if skip else "end"}[coup["winner"]]
+    hist, won, crossed, still = literal_study(bet, params, classify)
+    assert list(s.histogram) == hist and (s.crossed, s.open_at_end) == (crossed, still)
+    assert [Fraction(t, s.scale) for _, t in s.per_shoe] == won
+    assert s.mean == sum(won) / sum(hist) and s.placed == sum(hist) > 150
+    r, = price_series(Shoe.standard(2), [bet])
+    assert s.off_top == r
+
+
+def test_the_study_of_banker_streak_is_near_the_off_the_top_value():
+    """Over 600 dealt eight-deck shoes (standard burn, cut card 14) the run lengths'
+    tail shares are within 4 standard errors of the off-the-top probabilities (the cards
+    already dealt move them far less than the sampling error), and the mean's 95% interval
+    holds the off-the-top EV."""
+    from analyzer.studies.params import StudyParams
+    from analyzer.studies.series import series_study
+    params = StudyParams.create(Shoe.standard(8), shoes=600, seed=5, bet_ids=("banker",), count=[],
+                                burn="standard")
+    s, = series_study(params, [catalog().series["banker_streak"]])
+    n = s.placed
+    for k in range(1, 11):
+        p = float(sum(s.off_top.length_probability(j) for j in range(k, 11)))
+        seen = sum(s.histogram[k:]) / n
+        assert abs(seen - p) <= 4 * math.sqrt(p * (1 - p) / n), k
+    low, high = s.interval
+    assert low < float(s.off_top.ev) < high and low < float(s.mean) < high
+
+
+def test_study_of_series_bets_on_the_command_line(cli):
+    out = cli.ok("study", "--bets", "banker_streak,banker_streak_4", "--shoes", "50", "--burn", "standard", "-q")
+    assert "# Series bets over dealt shoes: 8 decks (416 cards)" in out and CONVENTION in out
+    row = next(line for line in out.splitlines() if line.startswith("| banker_streak_4 "))
+    assert "-16.4047%" in row                      # the off-the-top value beside the mean
+    doc = cli.json("study", "--bets", "banker_streak", "--shoes", "50", "--format", "json", "-q")
+    s = doc["series"]["banker_streak"]
+    assert sum(s["run_lengths"].values()) == s["bets"] and Fraction(s["off_the_top_ev"]) < 0
+    low, high = s["interval_95"]
+    assert low < s["mean_float"] < high
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--bets", "banker_streak,banker"], "name series bets alone"),
+    (["--bets", "banker_streak", "--count", "banker_streak"], "--count does not apply to series bets"),
+    (["--bets", "banker_streak", "--trace", "t.csv"], "--trace does not apply"),
+    (["--bets", "banker_streak", "--shoes", "0"], "--shoes"),
+    (["--bets", "banker_streak", "--cut-card", "3"], "cut card"),
+])
+def test_bad_series_study_is_one_line(cli, argv, message):
+    r = cli("study", *argv, "-q")
+    assert r.code == 2 and r.out == "" and message in r.err and r.err.count("\n") == 1
+
+
+def test_a_series_study_of_a_bet_on_cards_is_refused(cli, tmp_path):
+    p = tmp_path / "pairs.toml"
+    p.write_text(series_toml(run="player_pair", bet_id="pair_run"))
+    r = cli("study", "--bets-file", p, "--bets", "pair_run", "--shoes", "5", "-q")
+    assert r.code == 2 and "reads ranks or suits" in r.err and r.err.count("\n") == 1

@@ -110,7 +110,8 @@ class Table:
 @dataclass(frozen=True)
 class Catalog:
     """Bets, tables and series bets (:mod:`analyzer.bets.series`) by id.  Series bets are
-    kept apart: they are settled over many coups, so only ``odds`` prices them, and
+    kept apart: they are settled over many coups, so only ``odds`` prices them (and
+    ``study`` follows them over dealt shoes, :mod:`analyzer.studies.series`), and
     ``bets`` (and ``--bets all``) are the bets settled on one coup."""
 
     bets: dict[str, Bet] = field(default_factory=dict)
@@ -123,7 +124,8 @@ class Catalog:
         except KeyError:
             if bet_id in self.series:
                 raise BetError(f"bet {bet_id!r} is a series bet (settled on the coups that follow the one "
-                               "it is placed on): only 'baccarat odds' prices it") from None
+                               "it is placed on): 'baccarat odds' prices it, 'baccarat study' deals it "
+                               "over shoes") from None
             raise BetError(f"unknown bet {bet_id!r} (known: {', '.join(self.bets)})") from None
 
     def table(self, table_id: str) -> Table:

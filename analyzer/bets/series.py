@@ -21,10 +21,9 @@ has length ``k < cap`` in ``a**k * b * t**(cap - 1 - k)`` and reaches the cap in
 ``a**cap`` of ``t**cap`` equally weighted cases.  The trigger plays no part in
 that price (independent coups); it says where a dealt shoe places the bet.
 
->>> from fractions import Fraction
->>> length_weights(1, 0, 1, 3)           # e = n: each length halves, the cap keeps the rest
+>>> length_weights(1, 1, 0, 3)           # e = n: each length halves, the cap keeps the rest
 ((4, 2, 1, 1), 8)
->>> length_weights(0, 5, 7, 2), length_weights(5, 5, 0, 2)
+>>> length_weights(0, 5, 7, 2), length_weights(5, 0, 7, 2)     # never extends; never ends
 (((1, 0, 0), 1), ((0, 0, 1), 1))
 """
 
