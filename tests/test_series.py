@@ -101,6 +101,7 @@ def test_the_four_pay_tables_are_the_pages_and_differ_by_its_probabilities():
         assert dict(bet.pays) == table and bet.cap == 10 and bet.otherwise == -1
         assert (bet.placed.text, bet.run.text, bet.skip) == ("winner == player or winner == tie",
                                                              "winner == banker", None)
+        assert bet.placed_after_run == 10          # "or ten consecutive Banker wins" (dealt shoes only)
         assert WIZARD in bet.source
         changed = {k: table[k] - base[k] for k in table if table[k] != base[k]}
         want = float(WIZARD_TOTAL_1) + sum(d * float(WIZARD_TABLE_1[k][1]) for k, d in changed.items())
@@ -300,6 +301,8 @@ def test_monte_carlo_of_the_reference_simulator():
     ('[[series]]\nid = "s"\nplaced = "natural"\ncap = 3\npays = { 3 = 1 }\n', "'run' must be a non-empty"),
     (series_toml() + series_toml(), "duplicated bet id 's1'"),
     (series_toml(bet_id="Bad"), "must be a lower-case letter"),
+    (series_toml(extra="placed_after_run = 0\n"), "line 7: series 's1': placed_after_run 0 must be a whole number"),
+    (series_toml(extra="placed_after_run = -10\n"), "placed_after_run -10 must be"),
     (series_toml() + '[[table]]\nid = "t"\nbets = ["s1"]\n', "'s1' is a series bet"),
 ])
 def test_bad_series_bets_are_one_line(text, message):
@@ -426,6 +429,7 @@ def literal_study(bet: SeriesBet, params, classify):
     won = [Fraction(0)] * params.shoes
     crossed = 0
     open_bets: list[list[int]] = []            # [shoe placed, run so far]
+    table_run = 0                              # consecutive run coups at the table
     for i in range(params.shoes):
         dealt = deal_shoe(params, i)
         cards = [RANKS[r] for r in dealt.ranks.tolist()]
@@ -447,17 +451,28 @@ def literal_study(bet: SeriesBet, params, classify):
                 won[b[0]] += bet.pay_of(b[1])
                 crossed += b[0] != i
             open_bets = still
-            if coup["winner"] in ("player", "tie"):
+            place = coup["winner"] in ("player", "tie")
+            if bet.placed_after_run is not None:
+                if c == "run":
+                    table_run += 1
+                    if table_run == bet.placed_after_run:
+                        place, table_run = True, 0
+                elif c != "skip":
+                    table_run = 0
+            if place:
                 open_bets.append([i, 0])
     return hist, won, crossed, len(open_bets)
 
 
-@pytest.mark.parametrize("skip, burn, cut", [(None, "standard", 14), ("winner == tie", "none", 60)])
-def test_the_study_settles_every_bet_as_the_rules_read(skip, burn, cut):
+@pytest.mark.parametrize("skip, burn, cut, after", [(None, "standard", 14, None), ("winner == tie", "none", 60, None),
+                                                   (None, "3", 20, 3), ("winner == tie", "standard", 14, 2)])
+def test_the_study_settles_every_bet_as_the_rules_read(skip, burn, cut, after):
     from analyzer.studies.params import StudyParams
     from analyzer.studies.series import series_study
     bet = one_series(series_toml(skip=skip, cap=5, pays='{ 5 = 40, 3 = "5/2", 1 = 0 }',
-                                 placed="winner == player or winner == tie"))
+                                 placed="winner == player or winner == tie",
+                                 extra="" if after is None else f"placed_after_run = {after}\n"))
+    assert bet.placed_after_run == after
     params = StudyParams.create(Shoe.standard(2), shoes=40, seed=11, cut_card=cut, bet_ids=("banker",), count=[],
                                 burn=burn)
     s, = series_study(params, [bet])

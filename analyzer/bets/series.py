@@ -54,7 +54,7 @@ CONVENTION = ("Series bets are priced with independent coups off the top of the 
               "dealt from the full declared shoe, so a run's length is counted from one coup's "
               "exact odds; the cards a real shoe has already dealt are not taken into account.")
 
-_SERIES_KEYS = {"id", "name", "description", "source", "placed", "run", "skip", "cap", "pays",
+_SERIES_KEYS = {"id", "name", "description", "source", "placed", "placed_after_run", "run", "skip", "cap", "pays",
                 "otherwise", "otherwise_event"}
 
 #: the event names of the per-coup classes, in the order of :meth:`SeriesBet.coup_bet`
@@ -78,6 +78,10 @@ class SeriesBet:
     otherwise: Fraction = Fraction(-1)
     otherwise_event: str = "other lengths"
     source: str = ""
+    #: also placed after this many consecutive coups of the run condition at the table (skipped
+    #: coups do not count, any other coup starts the count again; ``None``: not), a condition
+    #: on the shoe's history that only a dealt shoe follows (Banker Streak: after ten Banker wins)
+    placed_after_run: int | None = None
 
     def event_name(self, length: int) -> str:
         """How the pay table prints a length: the cap as ``"10 or more"`` (the run stops
@@ -265,6 +269,10 @@ def parse_series(raw: dict, source: str, lines, index: int) -> SeriesBet:
     for key in ("name", "otherwise_event"):
         if isinstance(raw.get(key), str) and not raw[key].isprintable():
             raise BetError(f"{where}: {key} must be one line of printable text")
+    after = raw.get("placed_after_run")
+    if after is not None and (isinstance(after, bool) or not isinstance(after, int) or not 1 <= after <= MAX_CAP):
+        raise BetError(f"{_line_of_key_where(source, lines, index, bet_id, 'placed_after_run')}: placed_after_run "
+                       f"{_cut(after)} must be a whole number from 1 to {MAX_CAP}")
     skip = conditions["skip"]
     if skip is not None:
         _check_ends(skip, where)
@@ -277,7 +285,11 @@ def parse_series(raw: dict, source: str, lines, index: int) -> SeriesBet:
                      placed=placed, run=run, skip=skip, cap=cap,
                      pays=tuple((k, pays[k]) for k in listed), otherwise=otherwise,
                      otherwise_event=str(raw.get("otherwise_event", default_other)),
-                     source=str(raw.get("source", "")).strip())
+                     source=str(raw.get("source", "")).strip(), placed_after_run=after)
+
+
+def _line_of_key_where(source: str, lines, index: int, bet_id: str, key: str) -> str:
+    return f"{source}: {_line_of_key(lines, index, key)}series {bet_id!r}"
 
 
 def _line_of_key(lines, index: int, key: str) -> str:

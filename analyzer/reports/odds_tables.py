@@ -141,7 +141,9 @@ def series_rule_text(bet) -> str:
     """How a series bet is placed and settled, in one sentence of its conditions."""
     skip = (f"a coup where `{bet.skip.text}` is skipped (neither extends nor ends it); "
             if bet.skip is not None else "")
-    return (f"Placed on a coup where `{bet.placed.text}`; from the next coup, a coup where "
+    after = (f" (or after {bet.placed_after_run} consecutive coups where `{bet.run.text}`: followed over "
+             "dealt shoes only)" if bet.placed_after_run is not None else "")
+    return (f"Placed on a coup where `{bet.placed.text}`{after}; from the next coup, a coup where "
             f"`{bet.run.text}` extends the run, {skip}any other coup ends it; at a run of {bet.cap} "
             "the top award is paid and the bet is over.")
 
@@ -193,7 +195,8 @@ def series_json(r) -> dict:
         events.append({"event": e.event, "pays": f"{e.pays.numerator}/{e.pays.denominator}",
                        "probability": p_text, "probability_float": p_float})
     return {
-        "name": bet.name, "placed": bet.placed.text, "run": bet.run.text,
+        "name": bet.name, "placed": bet.placed.text, "placed_after_run": bet.placed_after_run,
+        "run": bet.run.text,
         "skip": bet.skip.text if bet.skip is not None else None, "cap": bet.cap,
         "coup": {"deals": r.deals, "extends": r.extends, "skipped": r.skipped, "ends": r.ends},
         "ev": ev_text, "ev_float": ev_float, "house_edge": he_text, "house_edge_float": he_float,
@@ -499,7 +502,8 @@ def catalog_json(cat) -> str:
     }
     if cat.series:
         doc["series"] = {s.id: {"name": s.name, "description": s.description, "source": s.source,
-                                "placed": s.placed.text, "run": s.run.text,
+                                "placed": s.placed.text, "placed_after_run": s.placed_after_run,
+                                "run": s.run.text,
                                 "skip": s.skip.text if s.skip is not None else None, "cap": s.cap,
                                 "pays": {str(k): exact(p) for k, p in s.pays},
                                 "otherwise": {"event": s.otherwise_event, "pays": exact(s.otherwise)}}

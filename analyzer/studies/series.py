@@ -5,8 +5,11 @@ independent coups off the top).  Shoes are shuffled and dealt exactly as every s
 deals them (:func:`analyzer.studies.dealing.deal_shoe`: shoe ``i`` seeded by
 ``SeedSequence([seed, i])``, the cut card, the burn, ``after_cut``).  Conventions:
 
-* **Placed** at every coup where the bet's ``placed`` condition holds, one unit each;
-  several bets may be open at once.
+* **Placed** at every coup where the bet's ``placed`` condition holds, one unit each, and,
+  when the bet has ``placed_after_run = N``, after every ``N`` consecutive coups of its run
+  condition at the table (skipped coups do not count, any other coup starts the count
+  again: Banker Streak may be made after ten Banker wins in a row); several bets may be
+  open at once.
 * **Settled** on the coups after that one, in dealing order: a coup where ``run`` holds
   extends every open bet's run, a ``skip`` coup changes nothing, any other coup ends the
   runs (the bets are paid by their lengths); a run reaching the cap is paid and over.
@@ -129,6 +132,7 @@ def series_study(params: StudyParams, bets, progress=None) -> list[SeriesStudy]:
     scales = [math.lcm(*(p.denominator for _, p in b.pays), b.otherwise.denominator) for b in bets]
     weights = [[int(b.pay_of(k) * s) for k in range(b.cap + 1)] for b, s in zip(bets, scales)]
     state = [_Tally(b.cap, params.shoes) for b in bets]
+    table_runs = [0] * len(bets)             # consecutive run coups at the table, for placed_after_run
     coups = 0
     for i in range(params.shoes):
         dealt = deal_shoe(params, i)
@@ -137,8 +141,11 @@ def series_study(params: StudyParams, bets, progress=None) -> list[SeriesStudy]:
         seqs = values[starts[:, None] + np.arange(POSITIONS)] @ _PLACES
         coups += len(starts)
         for j, bet in enumerate(bets):
-            _settle_shoe(bet, i, classes[j][seqs].tolist(), placed_masks[j][seqs].tolist(), skips[j],
-                         weights[j], state[j])
+            codes = classes[j][seqs].tolist()
+            placed = placed_masks[j][seqs].tolist()
+            if bet.placed_after_run is not None:
+                table_runs[j] = _after_runs(codes, placed, skips[j], bet.placed_after_run, table_runs[j])
+            _settle_shoe(bet, i, codes, placed, skips[j], weights[j], state[j])
         if progress is not None:
             progress(i + 1)
     tops = price_series(params.start_shoe(), bets, rules)
@@ -150,6 +157,21 @@ def series_study(params: StudyParams, bets, progress=None) -> list[SeriesStudy]:
                                tuple(zip(st.shoe_n, st.shoe_s)), st.crossed,
                                sum(len(v) for v in st.open.values()), top))
     return out
+
+
+def _after_runs(codes: list[int], placed: list[bool], skip: int, after: int, run: int) -> int:
+    """Mark in ``placed`` the coups that end ``after`` consecutive run coups at the table
+    (``run`` of them before this shoe's first coup; the count starts again after each
+    ``after``); the count after the shoe's last coup."""
+    for c, code in enumerate(codes):
+        if code == 0:
+            run += 1
+            if run == after:
+                placed[c] = True
+                run = 0
+        elif code != skip:
+            run = 0
+    return run
 
 
 class _Tally:
