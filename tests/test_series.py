@@ -153,9 +153,10 @@ def brute_classes(bet: SeriesBet, cards) -> dict[str, int]:
 
 def brute_settled(bet: SeriesBet, ways: dict[str, int], coups: int):
     """Over every sequence of ``coups`` coup classes (weight: the product of their ways),
-    the weight settled at each length, the weight not yet settled, and the total."""
+    the weight settled at each length, the weight not yet settled, the total, and the
+    weighted sum of the coups each settled sequence took."""
     by_length = [0] * (bet.cap + 1)
-    unsettled = 0
+    unsettled = used = 0
     for seq in itertools.product(("run", "skip", "end"), repeat=coups):
         w = math.prod(ways[c] for c in seq)
         if not w:
@@ -165,7 +166,8 @@ def brute_settled(bet: SeriesBet, ways: dict[str, int], coups: int):
             unsettled += w
         else:
             by_length[k] += w
-    return by_length, unsettled, sum(ways.values()) ** coups
+            used += w * next(n for n in range(1, coups + 1) if settle(bet, seq[:n]) is not None)
+    return by_length, unsettled, sum(ways.values()) ** coups, used
 
 
 RUNS = ["winner == banker", "winner == player", "winner != tie", "banker_total >= 6", "player_cards == 3",
@@ -190,8 +192,9 @@ def test_no_skip_against_every_sequence_of_cap_coups(bet, cards):
     """Without a skip every bet is settled within ``cap`` coups: the exact price equals the
     weighted sum over all sequences of ``cap`` coup classes, class ways from every deal."""
     ways = brute_classes(bet, cards)
-    by_length, unsettled, total = brute_settled(bet, ways, bet.cap)
+    by_length, unsettled, total, used = brute_settled(bet, ways, bet.cap)
     assert unsettled == 0
+    assert price_series(shoe_of(cards), [bet])[0].coups == Fraction(used, total)   # coups to settle
     r, = price_series(shoe_of(cards), [bet])
     assert (r.extends, r.skipped, r.ends) == (ways["run"], 0, ways["end"])
     assert [r.length_probability(k) for k in range(bet.cap + 1)] == [Fraction(w, total) for w in by_length]
@@ -214,7 +217,7 @@ def test_with_skips_against_every_sequence_of_a_few_more_coups(bet, cards):
         return
     r, = price_series(shoe_of(cards), [bet])
     assert (r.extends, r.skipped, r.ends) == (ways["run"], ways["skip"], ways["end"])
-    by_length, unsettled, total = brute_settled(bet, ways, bet.cap + 3)
+    by_length, unsettled, total, _ = brute_settled(bet, ways, bet.cap + 3)
     for k, w in enumerate(by_length):
         assert Fraction(w, total) <= r.length_probability(k) <= Fraction(w + unsettled, total)
     paid = Fraction(sum(w * bet.pay_of(k) for k, w in enumerate(by_length)), total)

@@ -183,9 +183,12 @@ class SeriesResult:
         """Expected number of coups dealt until the bet is settled (skipped ones included):
         each counted coup takes ``D / (e + n)`` coups on average, and ``sum_k P(L >= k)`` of
         them are counted, ``k = 0..cap-1`` (the one that ends the run included)."""
-        counted = sum(Fraction(sum(self.lengths[j] for j in range(k, self.bet.cap + 1)), self.cases)
-                      for k in range(self.bet.cap))
-        return counted * Fraction(self.deals, self.extends + self.ends)
+        tail, counted = 0, 0                # tail: cases of L >= k, for k = cap down to 0
+        for k in range(self.bet.cap, -1, -1):
+            tail += self.lengths[k]
+            if k < self.bet.cap:
+                counted += tail
+        return Fraction(counted * self.deals, self.cases * (self.extends + self.ends))
 
 
 def price(bet: SeriesBet, classes: Analysis) -> SeriesResult:
@@ -205,8 +208,8 @@ def price_series(shoe, bets, rules=None) -> list[SeriesResult]:
     >>> from analyzer import Shoe
     >>> from analyzer.bets.catalog import catalog
     >>> r, = price_series(Shoe.standard(8), [catalog().series["banker_streak"]])
-    >>> f"{float(r.house_edge):.6f}", f"{float(r.length_probability(10)):.6f}"
-    ('0.094006', '0.000411')
+    >>> f"{float(r.house_edge):.6f}", f"{float(r.length_probability(10)):.6f}", f"{float(r.coups):.4f}"
+    ('0.094006', '0.000411', '1.8463')
     """
     from .pricing import _solver_for
     bets = tuple(bets)
