@@ -14,7 +14,6 @@ import shlex
 import subprocess
 import sys
 from pathlib import Path
-from typing import NamedTuple
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -26,25 +25,20 @@ sys.path.insert(0, str(Path(__file__).parent))
 # a folder of its own.
 os.environ["BACCARAT_NO_CACHE"] = "1"
 
+from helpers import Run  # noqa: E402
+
 REPO = Path(__file__).resolve().parents[1]
 
 # -- hypothesis -------------------------------------------------------------------------------
-# The default run draws few examples; `.ci/run` sets HYPOTHESIS_PROFILE=ci for the slow run,
-# which draws the numbers each test asks for by name (see helpers.examples).
+# Each test asks for its number of examples; where that is costly the default run's test draws
+# few and a twin marked ``slow`` (``pytest -m slow``, run by `.ci/run`) draws many.
+# HYPOTHESIS_PROFILE picks a profile (both keep those numbers).
 settings.register_profile("default", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("ci", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
 # -- the command line -------------------------------------------------------------------------
-
-class Run(NamedTuple):
-    """What one ``baccarat`` command did: its exit status, standard output and standard error."""
-
-    code: int
-    out: str
-    err: str
-
 
 class CLI:
     """``baccarat ARGV`` for a test: ``cli(*argv)`` runs :func:`analyzer.cli.main` in this

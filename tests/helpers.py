@@ -1,18 +1,50 @@
 """Helpers shared by the test modules (no test module imports another): the log shapes real
 simulators write, the card cases of the card engines with their oracle, shoes of many kinds,
-and the hypothesis strategies of small shoes and card predicates.  Fixtures are in
+the hypothesis strategies of small shoes and card predicates, and :func:`baccarat` (the
+command line in this process, for helpers no fixture reaches).  Fixtures are in
 ``conftest.py``; the oracles in :mod:`oracle` and :mod:`brute`."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import random
+import sys
 from collections import Counter
+from typing import NamedTuple
 
 from hypothesis import strategies as st
 
 from analyzer import Shoe
 from analyzer.simcheck.logs import CARD_POINT, OUTCOME_NAMES, card_text
+
+# -- the command line, where no fixture reaches ------------------------------------------------
+
+class Run(NamedTuple):
+    """What one ``baccarat`` command did: its exit status, standard output and standard error."""
+
+    code: int
+    out: str
+    err: str
+
+
+def baccarat(*argv, stdin: str | None = None) -> Run:
+    """``baccarat ARGV`` in this process, its output captured by redirection, for what runs
+    outside a test's fixtures (module-level helpers, figures cached across tests); a test
+    uses the ``cli`` fixture of ``conftest.py``.  Arguments are ``str()``-ed."""
+    from analyzer.cli import main
+    out, err = io.StringIO(), io.StringIO()
+    old = sys.stdin
+    if stdin is not None:
+        sys.stdin = io.TextIOWrapper(io.BytesIO(stdin.encode()))
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main([str(a) for a in argv])
+    finally:
+        sys.stdin = old
+    return Run(code or 0, out.getvalue(), err.getvalue())
+
 
 RANKS = "A23456789TJQK"
 SUITS = "shdc"

@@ -123,7 +123,7 @@ def test_modular_blocks_exact_on_big_shoes(residue_form, shoes, many):
     tab = tabulation(VALUE_BETS if many else MAIN)
     plan = tab.ways_table.blocks
     coef = tab.ways_table.counted[0]
-    want = [[sum(int(c) * m for c, m in zip(row, _monomials(counts))) for row in coef] for counts in shoes]
+    want = _oracle_ways(coef, shoes)
     bound = max(falling(sum(c), POSITIONS) for c in shoes)
     assert plan.modular_ways(shoes, bound) == want
 
@@ -166,9 +166,27 @@ def test_derived_rows_in_int64_and_python_integers():
         assert (got if n == 1450 else got.tolist()) == [tab.ways_exact(r) for r in rows]
 
 
+@lru_cache(maxsize=None)
+def _exponents() -> list[tuple[tuple[int, int], ...]]:
+    """Each of the 5005 multisets as its (value, multiplicity) pairs, multiplicity > 0."""
+    return [tuple((v, int(k)) for v, k in enumerate(e) if k) for e in coup_table().exponents]
+
+
 def _monomials(counts):
-    """Python-integer falling-factorial products of the 5005 multisets (the definition)."""
-    return [prod(falling(counts[v], int(k)) for v, k in enumerate(e)) for e in coup_table().exponents]
+    """Python-integer falling-factorial products of the 5005 multisets (the definition;
+    each value's falling factorials taken once)."""
+    f = [[falling(int(c), k) for k in range(POSITIONS + 1)] for c in counts]
+    return [prod(f[v][k] for v, k in e) for e in _exponents()]
+
+
+def _oracle_ways(coef, shoes) -> list[list[int]]:
+    """Each counted row of ``coef`` summed against each shoe's monomials, in Python integers."""
+    rows = np.asarray(coef).tolist()
+    out = []
+    for counts in shoes:
+        m = _monomials(counts)
+        out.append([sum(c * x for c, x in zip(row, m)) for row in rows])
+    return out
 
 
 def test_float_path_refuses_a_shoe_beyond_its_bound():
@@ -195,7 +213,7 @@ def test_crt_rows_equals_crt(shape):
     assert crt_rows(residues, primes) == x
 
 
-def test_solver_results_unchanged_on_every_path():
+def test_solver_results_equal_python_integers_on_every_path():
     """A whole solve (main bets and Dragon 7) equals the Python-integer counts, one shoe and batched."""
     s = Solver(catalog().select(MAIN + ["dragon7"]))
     shoes = [Shoe.standard(d) for d in (1, 8, 9, 27, 28, 30, 40, 1000, 10_000)]
@@ -215,7 +233,7 @@ def test_wrapped_sums_and_their_primes(shoes):
     tab = tabulation(MAIN)
     plan = tab.ways_table.blocks
     coef = tab.ways_table.counted[0]
-    want = [[sum(int(c) * m for c, m in zip(row, _monomials(counts))) for row in coef] for counts in shoes]
+    want = _oracle_ways(coef, shoes)
     assert plan.wrapped_ways(shoes).tolist() == [[w % 2**64 for w in row] for row in want]
     bound = max(falling(sum(c), POSITIONS) for c in shoes)
     assert plan.modular_ways(shoes, bound, plan.wrapped_ways(shoes)) == want

@@ -484,7 +484,7 @@ def rounds_to(x: Fraction, printed: str, percent: bool = False) -> bool:
         return d.quantize(p, rounding=ROUND_HALF_UP) == p
 
 
-def test_rounds_to_helper():
+def test_rounds_to_compares_at_the_quoted_digits():
     assert rounds_to(Fraction(4462, 10000), "0.446")
     assert not rounds_to(Fraction(4466, 10000), "0.446")
     assert rounds_to(Fraction(1, 8), "0.13") and rounds_to(Fraction(1, 8), "12.5", percent=True)

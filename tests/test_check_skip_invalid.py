@@ -58,7 +58,7 @@ def logs():
     return _bad_log()
 
 
-def test_without_skip_invalid_the_log_is_refused_as_before(logs, tmp_path, capsys):
+def test_without_skip_invalid_a_rule_breaking_log_is_refused(logs, tmp_path, capsys):
     text, broken, _ = logs
     log = read_hand_log("bad.csv", text)
     rep = replay(log, EIGHT)

@@ -156,3 +156,24 @@ def test_a_plan_is_built_once_enough_shoes_were_batched(monkeypatch):
     assert table.ways_many(rows[6:]) == [product_path(tab, s) for s in shoes_[6:]]
     assert "class_batch" in table.built()                         # 12: the plan
     assert first == [product_path(tab, s) for s in shoes_[:6]]
+
+
+def test_a_table_beyond_the_plans_multisets_is_batched_in_int64_and_refused_in_float64(monkeypatch):
+    """A float64 batch plan's build grows faster than the table (80 s and 4.4 GB for a
+    table of 4 million multisets, found by tests/test_differential.py): beyond
+    ``CLASS_BATCH_MAX`` multisets none is built; ``"auto"`` counts in int64, and
+    ``"float64"`` refuses in one line rather than build it."""
+    from analyzer.core import ways
+    tab = tab_for("all_red")
+    t = tab.ways_table
+    monkeypatch.setattr(ways, "CLASS_BATCH_MAX", t.coef.shape[1] - 1)
+    table = WaysTable(t.coef, t.idx, t.off, t.k, t.classes)
+    shoes_ = [Shoe.standard(8).remove(c) for c in CARDS[:6]]
+    rows = [tab.class_counts(s) + list(s.value_counts) + [s.cards] for s in shoes_]
+    assert table.ways_many(rows) == [product_path(tab, s) for s in shoes_]
+    assert "class_batch" not in table.built()
+    with pytest.raises(BetError, match=f"table of {t.coef.shape[1]:,} class multisets is beyond the float64 batch plan"):
+        table.ways_many(rows, backend="float64")
+    monkeypatch.setattr(ways, "CLASS_BATCH_MAX", t.coef.shape[1])      # at the limit: built
+    assert table.ways_many(rows, backend="float64") == [product_path(tab, s) for s in shoes_]
+    assert "class_batch" in table.built()

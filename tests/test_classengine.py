@@ -92,6 +92,21 @@ def test_budget_is_checked_before_the_work():
         _tab("player_card1_suit == banker_card1_suit and player_card1_rank == banker_card1_rank", budget=100)
 
 
+def test_a_table_beyond_the_multisets_budget_is_refused_while_compiling(monkeypatch):
+    """Working memory grows with the distinct class multisets, not with the sequences
+    (1.9 GB for a bet of 4 million multisets within the sequence budget): beyond
+    ``MAX_MULTISETS`` the compile stops with one line."""
+    from analyzer.core import classengine
+    text = "count(first4, suit == hearts) == 2 and player_pair"
+    tab, _ = _tab(text)
+    monkeypatch.setattr(classengine, "MAX_MULTISETS", tab.multisets - 1)
+    with pytest.raises(BetError, match=f"more than {tab.multisets - 1:,} distinct multisets of .* memory budget"):
+        _tab(text)
+    monkeypatch.setattr(classengine, "MAX_MULTISETS", tab.multisets)
+    again, _ = _tab(text)
+    assert again.multisets == tab.multisets and again.ways(Shoe.standard(1)) == tab.ways(Shoe.standard(1))
+
+
 def test_suits_need_a_suited_shoe():
     tab, _ = _tab("all(all, colour == red)")
     with pytest.raises(BetError, match="suits are unknown"):

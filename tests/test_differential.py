@@ -147,7 +147,8 @@ def brute_ways(bet, cards, rules, known: Known | None) -> tuple[list[int], int]:
 
 def solver_ways(bets, cards, rules, known, backend=None):
     """The solver's ways of each event of ``bets`` and its deals, by :meth:`Solver.solve`
-    and, the same, by :meth:`Solver.solve_many` (the batch paths) beside another shoe."""
+    and, the same, by :meth:`Solver.solve_many` (the batch paths) beside another shoe;
+    ``None`` when ``"float64"`` refuses a table too big for its batch plan."""
     try:
         s = Solver(bets, rules=rules, known=known or None, backend=backend)
     except BetError as e:
@@ -155,7 +156,14 @@ def solver_ways(bets, cards, rules, known, backend=None):
             reject()
         raise
     shoe = shoe_of(cards)
-    a = s.solve(shoe)
+    try:
+        a = s.solve(shoe)
+    except BetError as e:
+        # a table of millions of class multisets has no float64 batch plan (tested in
+        # test_classbatch.py): refused in one line, the other back ends count it
+        if backend == "float64" and "float64 batch plan's" in str(e):
+            return None
+        raise
     bigger = shoe_of(list(cards) + list(range(52)))         # holds the known cards too
     assert s.solve_many([shoe, bigger, shoe])[::2] == [a, a]
     # the last event of a result is the bet's ``otherwise``
@@ -173,17 +181,20 @@ def check_against_every_deal(data, backends):
             for i in range(data.draw(st.integers(1, 2)))]
     want = {bet.id: brute_ways(bet, cards, rules, known) for bet in bets}
     for backend in backends:
-        got, deals = solver_ways(bets, cards, rules, known, backend)
+        counted = solver_ways(bets, cards, rules, known, backend)
+        if counted is None:                                 # float64 refused a huge table
+            continue
+        got, deals = counted
         for bet in bets:
             assert (got[bet.id], deals) == want[bet.id], (backend, [e.when.text for e in bet.events])
 
 
-@SETTINGS
+@settings(SETTINGS, max_examples=8)
 @given(st.data())
 def test_every_condition_against_every_deal(data):
-    """The default back end, the Python-integer reference and one other back end (a
-    float64 batch plan of a big table takes seconds to build: all of them every time
-    is the slow test below)."""
+    """The default back end, the Python-integer reference and one other back end, on 8
+    examples (a float64 batch plan of a big table takes seconds to build, an example up
+    to half a minute: every back end on 300 examples is the slow test below)."""
     check_against_every_deal(data, ["auto", "python", data.draw(st.sampled_from(BACKENDS[2:]))])
 
 
@@ -203,9 +214,7 @@ SAME_MEANING = [
 ]
 
 
-@SETTINGS
-@given(st.data())
-def test_conditions_that_mean_the_same_count_the_same(data):
+def check_same_meaning(data):
     cards = data.draw(small_shoe())
     rules = data.draw(rule_set())
     known = data.draw(known_cards(cards))
@@ -215,6 +224,20 @@ def test_conditions_that_mean_the_same_count_the_same(data):
     a, _ = solver_ways([plain], cards, rules, known)
     b, _ = solver_ways([other], cards, rules, known)
     assert a["plain"] == b["other"], (text, rewrite(text))
+
+
+@settings(SETTINGS, max_examples=8)
+@given(st.data())
+def test_conditions_that_mean_the_same_count_the_same(data):
+    """8 examples (100 in the slow test below)."""
+    check_same_meaning(data)
+
+
+@pytest.mark.slow
+@settings(SETTINGS, max_examples=100)
+@given(st.data())
+def test_conditions_that_mean_the_same_count_the_same_on_many_examples(data):
+    check_same_meaning(data)
 
 
 # -- the reproductions of issue 22 -----------------------------------------------------------

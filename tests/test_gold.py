@@ -59,7 +59,7 @@ def test_gold_standing_on_5_against_the_value_oracle_and_published_edges():
     assert f"{float(a.bet('banker').house_edge) * 100:.3f}".startswith("0.91")
 
 
-def test_punto_banco_value_oracle_variant_is_the_old_oracle():
+def test_the_variant_value_oracle_under_punto_banco_gives_the_published_counts():
     # the variant oracle with the Punto Banco prose gives the published 8-deck counts
     assert value_winner_counts_variant(Shoe.standard(8).value_counts, banker_draws_prose, DRAW_0_5) == {
         "player": 2_230_518_282_592_256, "banker": 2_292_252_566_437_888, "tie": 475_627_426_473_216}

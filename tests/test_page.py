@@ -12,8 +12,6 @@ names another Chromium binary.
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import os
 import re
@@ -26,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.cli import main
+from helpers import baccarat
 
 REQUIRED = os.environ.get("BACCARAT_REQUIRE_BROWSER") == "1"
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -55,13 +53,6 @@ def chromium_path() -> str | None:
 # The command line: what the page must show
 
 
-def cli(*argv) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        status = main(list(argv))
-    return status, out.getvalue(), err.getvalue()
-
-
 def shoe_args(decks=8, dealt=(), known=None, rules="punto_banco", option=None) -> list[str]:
     """The ``odds``/``eor`` options of a page state (burn cards, ``x``, are not in the odds)."""
     argv = ["--decks", str(decks), "--rules", rules]
@@ -76,13 +67,13 @@ def shoe_args(decks=8, dealt=(), known=None, rules="punto_banco", option=None) -
 
 
 def odds_of(bets, **state) -> dict:
-    status, out, err = cli("odds", "--format", "json", "--bets", ",".join(bets), *shoe_args(**state))
+    status, out, err = baccarat("odds", "--format", "json", "--bets", ",".join(bets), *shoe_args(**state))
     assert status == 0, err
     return json.loads(out)
 
 
 def error_of(bets=("player", "banker", "tie"), **state) -> str:
-    status, out, err = cli("odds", "--format", "json", "--bets", ",".join(bets), *shoe_args(**state))
+    status, out, err = baccarat("odds", "--format", "json", "--bets", ",".join(bets), *shoe_args(**state))
     assert status == 2 and err.startswith("baccarat: error: "), err
     return err.removeprefix("baccarat: error: ").rstrip("\n")
 
@@ -361,7 +352,7 @@ def test_the_effects_of_removal_are_one_click_away(page):
     page.open("#decks=8&bets=banker,player,tie&dealt=5,K,9,x")
     page.click("#eor-panel summary")
     page.pg.wait_for_selector("#eor-panel[data-status=ready]", state="attached")
-    status, out, err = cli("eor", "--format", "json", "--bets", "banker,player,tie",
+    status, out, err = baccarat("eor", "--format", "json", "--bets", "banker,player,tie",
                            *shoe_args(dealt=["5", "K", "9"]))
     assert status == 0, err
     doc = json.loads(out)
@@ -374,7 +365,7 @@ def test_the_effects_of_removal_are_one_click_away(page):
     # the next card: the panel follows it
     page.deal("4")
     page.pg.wait_for_selector("#eor-panel[data-status=ready]", state="attached")
-    status, out, _ = cli("eor", "--format", "json", "--bets", "banker,player,tie",
+    status, out, _ = baccarat("eor", "--format", "json", "--bets", "banker,player,tie",
                          *shoe_args(dealt=["5", "K", "9", "4"]))
     four = json.loads(out)["bets"]["banker"]["effects"]["4"]
     cell = page.pg.locator("#eor tbody tr[data-rank='4'] td").first

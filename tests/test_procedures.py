@@ -157,7 +157,7 @@ def test_parse_burn():
 BASE = dict(shoe=EIGHT, shoes=10, seed=5, cut_card=14, bet_ids=("banker", "dragon7"))
 
 
-def test_default_study_keys_are_unchanged():
+def test_study_keys_of_the_default_procedure_are_fixed():
     # keys of the code before shoe procedures (commit 99b5971)
     assert StudyParams.create(**BASE).key() == "5c8e8950051060ff"
     assert StudyParams.create(**{**BASE, "burn": "standard"}).key() == "7abaf92d58b2dfd2"

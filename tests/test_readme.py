@@ -1,7 +1,6 @@
 """The manual (the README and the pages of ``docs/``) documents what the code offers, and
 every example of it runs as shown."""
 
-import contextlib
 import doctest
 import io
 import os
@@ -17,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from analyzer import FEATURES, catalog
+from helpers import baccarat
 from markdown_examples import examples
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -337,19 +337,15 @@ FLAT = " ".join(FLATS.values())
 
 
 @lru_cache(maxsize=None)
-def cli(*args):
-    """(status, stdout, stderr) of ``baccarat ARGS`` (in this process)."""
-    from analyzer.cli import main
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        status = main(list(args))
-    return status or 0, out.getvalue(), err.getvalue()
+def cached(*args):
+    """(status, stdout, stderr) of ``baccarat ARGS`` (in this process), run once for each ARGS."""
+    return baccarat(*args)
 
 
 @lru_cache(maxsize=None)
 def cli_json(*args):
     import json
-    status, out, err = cli(*args, "--format", "json")
+    status, out, err = cached(*args, "--format", "json")
     assert status == 0, f"baccarat {' '.join(args)}: {err}"
     return json.loads(out)
 
@@ -373,7 +369,7 @@ def known_edges(name):
 
 def fits(*args):
     """The largest number of coups ``baccarat bankroll ARGS`` says fit its budget."""
-    status, _, err = cli("bankroll", *args, "--coups", "100000")
+    status, _, err = cached("bankroll", *args, "--coups", "100000")
     m = re.search(r"at most ([\d,]+) coups fit", err)
     assert status == 2 and m, err
     return int(m.group(1).replace(",", ""))
@@ -473,7 +469,7 @@ def test_quoted_figures_are_the_tools(what, phrase, tool):
 
 def poker_bet(tmp_path, *conditions):
     events = ",\n".join(f'  {{ event = "e{k}", when = "{c}", pays = 10 }}' for k, c in enumerate(conditions))
-    path = tmp_path / f"poker-{len(list(tmp_path.iterdir()))}.toml"    # cli() caches by name
+    path = tmp_path / f"poker-{len(list(tmp_path.iterdir()))}.toml"    # cached() caches by name
     path.write_text(f'[[bet]]\nid = "poker"\nname = "poker"\nevents = [\n{events}\n]\n')
     return str(path)
 
@@ -483,7 +479,7 @@ def test_the_poker_examples_that_cannot_be_one_bet(tmp_path):
     m = re.search(r"so one bet with `([^`]+)` and `([^`]+)` must tell all 52 cards apart on all six: "
                   rf"{NUMBER} class sequences, far beyond the budget below, and the command stops", FLAT)
     assert m, "the manual no longer says which poker tests cannot be one bet"
-    status, _, err = cli("odds", "--bets-file", poker_bet(tmp_path, m[1], m[2]))
+    status, _, err = cached("odds", "--bets-file", poker_bet(tmp_path, m[1], m[2]))
     assert status == 2 and f"{m[3]} sequences of 52 card classes" in err, err
     assert {"jackpot", "lucky_match"} <= set(cli_json("bets")["tables"]["poker"]["bets"])
 
@@ -494,10 +490,10 @@ def test_the_poker_examples_that_can_be_one_bet(tmp_path):
     of the first four."""
     m = re.search(r"so one bet with `([^`]+)` and `([^`]+)` must tell all 52 cards apart", FLAT)
     for condition in (m[1], m[2]):
-        assert cli("odds", "--bets-file", poker_bet(tmp_path, condition))[0] == 0
+        assert cached("odds", "--bets-file", poker_bet(tmp_path, condition))[0] == 0
     m = re.search(r"Tests of ranks alone combine \(`([^`]+)` with `([^`]+)` in one bet\)", FLAT)
     assert m, "the manual no longer says which poker tests combine"
-    assert cli("odds", "--bets-file", poker_bet(tmp_path, m[1], m[2]))[0] == 0
+    assert cached("odds", "--bets-file", poker_bet(tmp_path, m[1], m[2]))[0] == 0
 
 
 def test_examples_reads_any_markdown(tmp_path):

@@ -80,9 +80,8 @@ def test_folders_it_may_not_replace_are_refused_before_any_work(tmp_path, capsys
     assert sorted(p.name for p in tmp_path.iterdir()) == ["here", "project"]
 
 
-@pytest.mark.parametrize("state", [pytest.param("new", marks=pytest.mark.slow),
-                                   pytest.param("empty", marks=pytest.mark.slow), "previous"])
-def test_a_late_error_leaves_the_folder_as_it_was(tmp_path, capsys, monkeypatch, state):
+@pytest.mark.parametrize("state", ["new", "empty", "previous"])
+def test_a_late_error_leaves_the_folder_as_it_was(tmp_path, capsys, monkeypatch, small_reports, state):
     monkeypatch.setenv("BACCARAT_NO_PLOTS", "1")
     import analyzer.reports.writer as writer
     from analyzer.core.errors import BaccaratError
@@ -141,7 +140,7 @@ def test_interrupt_leaves_a_previous_report_unchanged(tmp_path, signum):
 
 
 @pytest.mark.slow
-def test_interrupt_leaves_no_folder_and_a_rerun_works(tmp_path, capsys):
+def test_interrupt_leaves_no_folder_and_a_rerun_works(tmp_path, capsys, small_reports):
     out = tmp_path / "reports"
     rc, err = _interrupt_report(tmp_path, out, signal.SIGINT)
     assert rc == 130 and "Traceback" not in err, err
@@ -160,7 +159,7 @@ def test_interrupt_leaves_no_folder_and_a_rerun_works(tmp_path, capsys):
     assert [p.name for p in tmp_path.iterdir()] == ["reports"]
 
 
-def test_a_killed_run_s_staging_folder_is_removed_by_the_next(tmp_path, capsys, monkeypatch):
+def test_a_killed_run_s_staging_folder_is_removed_by_the_next(tmp_path, capsys, monkeypatch, small_reports):
     """SIGKILL cannot be caught: the next run removes what it left (its process is gone)."""
     monkeypatch.setenv("BACCARAT_NO_PLOTS", "1")
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,

@@ -33,7 +33,7 @@ banker_if_player_stood = "0-5"
 """
 
 
-def test_punto_banco_is_todays_tables():
+def test_punto_banco_is_the_engines_tables_and_the_default_file():
     assert PUNTO_BANCO.banker == BANKER_DRAWS
     assert PUNTO_BANCO.banker_rows() == BANKER_RULE_TABLE
     assert PUNTO_BANCO.is_default and not GOLD.is_default

@@ -15,7 +15,7 @@ from analyzer.cli import build_parser
 from analyzer.core.rules import PUNTO_BANCO
 
 PLAYING = ("odds", "decks", "distributions", "eor", "payouts", "midcoup", "simulate", "verify", "check",
-           "study", "parsheet", "bankroll", "report")
+           "study", "parsheet", "bankroll", "runs", "report")
 
 
 @pytest.fixture
@@ -196,8 +196,9 @@ def test_midcoup_gold_table_refuses_a_player_option_and_a_rule_set_without_optio
     assert code == 2 and "offers none" in err and err.count("\n") == 1
 
 
-def test_report_under_gold(tmp_path, cli, monkeypatch):
-    """The whole folder once (about 30 s): every report names Gold, the numbers are Gold's."""
+def test_report_under_gold(tmp_path, cli, monkeypatch, small_reports):
+    """Every step and file of the folder, on the three-bet catalog: every report names Gold,
+    the numbers are Gold's."""
     monkeypatch.setenv("BACCARAT_NO_PLOTS", "1")
     out = tmp_path / "gold"
     code, _, err = cli("report", "--out", out, "-q", "--decks-list", "8", "--rules", "gold",
@@ -223,7 +224,8 @@ def test_report_under_gold(tmp_path, cli, monkeypatch):
         doc = json.loads(p.read_text())
         rules = doc["rules"]
         assert (rules["game"] if isinstance(rules, dict) else rules).startswith("gold"), p.name
-    code, text, _ = cli("odds", "--decks", "8", "--bets", "all", "--format", "json", *words.split())
+    code, text, _ = cli("odds", "--decks", "8", "--bets", ",".join(small_reports.bets), "--format", "json",
+                        *words.split())
     assert (out / "odds_8_decks.json").read_text() == text          # the report is the command's output
     odds = _odds(cli, "--rules", "gold", "--player-option", "stand")
     report = json.loads((out / "odds_8_decks.json").read_text())

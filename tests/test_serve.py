@@ -4,8 +4,6 @@ and stops on SIGTERM like any command (status 130)."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import random
 import re
@@ -24,9 +22,9 @@ pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
 from analyzer.bets.catalog import catalog  # noqa: E402
-from analyzer.cli import main  # noqa: E402
 from analyzer.cli import serve as serve_module  # noqa: E402
 from analyzer.cli.serve import create_app  # noqa: E402
+from helpers import baccarat  # noqa: E402
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")            # Starlette's note on httpx versions
@@ -38,23 +36,10 @@ RANKS = "A23456789TJQK"
 SUITS = "shdc"
 
 
-def cli(*argv, stdin: str | None = None) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    old = sys.stdin
-    if stdin is not None:
-        sys.stdin = io.TextIOWrapper(io.BytesIO(stdin.encode()))
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            status = main(list(argv))
-    finally:
-        sys.stdin = old
-    return status, out.getvalue(), err.getvalue()
-
-
 def cli_error(*argv, stdin: str | None = None) -> str:
     """The message of ``baccarat ARGV``'s one error line (exit 2; ``--batch`` may have written
     the lines before the bad one, which the server refuses whole)."""
-    status, out, err = cli(*argv, stdin=stdin)
+    status, out, err = baccarat(*argv, stdin=stdin)
     assert status == 2 and (out == "" or "--batch" in argv), err
     assert err.startswith("baccarat: error: ") and err.count("\n") == 1, err
     return err.removeprefix("baccarat: error: ").rstrip("\n")
@@ -85,7 +70,7 @@ def shoes(seed: int, count: int):
 @pytest.mark.parametrize("remove", shoes(24, 3))
 def test_odds_is_the_cli_document(client, remove):
     r = client.post("/odds", json={"remove": remove, "bets": BETS})
-    status, out, err = cli("odds", "--format", "json", "--remove", remove, "--bets", ",".join(BETS))
+    status, out, err = baccarat("odds", "--format", "json", "--remove", remove, "--bets", ",".join(BETS))
     assert status == 0, err
     assert r.status_code == 200 and r.headers["content-type"].startswith("application/json")
     assert r.text == out
@@ -105,7 +90,7 @@ def test_odds_is_the_cli_document(client, remove):
 ])
 def test_odds_options_are_the_clis(client, request_, argv):
     r = client.post("/odds", json=request_)
-    status, out, err = cli("odds", "--format", "json", *argv)
+    status, out, err = baccarat("odds", "--format", "json", *argv)
     assert status == 0, err
     assert (r.status_code, r.text) == (200, out)
 
@@ -115,7 +100,7 @@ def test_odds_options_are_the_clis(client, request_, argv):
 def test_every_catalog_bet_is_the_clis(client, remove):
     """Every catalog bet on random depleted shoes (one compile of the whole catalog)."""
     r = client.post("/odds", json={"remove": remove, "bets": "all"})
-    status, out, err = cli("odds", "--format", "json", "--remove", remove, "--bets", "all", "-q")
+    status, out, err = baccarat("odds", "--format", "json", "--remove", remove, "--bets", "all", "-q")
     assert status == 0, err
     doc = json.loads(r.text)
     assert r.status_code == 200 and r.text == out
@@ -150,7 +135,7 @@ def test_solvers_are_kept_across_requests(client):
 ])
 def test_eor_is_the_cli_document(client, request_, argv):
     r = client.post("/eor", json=request_)
-    status, out, err = cli("eor", "--format", "json", *argv)
+    status, out, err = baccarat("eor", "--format", "json", *argv)
     assert status == 0, err
     assert r.status_code == 200 and r.headers["content-type"].startswith("application/json")
     assert r.text == out
@@ -248,12 +233,12 @@ def test_batch_is_the_clis_byte_for_byte(client, tmp_path, query, argv):
     text = "".join(json.dumps(line) + "\n" for line in BATCH)
     path = tmp_path / "shoes.jsonl"
     path.write_text(text)
-    status, out, err = cli("odds", "--batch", str(path), *argv, "-q")
+    status, out, err = baccarat("odds", "--batch", str(path), *argv, "-q")
     assert status == 0, err
     r = client.post("/batch" + query, content=text.encode())
     assert r.status_code == 200 and r.headers["content-type"].startswith("application/x-ndjson")
     assert r.content == out.encode()
-    assert cli("odds", "--batch", "-", *argv, "-q", stdin=text)[1] == out
+    assert baccarat("odds", "--batch", "-", *argv, "-q", stdin=text)[1] == out
 
 
 def test_an_empty_batch_is_an_empty_answer(client):
@@ -357,7 +342,7 @@ def test_a_failure_after_the_answer_began_is_its_last_line(client, monkeypatch):
     monkeypatch.setattr(serve_module, "BATCH_CHUNK", 1)
     text = '{"decks": 6}\n{"remove": "5"}\n'          # the second line is rank-only
     r = client.post("/batch?bets=perfect_pair", content=text.encode())
-    status, out, err = cli("odds", "--batch", "-", "--bets", "perfect_pair", stdin=text)
+    status, out, err = baccarat("odds", "--batch", "-", "--bets", "perfect_pair", stdin=text)
     assert r.status_code == 200 and status == 2
     first, last = r.text.splitlines()
     assert first + "\n" == out
@@ -394,11 +379,11 @@ def test_unknown_paths_and_methods_are_json(client):
 
 def test_bets_and_rules(client):
     r = client.get("/bets")
-    assert r.status_code == 200 and r.text == cli("bets", "--format", "json")[1]
+    assert r.status_code == 200 and r.text == baccarat("bets", "--format", "json")[1]
     doc = client.get("/rules").json()
     assert list(doc["rules"]) == ["punto_banco", "gold"] and doc["player_options"] == ["draw", "stand", "best"]
     for name in ("punto_banco", "gold"):
-        assert doc["rules"][name] == json.loads(cli("rules", "--rules", name, "--format", "json")[1])
+        assert doc["rules"][name] == json.loads(baccarat("rules", "--rules", name, "--format", "json")[1])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -488,7 +473,7 @@ def test_a_real_server_serves_eight_clients_and_stops_on_sigterm():
     p, url = start_server()
     try:
         lines = [json.dumps({"decks": d}) for d in range(1, 9)]
-        expected = {d: cli("odds", "--format", "json", "--decks", str(d), "--bets", "banker,dragon7")[1]
+        expected = {d: baccarat("odds", "--format", "json", "--decks", str(d), "--bets", "banker,dragon7")[1]
                     for d in range(1, 9)}
         results, failures = {}, []
 

@@ -56,7 +56,7 @@ def test_each_shape_gives_the_verdicts_of_the_own_format(simulated, name, conver
         assert checked[1].split(";")[0].split(": ", 1)[-1] == expected[1][1].split(";")[0].split(": ", 1)[-1]
 
 
-def test_the_tableau_bug_is_found_in_every_shape(simulated):
+def test_a_wrong_tableau_cell_is_found_in_every_shape(simulated):
     log, (found, checked) = simulated
     if log.coups and found:
         assert {r for r, _ in found} == {"banker"} and checked[0] == "error"

@@ -190,7 +190,9 @@ def test_remove_suited_keeps_shoe_suited():
 
 def test_remove_accepts_iterables_commas_and_nothing():
     s = Shoe.standard(1)
-    assert s.remove(["Ah", "K"]) == s.remove("Ah K") == s.remove("Ah,K")
+    assert s.remove(["Ah", "K"]) == s.remove("Ah K") == s.remove("Ah,K") == s.remove(c for c in ("Ah", "K"))
+    with pytest.raises(ShoeError, match="no A left"):      # a generator, read once, named in the refusal
+        Shoe.parse("A=3,K=5").remove(c for c in ["A"] * 4)
     assert s.remove("") == s
     assert s.remove([]) == s
 

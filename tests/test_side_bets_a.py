@@ -98,7 +98,7 @@ def significant(n: int, digits: int = 15) -> int:
     return (n + q // 2) // q * q
 
 
-def test_helpers():
+def test_rounded_rounds_to_and_significant_figures():
     assert rounded(Fraction(-526875, 10**7), 6) == Fraction(-52688, 10**6)
     assert rounded(Fraction(1, 3), 4) == Fraction(3333, 10**4)
     assert not rounds_to(Fraction(84585, 10**4), "8.458") and rounds_to(Fraction(84585, 10**4), "8.459")

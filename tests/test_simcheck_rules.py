@@ -145,7 +145,7 @@ def test_simulate_cli_names_the_rules(tmp_path, capsys):
     assert capsys.readouterr().err.count("\n") == 1
 
 
-def test_faults_still_work_under_gold():
+def test_a_faulty_gold_cell_is_caught_under_gold():
     # flip Gold's cell Banker 6 / Player's third card 6 (stands in Gold): verify under gold catches it
     text, _ = simulate_to_text(ONE, 60, 4, rules=GOLD, faults=Faults(banker_cell=(6, 6)))
     rep = replay(read_hand_log("f.csv", text), ONE, rules=GOLD)

@@ -17,7 +17,9 @@ holds:
     float64 block products (:mod:`analyzer.core.blocks`, :mod:`analyzer.core.classbatch`,
     :mod:`analyzer.core.rankflush`): exact while every intermediate is an integer at
     most ``2**53``, which each plan checks for its shoes (up to 458 cards for the
-    catalog's bets).
+    catalog's bets).  A card-engine table of more than
+    :data:`~analyzer.core.ways.CLASS_BATCH_MAX` class multisets has no float64 plan
+    (building one would take minutes and gigabytes): refused by name.
 ``"residues"``
     the sums modulo primes below ``2**31`` and the Chinese remainder theorem
     (:mod:`analyzer.core.modular`, :meth:`analyzer.core.blocks.BlockPlan.modular_ways`):

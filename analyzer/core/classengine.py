@@ -49,9 +49,13 @@ from .ways import WaysTable
 #: Most class sequences one tabulation enumerates by default (in chunks of
 #: :data:`CHUNK`, about 15 s): beyond it a bet is refused before the work.
 MAX_SEQUENCES = 40_000_000
-#: Most a user may raise that budget to (``--card-budget``): about 500 MB of working
-#: memory whatever the budget (chunks merged as they go), but about a minute per 10**8.
+#: Most a user may raise that budget to (``--card-budget``): about a minute per 10**8.
 MAX_BUDGET = 1_000_000_000
+#: Most distinct class multisets one tabulation keeps.  Chunks are merged as they go, so
+#: its working memory grows with these, not with the sequences: about 450 bytes each
+#: (1.9 GB for a bet of 3,991,044 within the default budget); the catalog's largest
+#: table has 81,279.  Beyond it a compile stops with a one-line refusal.
+MAX_MULTISETS = 1_000_000
 CHUNK = 1 << 20
 #: Chunks of per-multiset counts kept before they are merged into one.
 MERGE_EVERY = 8
@@ -183,6 +187,7 @@ class ClassTabulation:
         self._rank_uniform = all(len(set(self.classes[4 * r:4 * r + 4])) == 1 for r in range(13))
         self.class_value = _TABLE["value"][:52][rep]
         budget = MAX_SEQUENCES if budget is None else budget
+        self.what = what
         # One pass over every sequence; or, when every event requires all the cards
         # of some group to pass a test (all(GROUP, ...)), one pass per event over
         # the sequences that can be in it (its first-match test still decides).
@@ -257,12 +262,14 @@ class ClassTabulation:
                     # memory bounded by the distinct (multiset, event) pairs, not by the sequences
                     merged = _merge(keys, columns, counts, self.events)
                     keys, columns, counts = [merged[0]], [merged[1]], [merged[2]]
+                    self._check_multisets(merged[0])
                 if bar is not None:
                     bar.update(n)
             plan = chunks = fine = coarse = f = weight = None       # this pass's arrays, before the next
         keys, columns, counts = _merge(keys, columns, counts, self.events)
         # the multisets in some event (none when an impossible card test admits no sequence)
         uniq, inv = np.unique(keys, return_inverse=True)
+        self._check_multisets(uniq)
         coef = np.zeros((self.events, len(uniq)), dtype=np.int64)   # (events, multisets)
         coef[columns, inv.ravel()] = counts                          # distinct pairs
         del keys, inv, columns, counts
@@ -274,6 +281,14 @@ class ClassTabulation:
         #: batches in float64 blocks: plans of that evaluator)
         self.ways_table = WaysTable(self.coef, self.idx, self.off, self.k, self.classes)
         self._pending = None
+
+    def _check_multisets(self, keys: np.ndarray) -> None:
+        """Refuse, in one line, a tabulation beyond :data:`MAX_MULTISETS` distinct multisets
+        (``keys``: the sorted multiset codes of merged (multiset, event) pairs)."""
+        if len(keys) > MAX_MULTISETS and np.count_nonzero(np.diff(keys)) + 1 > MAX_MULTISETS:
+            raise BetError(f"{self.what}: more than {MAX_MULTISETS:,} distinct multisets of {self.k} card "
+                           f"classes over the cards it reads, beyond the memory budget; "
+                           f"read fewer card features")
 
     @property
     def nbytes(self) -> int:

@@ -24,7 +24,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
-from .cards import CARD_NAMES, RANK_INDEX, RANKS, SUIT_INDEX, SUITS, card_name, parse_card, parse_cards
+from .cards import CARD_NAMES, RANK_INDEX, RANKS, SUIT_INDEX, SUITS, card_name, parse_card
 from .errors import BaccaratError, ShoeError
 
 MIN_CARDS = 6  # a coup can use six cards
@@ -165,28 +165,31 @@ class Shoe:
         a card without a suit removes one card of that rank and makes the
         result rank-only, since which suit left the shoe is then unknown.
         """
-        parsed = parse_cards(cards) if isinstance(cards, str) else [parse_card(c) for c in cards]
-        by_card = Counter(parsed)
+        names = cards.replace(",", " ").split() if isinstance(cards, str) else \
+            cards if isinstance(cards, list) else list(cards)
+        # each distinct name parsed once (a batch line names hundreds of cards, of 52 kinds);
+        # any shortfall is then found again card by card below, for the message naming the
+        # first card missing
         ranks = list(self._ranks)
         card_counts = list(self._cards) if self._cards is not None else None
-        # each distinct card once; any shortfall is then found again card by card below,
-        # for the message naming the first card missing
-        short = False
-        for (r, s), n in by_card.items():
+        short = suitless = False
+        for name, n in Counter(names).items():
+            r, s = parse_card(name)
             i = RANK_INDEX[r]
             ranks[i] -= n
             short |= ranks[i] < 0
-            if card_counts is not None and s is not None:
+            if s is None:
+                suitless = True
+            elif card_counts is not None:
                 j = 4 * i + SUIT_INDEX[s]
                 card_counts[j] -= n
                 short |= card_counts[j] < 0
         if not short:
-            if card_counts is not None and any(s is None for _, s in by_card):
-                card_counts = None
             try:
-                return Shoe(ranks, card_counts)
+                return Shoe(ranks, None if suitless else card_counts)
             except ShoeError as e:
                 raise ShoeError(f"after removing those cards: {e}") from None
+        parsed = [parse_card(c) for c in names]
         ranks = list(self._ranks)
         card_counts = list(self._cards) if self._cards is not None else None
         for r, s in parsed:

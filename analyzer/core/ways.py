@@ -90,6 +90,11 @@ MAX_DERIVED_EVENTS = 256
 #: the plans that pay off over many shoes (derived rows, per rank multiset): a command
 #: that counts one shoe should not spend 0.1 s building what it uses once.
 SINGLE_PLAN_AFTER = 1
+#: Most class multisets whose float64 batch plan (:class:`~analyzer.core.classbatch.ClassBatchPlan`)
+#: is built: its build grows faster than the multisets (0.6 s for the catalog's largest table,
+#: 81,279 multisets; 80 s and 4.4 GB for one of 3,991,044), so a bigger table has no float64
+#: batch plan: ``"auto"`` counts it in int64 and ``"float64"`` refuses it, in one line.
+CLASS_BATCH_MAX = 400_000
 
 __all__ = ["WaysTable", "falling", "integer_arithmetic"]
 
@@ -445,7 +450,8 @@ class WaysTable:
     def _chosen(self, n: int, backend: str) -> str:
         """The plan of a batch of shoes of ``n`` cards (:func:`~analyzer.core.backend.choose`,
         kept per size and back end once no plan is still to be built)."""
-        pending = self.k and self.rank_flush is None and "class_batch" not in self._state
+        pending = self.k and self.rank_flush is None and "class_batch" not in self._state \
+            and self.coef.shape[1] <= CLASS_BATCH_MAX
         cache = self._state.setdefault("chosen", {})
         plan = cache.get((n, backend))
         if plan is None:
@@ -485,7 +491,12 @@ class WaysTable:
         elif self.k:
             ready = ("class_batch" in self._state or backend == "float64"
                      or self._state.get("batched", 0) >= classbatch.PLAN_AFTER)
-            if ready:
+            multisets = self.coef.shape[1]
+            if multisets > CLASS_BATCH_MAX:
+                plans.append(("class_batch", "float64", False, True,
+                              f"this bet's table of {multisets:,} class multisets is beyond the "
+                              f"float64 batch plan's {CLASS_BATCH_MAX:,}"))
+            elif ready:
                 class_batch = self.class_batch()
                 assert class_batch is not None              # a class table (self.k) has one
                 plans.append(("class_batch", "float64", class_batch.float_exact(n), True,

@@ -33,7 +33,6 @@ import json
 import os
 import stat
 import sys
-from collections.abc import Iterable
 
 from ..core.errors import BaccaratError
 from .files import InputError
@@ -127,14 +126,9 @@ def shoe_of(obj: dict):
         shoe = Shoe.standard(8)
     if remove is not None:
         if isinstance(remove, list):
-            distinct: Iterable = remove
-            try:
-                distinct = dict.fromkeys(remove)    # each name once, in order (hundreds of cards)
-            except TypeError:                       # an unhashable item (a list, an object): all of them
-                pass
-            bad = [c for c in distinct if not isinstance(c, str)]
-            if bad:
-                raise BatchError(f"'remove' must list card names (strings), got {shown(bad[0])}")
+            if set(map(type, remove)) - {str}:             # in C, over hundreds of names
+                bad = next(c for c in remove if type(c) is not str)
+                raise BatchError(f"'remove' must list card names (strings), got {shown(bad)}")
             shoe = shoe.remove(remove)
         elif isinstance(remove, str):
             if remove.strip():

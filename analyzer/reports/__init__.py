@@ -4,7 +4,9 @@ Owns: :mod:`.distributions` (every table of totals and winners),
 :mod:`.eor` (exact effects of removal and count tags), :mod:`.odds_tables`
 and :mod:`.analysis_tables` (the Markdown / CSV / JSON documents of odds,
 the catalog and the analyses, built on :mod:`analyzer.io.tables`),
-:mod:`.charts` (matplotlib, optional) and :mod:`.writer` (``reports/``).
+:mod:`.runs` and :mod:`.runs_tables` (the exact longest runs and runs of at
+least k of independent coups, and their documents), :mod:`.charts`
+(matplotlib, optional) and :mod:`.writer` (``reports/``).
 
 May import: :mod:`analyzer.core`, :mod:`analyzer.io`, :mod:`analyzer.bets`.
 """

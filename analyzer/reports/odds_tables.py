@@ -13,10 +13,12 @@ import json
 import math
 import threading
 from fractions import Fraction
+from itertools import compress
 from math import gcd
 from operator import mul
 from typing import TYPE_CHECKING, Protocol, cast
 
+from ..core.cards import CARD_NAMES, RANKS
 from ..core.engine import POSITIONS
 from ..core.results import OUTCOMES, Analysis, BetResult
 from ..io.tables import csv_text, decimal, exact, json_text, md_table, percent, ratio, to_float
@@ -280,6 +282,33 @@ def shoe_json(a: _WithShoe) -> dict:
     return d
 
 
+_RANK_KEYS = tuple(f'"{r}":' for r in RANKS)
+_CARD_KEYS = tuple(f'"{c}":' for c in CARD_NAMES)
+
+
+def _counts_text(keys: tuple[str, ...], counts: tuple[int, ...]) -> str:
+    return "{" + ",".join(map(str.__add__, keys, map(str, counts))) + "}"
+
+
+def shoe_line(shoe: Shoe) -> str:
+    """``_compact(shoe_json(...))`` of an analysis of ``shoe``, from its count tuples (the
+    first text of every :func:`odds_line`).
+
+    >>> from analyzer import Shoe, analyze
+    >>> all(shoe_line(s) == _compact(shoe_json(analyze(s, bets=[])))
+    ...     for s in (Shoe.standard(6), Shoe.standard(1).remove("As 9h"), Shoe.parse("A=3,K=5")))
+    True
+    """
+    cards = shoe.card_tuple
+    out = '{"cards":' + str(shoe.cards) + ',"counts":' + _counts_text(_RANK_KEYS, shoe.rank_tuple)
+    if cards is None:
+        out += ',"suited":false'
+    else:
+        out += ',"suited":true,"card_counts":' + _counts_text(_CARD_KEYS, cards)
+    decks = shoe.decks
+    return out + ("}" if decks is None else ',"decks":' + str(decks) + "}")
+
+
 def bet_json(r: BetResult) -> dict:
     # each probability is ways / deals reduced by one gcd (io.tables.ratio), not a Fraction
     deals = r.deals
@@ -356,11 +385,14 @@ def odds_line(a: Analysis, breakeven=None, extra: dict | None = None) -> str:
         doc = odds_dict(a, breakeven)
         doc.update(extra or {})
         return _compact(doc)
-    out = ['{"shoe":', _compact(shoe_json(a)), ',"deals":', str(a.deals), ',"outcomes":{']
+    deals = a.deals
+    out = ['{"shoe":', shoe_line(a.shoe), ',"deals":', str(deals), ',"outcomes":{']
     for i, o in enumerate(OUTCOMES):
-        p_text, p_float = ratio(a.ways(o), a.deals)
-        out += ("," if i else "", '"', o, '":{"ways":', str(a.ways(o)), ',"probability":"', p_text,
-                '","probability_float":', _float(p_float), "}")
+        # ratio(w, deals) inline: 0 <= w <= deals, so the quotient is a finite float
+        w = a.ways(o)
+        g = gcd(w, deals)
+        out += ("," if i else "", '"', o, '":{"ways":', str(w), ',"probability":"', f"{w // g}/{deals // g}",
+                '","probability_float":', repr(w / deals), "}")
     out += ('},"bets":{', text, "}")
     out += ("," + _compact(k) + ":" + _compact(v) for k, v in tail.items())
     out.append("}")
@@ -403,17 +435,21 @@ class LineLayout:
             s1 = sum(map(mul, ways, w1))
             s2 = sum(map(mul, ways, w2))
             den = deals * lcm
-            ev_text, ev_float = ratio(s1, den)
-            he_text, he_float = ratio(-s1, den)
+            # ratio() inline: the EV's and the hit frequency's quotients are finite (|EV| is at
+            # most the largest pay); the variance's may pass a float's range
+            g = gcd(s1, den)
+            ev_p, ev_q = s1 // g, den // g
+            ev_float = s1 / den
             var_text, var_float = ratio(s2 * deals - s1 * s1, den * den)
             if var_float is None:
                 return None                 # std_dev would be beyond a float too
-            hit_text, hit_float = ratio(sum(w for w, win in zip(ways, wins) if win), deals)
+            hits = sum(compress(ways, wins))
+            g = gcd(hits, deals)
             add(("," if i else "") + head)
-            add(f'{ev_text}","ev_float":{_float(ev_float)},"house_edge":"{he_text}",'
-                f'"house_edge_float":{_float(he_float)},"variance":"{var_text}",'
-                f'"variance_float":{_float(var_float)},"std_dev_float":{_float(math.sqrt(var_float))},'
-                f'"hit_frequency":"{hit_text}","hit_frequency_float":{_float(hit_float)},"events":[')
+            add(f'{ev_p}/{ev_q}","ev_float":{ev_float!r},"house_edge":"{-ev_p}/{ev_q}",'
+                f'"house_edge_float":{-s1 / den!r},"variance":"{var_text}",'
+                f'"variance_float":{var_float!r},"std_dev_float":{math.sqrt(var_float)!r},'
+                f'"hit_frequency":"{hits // g}/{deals // g}","hit_frequency_float":{hits / deals!r},"events":[')
             for h, w in zip(heads, ways):
                 # ratio(w, deals) inline: 0 <= w <= deals, so the quotient is a finite float
                 g = gcd(w, deals)

@@ -9,6 +9,7 @@ the tail never underflows to zero.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -46,8 +47,9 @@ def chi2_p(x: float, df: int):
     return mp.gammainc(mp.mpf(df) / 2, mp.mpf(x) / 2, mp.inf, regularized=True)
 
 
+@functools.lru_cache(maxsize=1024)
 def normal_quantile(upper: float) -> float:
-    """``z`` with ``P(Z > z) = upper``."""
+    """``z`` with ``P(Z > z) = upper`` (kept: a check's power rows ask for the same few)."""
     mp = _mp()
     return float(mp.sqrt(2) * mp.erfinv(1 - 2 * mp.mpf(upper)))
 
