@@ -538,3 +538,20 @@ def test_a_series_study_of_a_bet_on_cards_is_refused(cli, tmp_path):
     p.write_text(series_toml(run="player_pair", bet_id="pair_run"))
     r = cli("study", "--bets-file", p, "--bets", "pair_run", "--shoes", "5", "-q")
     assert r.code == 2 and "reads ranks or suits" in r.err and r.err.count("\n") == 1
+
+
+def test_the_server_answers_series_bets_as_odds_does(cli):
+    """POST /odds builds its document with the same plan as ``odds``: the series section too,
+    and the refusal of known cards."""
+    pytest.importorskip("starlette")
+    import warnings
+    from analyzer.cli.serve import create_app
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+        with TestClient(create_app()) as client:
+            r = client.post("/odds", json={"decks": 6, "bets": ["banker", "banker_streak_2"]})
+            refused = client.post("/odds", json={"decks": 6, "bets": ["banker_streak"], "known": {"1": "9"}})
+    assert (r.status_code, r.text) == (200, cli.ok("odds", "--decks", "6", "--bets", "banker,banker_streak_2",
+                                                   "--format", "json"))
+    assert refused.status_code == 400 and "known" in refused.text
