@@ -293,9 +293,10 @@ def bets_from_args(args, cat=None, series: list | None = None):
     """The selected bets: tables, then ids; the main bets when nothing is named.
 
     ``series``: a list to receive the series bets named (:mod:`analyzer.bets.series`,
-    which only ``odds`` prices; then no bet settled on one coup is named by default when
-    a series bet is); without it a series bet's id is refused.  ``all`` names every bet
-    settled on one coup, not the series bets."""
+    which ``odds`` prices and ``study`` deals over shoes; then no bet settled on one coup
+    is named by default when a series bet is, and a bets file's own series bets are
+    selected with its bets when nothing is named); without it a series bet's id is
+    refused.  ``all`` names every bet settled on one coup, not the series bets."""
     from ..bets.catalog import MAIN_BETS
     cat = cat or catalog_from_args(args)
     ids: list[str] = []
