@@ -248,8 +248,12 @@ def test_toml_example(ex, tmp_path):
         load_rules(str(path))
         return
     cat = load_bets_file(path)
-    ids = [d["id"] for d in tomllib.loads(doc_text)["bet"]]
+    loaded = tomllib.loads(doc_text)
+    ids = [d["id"] for d in loaded.get("bet", [])]
     Solver(cat.select(ids)).solve(Shoe.standard(8))
+    if loaded.get("series"):                 # series bets (docs/bets.md#series-bets) price off the top
+        from analyzer.bets.series import price_series
+        assert price_series(Shoe.standard(8), [cat.series[d["id"]] for d in loaded["series"]])
 
 
 def test_the_rules_file_restates_gold(tmp_path):
@@ -387,8 +391,12 @@ FIGURES = [
     ("8-deck deals and outcome counts",
      rf"\(8 decks: {NUMBER}\).*it gives Banker {NUMBER}, Player {NUMBER} and Tie {NUMBER} for 8 decks",
      lambda: [odds()["deals"]] + [odds()["outcomes"][o]["ways"] for o in ("banker", "player", "tie")]),
-    ("catalog size", r"lists the built-in catalog \((\d+) bets\)",
-     lambda: [len(cli_json("bets")["bets"])]),
+    ("catalog size", r"lists the built-in catalog \((\d+) bets settled on one coup, and (\d+) \[series bets\]",
+     lambda: [len(cli_json("bets")["bets"]), len(cli_json("bets")["series"])]),
+    ("Banker Streak house edges", rf"the four pay tables' house edges are {NUMBER}%, {NUMBER}%, {NUMBER}% and "
+                                  rf"{NUMBER}%",
+     lambda: [percent(odds("--bets", b)["series"][b]["house_edge"])
+              for b in ("banker_streak", "banker_streak_2", "banker_streak_3", "banker_streak_4")]),
     ("Binion's Lucky Nines house edge", rf"so its house edge is {NUMBER}%, not 19.46%",
      lambda: [percent(house_edge("lucky_nines_binions"))]),
     ("Bad Beat house edge", rf"Jacobson's 8.459% for Bad Beat is a double rounding of {NUMBER}%",

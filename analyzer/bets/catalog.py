@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from importlib import resources
 from pathlib import Path
 
@@ -105,15 +105,23 @@ class Table:
 
 @dataclass(frozen=True)
 class Catalog:
-    """Bets and tables by id."""
+    """Bets, tables and series bets (:mod:`analyzer.bets.series`) by id.  Series bets are
+    kept apart: they are settled over many coups, so only ``odds`` prices them (and
+    ``study`` follows them over dealt shoes, :mod:`analyzer.studies.series`), and
+    ``bets`` (and ``--bets all``) are the bets settled on one coup."""
 
     bets: dict[str, Bet] = field(default_factory=dict)
     tables: dict[str, Table] = field(default_factory=dict)
+    series: dict[str, SeriesBet] = field(default_factory=dict)
 
     def bet(self, bet_id: str) -> Bet:
         try:
             return self.bets[bet_id]
         except KeyError:
+            if bet_id in self.series:
+                raise BetError(f"bet {bet_id!r} is a series bet (settled on the coups that follow the one "
+                               "it is placed on): 'baccarat odds' prices it, 'baccarat study' deals it "
+                               "over shoes") from None
             raise BetError(f"unknown bet {bet_id!r} (known: {', '.join(self.bets)})") from None
 
     def table(self, table_id: str) -> Table:
@@ -131,11 +139,13 @@ class Catalog:
 
     def merged(self, other: Catalog) -> Catalog:
         """This catalog plus ``other``; an id defined in both is an error."""
-        for kind, mine, theirs in (("bet", self.bets, other.bets), ("table", self.tables, other.tables)):
+        mine_bets, their_bets = set(self.bets) | set(self.series), set(other.bets) | set(other.series)
+        for kind, mine, theirs in (("bet", mine_bets, their_bets), ("table", self.tables, other.tables)):
             clash = sorted(set(mine) & set(theirs))
             if clash:
                 raise BetError(f"{kind} id {clash[0]!r} is already defined in the catalog")
-        return Catalog({**self.bets, **other.bets}, {**self.tables, **other.tables})
+        return Catalog({**self.bets, **other.bets}, {**self.tables, **other.tables},
+                       {**self.series, **other.series})
 
 
 _BET_KEYS = {"id", "name", "description", "events", "otherwise", "otherwise_event", "source"}
@@ -154,10 +164,10 @@ class _Lines:
         self.lines = text.splitlines()
         headers = []
         for n, line in enumerate(self.lines):
-            m = re.match(r"\s*\[\[\s*(bet|table)\s*\]\]", line)
+            m = re.match(r"\s*\[\[\s*(bet|table|series)\s*\]\]", line)
             if m:
                 headers.append((m.group(1), n))
-        self.blocks: dict[str, list[tuple[int, int]]] = {"bet": [], "table": []}
+        self.blocks: dict[str, list[tuple[int, int]]] = {"bet": [], "table": [], "series": []}
         for i, (kind, start) in enumerate(headers):
             end = headers[i + 1][1] if i + 1 < len(headers) else len(self.lines)
             self.blocks[kind].append((start, end))
@@ -179,6 +189,10 @@ class _Lines:
     def containing(self, kind: str, index: int, text: str) -> str:
         return self._find(kind, index, None, text)
 
+    def key(self, kind: str, index: int, key: str) -> str:
+        """The line of the block's ``key = ...`` (else its header)."""
+        return self._find(kind, index, r"\s*" + re.escape(key) + r"\s*=", None)
+
 
 def _require_str(d: dict, key: str, where: str) -> str:
     v = d.get(key)
@@ -190,12 +204,12 @@ def _require_str(d: dict, key: str, where: str) -> str:
 def parse_catalog(text: str, source: str = "<bets>", known_bets: frozenset[str] = frozenset()) -> Catalog:
     """Read bets and tables from TOML text.  Errors name ``source`` and the line."""
     data = parse_toml(text, source, BetError)
-    unknown = set(data) - {"bet", "table"}
+    unknown = set(data) - {"bet", "table", "series"}
     if unknown:
-        raise BetError(f"{source}: unknown section {sorted(unknown)[0]!r} (use [[bet]] and [[table]])")
+        raise BetError(f"{source}: unknown section {sorted(unknown)[0]!r} (use [[bet]], [[table]] and [[series]])")
     lines = _Lines(text)
     bets: dict[str, Bet] = {}
-    for section in ("bet", "table"):
+    for section in ("bet", "table", "series"):
         if not isinstance(data.get(section, []), list):
             raise BetError(f"{source}: '{section}' must be a list of tables ([[{section}]] ...)")
     for index, raw in enumerate(data.get("bet", [])):
@@ -248,6 +262,14 @@ def parse_catalog(text: str, source: str = "<bets>", known_bets: frozenset[str] 
             otherwise_event=str(raw.get("otherwise_event", "loses" if otherwise == -1 else "otherwise")),
             source=str(raw.get("source", "")).strip(),
         )
+    series: dict[str, SeriesBet] = {}
+    for index, raw in enumerate(data.get("series", [])):
+        if not isinstance(raw, dict):
+            raise BetError(f"{source}: each [[series]] must be a table")
+        s = parse_series(raw, source, lines, index)
+        if s.id in bets or s.id in series:
+            raise BetError(f"{source}: {lines.block('series', index)}series {s.id!r}: duplicated bet id {s.id!r}")
+        series[s.id] = s
     tables: dict[str, Table] = {}
     for index, raw in enumerate(data.get("table", [])):
         if not isinstance(raw, dict):
@@ -263,13 +285,166 @@ def parse_catalog(text: str, source: str = "<bets>", known_bets: frozenset[str] 
         if not isinstance(ids, list) or not ids or not all(isinstance(i, str) for i in ids):
             raise BetError(f"{where}: 'bets' must be a non-empty list of bet ids")
         for i in ids:
+            if i in series:
+                raise BetError(f"{where}: {i!r} is a series bet: a table lists bets settled on one coup")
             if i not in bets and i not in known_bets:
                 raise BetError(f"{where}: unknown bet {i!r}")
         tables[table_id] = Table(table_id, str(raw.get("name", table_id)),
                                  str(raw.get("description", "")), tuple(ids))
-    if not bets and not tables:
-        raise BetError(f"{source}: no [[bet]] or [[table]] in the file")
-    return Catalog(bets, tables)
+    if not bets and not tables and not series:
+        raise BetError(f"{source}: no [[bet]], [[table]] or [[series]] in the file")
+    return Catalog(bets, tables, series)
+
+
+# -- series bets: [[series]] ---------------------------------------------------------
+
+#: Largest cap of a series bet: the exact weights are integers of ``cap`` times a
+#: coup's denominator's digits (about 1,600 digits at 100 on eight decks).
+MAX_SERIES_CAP = 100
+
+_SERIES_KEYS = {"id", "name", "description", "source", "placed", "placed_after_run", "run", "skip", "cap", "pays",
+                "otherwise", "otherwise_event"}
+
+
+@dataclass(frozen=True)
+class SeriesBet:
+    """A series bet (``[[series]]``, priced by :mod:`analyzer.bets.series`): when it is
+    placed, what extends, skips and ends the run, the cap and the pay table by run length
+    (``pays``: ``(length, pays)`` pairs, the longest first; lengths not listed pay
+    ``otherwise``)."""
+
+    id: str
+    name: str
+    description: str
+    placed: Condition
+    run: Condition
+    skip: Condition | None
+    cap: int
+    pays: tuple[tuple[int, Fraction], ...]
+    otherwise: Fraction = Fraction(-1)
+    otherwise_event: str = "other lengths"
+    source: str = ""
+    #: also placed after this many consecutive coups of the run condition at the table (skipped
+    #: coups do not count, any other coup starts the count again; ``None``: not), a condition
+    #: on the shoe's history that only a dealt shoe follows (Banker Streak: after ten Banker wins)
+    placed_after_run: int | None = None
+
+    def event_name(self, length: int) -> str:
+        """How the pay table prints a length: the cap as ``"10 or more"`` (the run stops
+        there: the top award is paid), the others as the number."""
+        return f"{length} or more" if length == self.cap else str(length)
+
+    @cached_property
+    def coup_bet(self) -> Bet:
+        """One coup's classes as a per-coup :class:`Bet` the solver counts: ``extends``
+        (the run condition), ``skipped`` (the skip condition, when there is one, and not
+        the run condition), ``ends`` (the rest).  Its payouts are placeholders (0)."""
+        events = [Event("extends", Fraction(0), self.run)]
+        if self.skip is not None:
+            events.append(Event("skipped", Fraction(0), self.skip))
+        return Bet(id=self.id, name=self.name, description="the coup classes of a series bet",
+                   events=tuple(events), otherwise=Fraction(0), otherwise_event="ends")
+
+    @property
+    def features(self) -> frozenset[str]:
+        out = self.placed.features | self.run.features
+        return out | self.skip.features if self.skip is not None else out
+
+    def pay_of(self, length: int) -> Fraction:
+        return dict(self.pays).get(length, self.otherwise)
+
+
+
+# -- reading [[series]] -----------------------------------------------------------------
+
+def parse_series(raw: dict, source: str, lines, index: int) -> SeriesBet:
+    """The ``index``-th ``[[series]]`` table of the bets file ``source`` (``lines``: its
+    :class:`_Lines`, for the line numbers of messages).  Refused with one line: a
+    missing or bad cap, a pay table with lengths outside 0..cap, a condition that does not
+    parse, a skip that holds on every coup (the run would never end)."""
+    where = f"{source}: {lines.block('series', index)}series {raw.get('id', '?')!r}"
+    extra = set(raw) - _SERIES_KEYS
+    if extra:
+        raise BetError(f"{where}: unknown key {sorted(extra)[0]!r} (keys: {', '.join(sorted(_SERIES_KEYS))})")
+    bet_id = _require_id(raw, where)
+    conditions: dict[str, Condition | None] = {}
+    for key in ("placed", "run", "skip"):
+        if key == "skip" and key not in raw:
+            conditions[key] = None
+            continue
+        text = _require_str(raw, key, where)
+        try:
+            conditions[key] = Condition.parse(text)
+        except BetError as e:
+            line = lines.containing("series", index, text)
+            raise BetError(f"{source}: {line}series {bet_id!r}, {key}: {e}") from None
+    if "cap" not in raw:
+        raise BetError(f"{where}: 'cap' is missing: a series bet needs the run length at which it is "
+                       f"paid and over (a whole number from 1 to {MAX_SERIES_CAP})")
+    cap = raw["cap"]
+    at_key = {key: f"{source}: {_line_of_key(lines, index, key)}series {bet_id!r}"
+              for key in ("cap", "pays", "otherwise")}
+    if isinstance(cap, bool) or not isinstance(cap, int) or not 1 <= cap <= MAX_SERIES_CAP:
+        raise BetError(f"{at_key['cap']}: cap {_cut(cap)} must be a whole number from 1 to {MAX_SERIES_CAP}")
+    table = raw.get("pays")
+    if not isinstance(table, dict) or not table:
+        raise BetError(f"{at_key['pays']}: 'pays' must be a non-empty table of run length = payout, "
+                       "e.g. pays = { 4 = 10, 10 = 250 }")
+    where = at_key["pays"]
+    pays: dict[int, Fraction] = {}
+    for key, value in table.items():
+        if not re.fullmatch(r"[0-9]{1,4}", key) or not 0 <= int(key) <= cap:
+            raise BetError(f"{where}: pays: run length {_cut(key)} must be a whole number from 0 to the "
+                           f"cap ({cap})")
+        if int(key) in pays:
+            raise BetError(f"{where}: pays: run length {int(key)} is given twice")
+        pays[int(key)] = parse_pays(value, f"{where}: pays {key}")
+    otherwise = parse_pays(raw.get("otherwise", -1), f"{at_key['otherwise']}: otherwise")
+    where = f"{source}: {lines.block('series', index)}series {bet_id!r}"
+    for key in ("name", "description", "source", "otherwise_event"):
+        if key in raw and not isinstance(raw[key], str):
+            raise BetError(f"{where}: '{key}' must be a string")
+    for key in ("name", "otherwise_event"):
+        if isinstance(raw.get(key), str) and not raw[key].isprintable():
+            raise BetError(f"{where}: {key} must be one line of printable text")
+    after = raw.get("placed_after_run")
+    if after is not None and (isinstance(after, bool) or not isinstance(after, int)
+                              or not 1 <= after <= MAX_SERIES_CAP):
+        raise BetError(f"{_line_of_key_where(source, lines, index, bet_id, 'placed_after_run')}: placed_after_run "
+                       f"{_cut(after)} must be a whole number from 1 to {MAX_SERIES_CAP}")
+    skip = conditions["skip"]
+    if skip is not None:
+        _check_ends(skip, where)
+    run, placed = conditions["run"], conditions["placed"]
+    assert run is not None and placed is not None
+    listed = sorted(pays, reverse=True)
+    rest = [k for k in range(cap + 1) if k not in pays]
+    default_other = (f"{rest[-1]} or less" if rest and rest == list(range(rest[-1] + 1)) else "other lengths")
+    return SeriesBet(id=bet_id, name=str(raw.get("name", bet_id)), description=str(raw.get("description", "")),
+                     placed=placed, run=run, skip=skip, cap=cap,
+                     pays=tuple((k, pays[k]) for k in listed), otherwise=otherwise,
+                     otherwise_event=str(raw.get("otherwise_event", default_other)),
+                     source=str(raw.get("source", "")).strip(), placed_after_run=after)
+
+
+def _line_of_key_where(source: str, lines, index: int, bet_id: str, key: str) -> str:
+    return f"{source}: {_line_of_key(lines, index, key)}series {bet_id!r}"
+
+
+def _line_of_key(lines, index: int, key: str) -> str:
+    """``"line N: "`` of ``key = ...`` in the ``index``-th ``[[series]]`` block (else its header)."""
+    return lines.key("series", index, key)
+
+
+def _check_ends(skip: Condition, where: str) -> None:
+    """Refuse a skip condition that holds on every coup a full shoe deals (point-value
+    conditions: checked over the ``10**6`` value sequences, tens of milliseconds); one that
+    reads cards is checked on the shoe priced (:func:`analyzer.bets.series.length_weights`)."""
+    if skip.reads_cards:
+        return
+    from ..core.engine import coup_table
+    if bool(skip.mask(coup_table().features()).all()):
+        raise BetError(f"{where}: the run never ends: skip {skip.text!r} holds on every coup")
 
 
 #: What a bet or table id looks like: it is used in --bets lists, tables and file names.
@@ -285,7 +460,7 @@ def _require_id(raw: dict, where: str) -> str:
 
 
 #: The files of the built-in catalog, in ``analyzer/bets/data/``, in the order read.
-CATALOG_FILES = ("bets.toml", "side_bets_a.toml", "side_bets_b.toml", "cards.toml")
+CATALOG_FILES = ("bets.toml", "side_bets_a.toml", "side_bets_b.toml", "cards.toml", "series.toml")
 
 
 @lru_cache(maxsize=1)

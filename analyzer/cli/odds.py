@@ -109,7 +109,13 @@ class OddsPlan:
             self.rules, self.strategy = None, None
         else:
             self.rules, self.strategy = rules_from_args(args)
-        self.bets, self.spec = breakeven_bets(args)
+        #: the series bets named (:mod:`analyzer.bets.series`), priced off the top beside the others
+        self.series: list = []
+        self.bets, self.spec = breakeven_bets(args, self.series)
+        if self.series and getattr(args, "known", None):
+            from ..core.errors import BetError
+            raise BetError("series bets are priced with independent coups off the top of the declared shoe: "
+                           "--known does not apply to them (price them without --known)")
         if self.spec is not None and self.spec[1] is not None:   # an unknown event: refused before any shoe
             bet = next(b for b in self.bets if b.id == self.spec[0])
             names = [e.event for e in bet.events] + [bet.otherwise_event]
@@ -130,20 +136,36 @@ class OddsPlan:
         result = solver.solve(shoe)
         return result, breakeven_of(result, self.spec), strategy
 
+    def series_of(self, shoe, known=None) -> list:
+        """The series bets priced off the top of ``shoe`` (:func:`analyzer.bets.series.price_series`),
+        under the rules the other bets are counted by; refused with known cards."""
+        if not self.series:
+            return []
+        if known:
+            from ..core.errors import BetError
+            raise BetError("series bets are priced with independent coups off the top of the declared "
+                           "shoe: known cards do not apply to them")
+        from ..bets.series import price_series
+        rules = self.best_rules(shoe.value_counts)[0] if self.best else self.rules
+        return price_series(shoe, self.series, rules)
+
     def document(self, shoe, known=None) -> dict:
         """The ``odds --format json`` document of ``shoe`` (one line of ``--batch``)."""
-        return odds_document(*self.result(shoe, known))
+        result, be, strategy = self.result(shoe, known)
+        return odds_document(result, be, strategy, self.series_of(shoe, known))
 
     def line(self, shoe, known=None) -> str:
         """:meth:`document` as the one compact JSON line ``odds --batch`` writes for it."""
-        return odds_line_of(*self.result(shoe, known))
+        result, be, strategy = self.result(shoe, known)
+        return odds_line_of(result, be, strategy, self.series_of(shoe, known))
 
     def lines(self, items) -> list[str]:
         """:meth:`line` of each ``(shoe, known)``, the shoes of one solver solved together."""
         from ..core.solver import solve_each
         jobs = [self.solver_of(shoe, known) for shoe, known in items]
         results = solve_each((solver, shoe) for (solver, _), (shoe, _) in zip(jobs, items, strict=True))
-        return [odds_line_of(r, breakeven_of(r, self.spec), plan) for r, (_, plan) in zip(results, jobs)]
+        return [odds_line_of(r, breakeven_of(r, self.spec), plan, self.series_of(shoe, known))
+                for r, (_, plan), (shoe, known) in zip(results, jobs, items)]
 
 
 def cmd_odds(args) -> int:
@@ -156,12 +178,13 @@ def cmd_odds(args) -> int:
     plan = OddsPlan(args)
     known = known_from_args(args, shoe)
     result, be, strategy = plan.result(shoe, known)
+    series = plan.series_of(shoe, known)
     if fmt == "json":
         from ..io.tables import json_text
-        write_output(json_text(odds_document(result, be, strategy)), args.output)
+        write_output(json_text(odds_document(result, be, strategy, series)), args.output)
         return 0
     writers: dict[str, Callable[..., str]] = {"md": formatting.odds_markdown, "csv": formatting.odds_csv}
-    text = writers[fmt](result, breakeven=be)
+    text = writers[fmt](result, breakeven=be, **({"series": series} if series else {}))
     if strategy is not None and fmt == "md":
         from ..reports.rules_tables import strategy_markdown
         text = text.rstrip("\n") + "\n\n" + "\n".join(strategy_markdown(strategy)) + "\n"
@@ -177,13 +200,18 @@ def cmd_batch(args) -> int:
     return run_batch(args.batch, args.output, args.quiet, plan.line, plan.lines)
 
 
-def breakeven_bets(args) -> tuple[tuple, tuple[str, str | None] | None]:
+def breakeven_bets(args, series: list | None = None) -> tuple[tuple, tuple[str, str | None] | None]:
     """The selected bets (with the ``--breakeven`` bet added if not among them) and
-    ``(bet id, event or None)`` of ``--breakeven``, or ``None``."""
-    bets = bets_from_args(args)
+    ``(bet id, event or None)`` of ``--breakeven``, or ``None``.  ``series``: a list to
+    receive the series bets named (:func:`analyzer.cli.options.bets_from_args`)."""
+    bets = bets_from_args(args, series=series)
     if not args.breakeven:
         return bets, None
     bet_id, _, event = args.breakeven.partition(":")
+    if bet_id in catalog_from_args(args).series:
+        from ..core.errors import BetError
+        raise BetError(f"--breakeven {bet_id}: a series bet's break-even payout is not computed "
+                       "(only bets settled on one coup)")
     if bet_id not in {b.id for b in bets}:
         bets = bets + (catalog_from_args(args).bet(bet_id),)
     return bets, (bet_id, event or None)
@@ -197,24 +225,30 @@ def breakeven_of(result, spec):
     return breakeven(result.bet(spec[0]), spec[1])
 
 
-def odds_document(result, be=None, strategy=None) -> dict:
-    """The JSON document of ``baccarat odds --format json`` (one line of ``--batch``)."""
-    from ..reports.odds_tables import odds_dict
+def odds_document(result, be=None, strategy=None, series=()) -> dict:
+    """The JSON document of ``baccarat odds --format json`` (one line of ``--batch``);
+    ``series``: priced series bets (:class:`analyzer.bets.series.SeriesResult`), last."""
+    from ..reports.odds_tables import odds_dict, series_document
     doc = odds_dict(result, breakeven=be)
     if strategy is not None:
         from ..reports.rules_tables import strategy_dict
         doc["player_strategy"] = strategy_dict(strategy)
+    if series:
+        doc.update(series_document(series))
     return doc
 
 
-def odds_line_of(result, be=None, strategy=None) -> str:
+def odds_line_of(result, be=None, strategy=None, series=()) -> str:
     """:func:`odds_document` as one compact JSON line (``odds --batch``), the same text as
     ``json.dumps`` of it with ``separators=(",", ":")``, written without the dicts."""
-    from ..reports.odds_tables import odds_line
-    if strategy is None:
-        return odds_line(result, be)
-    from ..reports.rules_tables import strategy_dict
-    return odds_line(result, be, {"player_strategy": strategy_dict(strategy)})
+    from ..reports.odds_tables import odds_line, series_document
+    extra: dict = {}
+    if strategy is not None:
+        from ..reports.rules_tables import strategy_dict
+        extra["player_strategy"] = strategy_dict(strategy)
+    if series:
+        extra.update(series_document(series))
+    return odds_line(result, be, extra or None)
 
 
 def cmd_bets(args) -> int:

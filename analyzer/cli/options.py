@@ -289,8 +289,14 @@ def catalog_from_args(args):
     return load_bets_file(args.bets_file) if getattr(args, "bets_file", None) else catalog()
 
 
-def bets_from_args(args, cat=None):
-    """The selected bets: tables, then ids; the main bets when nothing is named."""
+def bets_from_args(args, cat=None, series: list | None = None):
+    """The selected bets: tables, then ids; the main bets when nothing is named.
+
+    ``series``: a list to receive the series bets named (:mod:`analyzer.bets.series`,
+    which ``odds`` prices and ``study`` deals over shoes; then no bet settled on one coup
+    is named by default when a series bet is, and a bets file's own series bets are
+    selected with its bets when nothing is named); without it a series bet's id is
+    refused.  ``all`` names every bet settled on one coup, not the series bets."""
     from ..bets.catalog import MAIN_BETS
     cat = cat or catalog_from_args(args)
     ids: list[str] = []
@@ -302,13 +308,18 @@ def bets_from_args(args, cat=None):
         for i in (i.strip() for i in group.split(",")):
             if i == "all":
                 ids.extend(cat.bets)
+            elif series is not None and i in cat.series:
+                if cat.series[i] not in series:
+                    series.append(cat.series[i])
             elif i:
                 ids.append(i)
             else:
                 raise UsageError(f"--bets {group!r} has an empty item (two commas?)")
-    if not ids and getattr(args, "bets_file", None):
+    if not ids and not series and getattr(args, "bets_file", None):
         from ..bets.catalog import catalog
         ids = [b for b in cat.bets if b not in catalog().bets]
-    if not ids:
+        if series is not None:
+            series.extend(s for k, s in cat.series.items() if k not in catalog().series)
+    if not ids and not series:
         ids = list(MAIN_BETS)
     return cat.select(ids)

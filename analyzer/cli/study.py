@@ -205,7 +205,52 @@ class _StudyBar:
             self.bar.set_postfix_str(f"{status['reused']} chunks resumed", refresh=False)
 
 
+def series_from_args(args) -> list:
+    """The series bets named (:mod:`analyzer.studies.series`), checked with the options:
+    a study of series bets names series bets only and none of the options of the EV study."""
+    series: list = []
+    bets = bets_from_args(args, series=series)
+    if not series:
+        return series
+    if bets:
+        raise UsageError("study: name series bets alone (a study of series bets settles them over dealt "
+                         f"shoes; study {', '.join(b.id for b in bets)} in another run)")
+    for flag, given in (("--count", args.count is not None), ("--tags", bool(args.tags)),
+                        ("--trace", args.trace), ("--chart", args.chart), ("--cluster", args.cluster),
+                        ("--scheduler", args.scheduler), ("--state", args.state),
+                        ("--jobs", jobs_from_args(args) != 1)):
+        if given:
+            raise UsageError(f"study: {flag} does not apply to series bets (they are settled in one process, "
+                             "without saved chunks)")
+    from ..studies.series import check_series_study
+    check_series_study(series)
+    return series
+
+
+def cmd_series_study(args, series) -> int:
+    """``study --bets SERIES``: series bets placed at every eligible coup of dealt shoes."""
+    from ..studies import StudyParams
+    from ..studies.series import series_study, series_study_csv, series_study_dict, series_study_markdown
+    check_outputs(args.output)
+    params = StudyParams.create(
+        shoe_from_args(args), shoes=args.shoes, seed=args.seed, cut_card=args.cut_card, bet_ids=("banker",),
+        count=[], chunk_shoes=args.chunk_shoes, burn=args.burn, rules_toml=_study_rules(args),
+        after_cut=args.after_cut)
+    with progress_bar(params.shoes, "study: series bets", args.quiet, "shoes") as bar:
+        studies = series_study(params, series, progress=lambda done: bar.update(done - bar.n))
+    if args.format == "json":
+        from ..io.tables import json_text
+        text = json_text(series_study_dict(params, studies))
+    else:
+        text = {"md": series_study_markdown, "csv": series_study_csv}[args.format](params, studies)
+    write_output(text, args.output)
+    return 0
+
+
 def cmd_study(args) -> int:
+    series = series_from_args(args)
+    if series:
+        return cmd_series_study(args, series)
     from ..io.files import atomic_write
     from ..studies import default_state_dir, run_study, trace_shoe
     from ..studies.charts import write_chart

@@ -78,8 +78,10 @@ def breakeven_dict(be) -> dict:
     return d
 
 
-def odds_markdown(a: Analysis, title: str | None = None, breakeven=None, command: str | None = None) -> str:
-    """The ``baccarat odds`` report in Markdown."""
+def odds_markdown(a: Analysis, title: str | None = None, breakeven=None, command: str | None = None,
+                  series=()) -> str:
+    """The ``baccarat odds`` report in Markdown; ``series``: priced series bets
+    (:class:`analyzer.bets.series.SeriesResult`), in a section of their own after the bets."""
     out = [f"# {title or 'Exact odds'}: {a.shoe.describe()}", ""]
     out.append((f"Counted over all {a.deals} ordered six-card deals ({deals_formula(a.shoe.cards)})"
                 if not a.known else
@@ -100,13 +102,14 @@ def odds_markdown(a: Analysis, title: str | None = None, breakeven=None, command
     out.append(md_table(rows, ["outcome", "ways", "probability", "decimal"],
                          ["left", "right", "right", "right"]))
     out.append("")
-    out.append("## Bets")
-    out.append("")
-    out.append(md_table(bet_summary_rows(list(a.bets.values())), BET_SUMMARY_HEADERS,
-                         ["left", "left", "right", "right", "right", "right", "right", "right"]))
-    out.append("")
-    out.append("EV is the expected net win per unit staked; house edge = -EV (ties count as "
-               "hands played). Variance is that of the net win of one unit.")
+    if a.bets or not series:
+        out.append("## Bets")
+        out.append("")
+        out.append(md_table(bet_summary_rows(list(a.bets.values())), BET_SUMMARY_HEADERS,
+                             ["left", "left", "right", "right", "right", "right", "right", "right"]))
+        out.append("")
+        out.append("EV is the expected net win per unit staked; house edge = -EV (ties count as "
+                   "hands played). Variance is that of the net win of one unit.")
     for r in a.bets.values():
         out.append("")
         out.append(f"### {r.bet.name} (`{r.bet.id}`)")
@@ -118,6 +121,10 @@ def odds_markdown(a: Analysis, title: str | None = None, breakeven=None, command
                 for e in r.events]
         out.append(md_table(rows, ["event", "pays", "ways", "probability", "decimal"],
                              ["left", "left", "right", "right", "right"]))
+    if series:
+        if out[-1] != "":
+            out.append("")
+        out += series_markdown(series)
     if breakeven is not None:
         out.append("")
         out.append("## Break-even")
@@ -127,11 +134,115 @@ def odds_markdown(a: Analysis, title: str | None = None, breakeven=None, command
     return "\n".join(out)
 
 
+# -- series bets ----------------------------------------------------------------------
+
+SERIES_HEADERS = ["bet", "name", "EV", "house edge", "std dev", "hit frequency", "coups to settle"]
+
+
+def series_rule_text(bet) -> str:
+    """How a series bet is placed and settled, in one sentence of its conditions."""
+    skip = (f"a coup where `{bet.skip.text}` is skipped (neither extends nor ends it); "
+            if bet.skip is not None else "")
+    after = (f" (or after {bet.placed_after_run} consecutive coups where `{bet.run.text}`: followed over "
+             "dealt shoes only)" if bet.placed_after_run is not None else "")
+    return (f"Placed on a coup where `{bet.placed.text}`{after}; from the next coup, a coup where "
+            f"`{bet.run.text}` extends the run, {skip}any other coup ends it; at a run of {bet.cap} "
+            "the top award is paid and the bet is over.")
+
+
+def series_markdown(results) -> list[str]:
+    """The ``## Series bets`` section of the odds report: the convention, one summary row
+    per bet, then each bet's classes of one coup (exact ways) and its pay table by run length
+    (decimals: the exact values, fractions over ``t**cap``, are in the JSON and CSV)."""
+    from ..bets.series import CONVENTION
+    out = ["## Series bets", "", CONVENTION, ""]
+    rows = [[r.bet.id, r.bet.name, percent(r.ev, 6), percent(r.house_edge, 6), f"{r.std_dev:.6f}",
+             percent(r.hit_frequency, 4), decimal(r.coups, 4)] for r in results]
+    out.append(md_table(rows, SERIES_HEADERS, ["left", "left", "right", "right", "right", "right", "right"]))
+    out += ["", "Coups to settle: the expected number of coups dealt after the one the bet is placed on "
+                "until it is settled. The exact EVs and probabilities are in `--format json` and `--format csv`."]
+    for r in results:
+        out += ["", f"### {r.bet.name} (`{r.bet.id}`)", ""]
+        if r.bet.description:
+            out += [r.bet.description, ""]
+        out += [series_rule_text(r.bet), ""]
+        if r.bet.source:
+            out += [f"Source: {r.bet.source}", ""]
+        rows = [[name, str(w), exact(Fraction(w, r.deals)), decimal(Fraction(w, r.deals))]
+                for name, w in zip(("extends the run", "skipped", "ends the run"), (r.extends, r.skipped, r.ends))
+                if name != "skipped" or r.bet.skip is not None]
+        out.append(md_table(rows, ["one coup", "ways", "probability", "decimal"],
+                            ["left", "right", "right", "right"]))
+        out.append("")
+        rows = [[e.event, pays_text(e.pays), decimal(e.probability), decimal(e.pays * e.probability, 6)]
+                for e in r.result.events]
+        rows.append(["total", "", decimal(1), decimal(r.ev, 6)])
+        out.append(md_table(rows, ["run length", "pays", "probability", "return"],
+                            ["left", "left", "right", "right"]))
+    return out
+
+
+def series_json(r) -> dict:
+    """One priced series bet as the odds document writes it: its rule, one coup's classes
+    (ways of ``deals``), and every figure exact (``p/q``, reduced once) with its float."""
+    bet = r.bet
+    ev_text, ev_float = ratio(r.ev.numerator, r.ev.denominator)
+    he_text, he_float = ratio(-r.ev.numerator, r.ev.denominator)
+    var_text, var_float = ratio(r.variance.numerator, r.variance.denominator)
+    hit_text, hit_float = ratio(r.hit_frequency.numerator, r.hit_frequency.denominator)
+    coups_text, coups_float = ratio(r.coups.numerator, r.coups.denominator)
+    events = []
+    for e in r.result.events:
+        p_text, p_float = ratio(e.ways, e.deals)
+        events.append({"event": e.event, "pays": f"{e.pays.numerator}/{e.pays.denominator}",
+                       "probability": p_text, "probability_float": p_float})
+    return {
+        "name": bet.name, "placed": bet.placed.text, "placed_after_run": bet.placed_after_run,
+        "run": bet.run.text,
+        "skip": bet.skip.text if bet.skip is not None else None, "cap": bet.cap,
+        "coup": {"deals": r.deals, "extends": r.extends, "skipped": r.skipped, "ends": r.ends},
+        "ev": ev_text, "ev_float": ev_float, "house_edge": he_text, "house_edge_float": he_float,
+        "variance": var_text, "variance_float": var_float,
+        "std_dev_float": to_float(r.std_dev) if var_float is not None else None,
+        "hit_frequency": hit_text, "hit_frequency_float": hit_float,
+        "coups_to_settle": coups_text, "coups_to_settle_float": coups_float,
+        "events": events,
+    }
+
+
+def series_document(results) -> dict:
+    """The keys the odds document ends with when series bets are priced: the convention
+    they are priced by, then ``"series"`` (bet id -> :func:`series_json`)."""
+    from ..bets.series import CONVENTION
+    return {"series_pricing": CONVENTION, "series": {r.bet.id: series_json(r) for r in results}}
+
+
+def series_csv_rows(results) -> list[list]:
+    """The CSV rows of series bets (the columns of :data:`CSV_HEADERS`): how they are
+    priced, one coup's classes (ways of its deals), each run length's probability, the metrics."""
+    rows: list[list] = []
+    for r in results:
+        rows.append([r.bet.id, "pricing", "independent coups off the top of the declared shoe",
+                     "", "", "", "", ""])
+        for name, w in (("extends", r.extends), ("skipped", r.skipped), ("ends", r.ends)):
+            rows.append([r.bet.id, "coup", name, "", w, r.deals, exact(Fraction(w, r.deals)),
+                         decimal(Fraction(w, r.deals), 15)])
+        for e in r.result.events:
+            rows.append([r.bet.id, "run_length", e.event, exact(e.pays), "", "", exact(e.probability),
+                         decimal(e.probability, 15)])
+        for metric, value in (("ev", r.ev), ("house_edge", r.house_edge), ("variance", r.variance),
+                              ("hit_frequency", r.hit_frequency), ("coups_to_settle", r.coups)):
+            rows.append([r.bet.id, metric, "", "", "", "", exact(value), decimal(value, 15)])
+        rows.append([r.bet.id, "std_dev", "", "", "", "", "", f"{r.std_dev:.15f}"])
+    return rows
+
+
 CSV_HEADERS = ["bet", "metric", "event", "pays", "ways", "deals", "exact", "decimal"]
 
 
-def odds_csv(a: Analysis, breakeven=None) -> str:
-    """Long-format CSV: outcome rows, one row per bet event, then each bet's summary metrics."""
+def odds_csv(a: Analysis, breakeven=None, series=()) -> str:
+    """Long-format CSV: outcome rows, one row per bet event, then each bet's summary metrics
+    (then the rows of the series bets priced, :func:`series_csv_rows`)."""
     rows = []
     for o in OUTCOMES:
         rows.append(["", "outcome", o, "", a.ways(o), a.deals, exact(a.probability(o)),
@@ -149,6 +260,8 @@ def odds_csv(a: Analysis, breakeven=None) -> str:
         if d["pays"] is not None:
             rows.append([d["bet"], "breakeven_pays", d["event"], d["current"], "", "", d["pays"],
                          decimal(Fraction(d["pays"]), 15)])
+    if series:
+        rows += series_csv_rows(series)
     return csv_text(rows, CSV_HEADERS)
 
 
@@ -383,7 +496,21 @@ def catalog_markdown(cat) -> str:
     rows = [[t.id, t.name, ", ".join(t.bets), t.description] for t in cat.tables.values()]
     out.append(md_table(rows, ["id", "name", "bets", "description"]))
     out.append("")
+    if cat.series:
+        from ..bets.series import CONVENTION
+        out += ["# Series bets", "", "Placed on one coup, settled on the run of coups that follow "
+                "(priced by `baccarat odds --bets ID`). " + CONVENTION, ""]
+        rows = [[b.id, b.name, series_pay_text(b), series_rule_text(b)] for b in cat.series.values()]
+        out.append(md_table(rows, ["id", "name", "pay table by run length", "placed and settled"]))
+        out.append("")
     return "\n".join(out)
+
+
+def series_pay_text(bet) -> str:
+    """``10 or more 250:1; ...; 3 or less loses``."""
+    parts = [f"{bet.event_name(k)} {pays_text(p)}" for k, p in bet.pays]
+    parts.append(f"{bet.otherwise_event} {pays_text(bet.otherwise)}")
+    return "; ".join(parts)
 
 
 def catalog_csv(cat) -> str:
@@ -392,6 +519,10 @@ def catalog_csv(cat) -> str:
         for e in b.events:
             rows.append([b.id, b.name, e.event, e.when.text, exact(e.pays), b.description])
         rows.append([b.id, b.name, b.otherwise_event, "otherwise", exact(b.otherwise), b.description])
+    for s in cat.series.values():     # series bets: "when" says which run lengths
+        for k, p in s.pays:
+            rows.append([s.id, s.name, s.event_name(k), f"run length {k}", exact(p), s.description])
+        rows.append([s.id, s.name, s.otherwise_event, "otherwise", exact(s.otherwise), s.description])
     return csv_text(rows, ["bet", "name", "event", "when", "pays", "description"])
 
 
@@ -405,4 +536,12 @@ def catalog_json(cat) -> str:
         "tables": {t.id: {"name": t.name, "description": t.description, "bets": list(t.bets)}
                    for t in cat.tables.values()},
     }
+    if cat.series:
+        doc["series"] = {s.id: {"name": s.name, "description": s.description, "source": s.source,
+                                "placed": s.placed.text, "placed_after_run": s.placed_after_run,
+                                "run": s.run.text,
+                                "skip": s.skip.text if s.skip is not None else None, "cap": s.cap,
+                                "pays": {str(k): exact(p) for k, p in s.pays},
+                                "otherwise": {"event": s.otherwise_event, "pays": exact(s.otherwise)}}
+                         for s in cat.series.values()}
     return json_text(doc)

@@ -14,8 +14,10 @@ selected bet before every coup), :mod:`.counting` (true counts, linear count
 figures), :mod:`.aggregate` (one chunk's exact sums, merging, the
 :class:`StudyResult`), :mod:`.runner` (:func:`run_study` on local processes
 or a Dask cluster, with resumable state), :mod:`.format` (the result as JSON,
-Markdown and CSV, the trace CSV), :mod:`.charts` (matplotlib, optional) and
-:mod:`.runs` (the runs of dealt shoes, for ``baccarat runs``).
+Markdown and CSV, the trace CSV), :mod:`.charts` (matplotlib, optional),
+:mod:`.runs` (the runs of dealt shoes, for ``baccarat runs``) and :mod:`.series` (series
+bets placed at every eligible coup of dealt shoes, settled across the coups that follow,
+beside their off-the-top price).
 
 May import: :mod:`analyzer.core`, :mod:`analyzer.io`, :mod:`analyzer.bets`
 and :mod:`analyzer.reports` (effects of removal, for count tags; chart helpers;
