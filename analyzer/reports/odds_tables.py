@@ -377,7 +377,8 @@ def odds_line(a: Analysis, breakeven=None, extra: dict | None = None) -> str:
     layout = getattr(bets, "layout", None)
     text = None
     if layout is not None and a.deals > 0:
-        text = _line_layout(layout).text(a.deals, cast("BetResults", bets).ways)   # a layout: BetResults
+        probability = _probabilities(a.deals)
+        text = _line_layout(layout).text(a.deals, cast("BetResults", bets).ways, probability)  # a layout: BetResults
     tail = document_tail(a, breakeven)
     if extra:
         tail.update(extra)
@@ -388,11 +389,8 @@ def odds_line(a: Analysis, breakeven=None, extra: dict | None = None) -> str:
     deals = a.deals
     out = ['{"shoe":', shoe_line(a.shoe), ',"deals":', str(deals), ',"outcomes":{']
     for i, o in enumerate(OUTCOMES):
-        # ratio(w, deals) inline: 0 <= w <= deals, so the quotient is a finite float
         w = a.ways(o)
-        g = gcd(w, deals)
-        out += ("," if i else "", '"', o, '":{"ways":', str(w), ',"probability":"', f"{w // g}/{deals // g}",
-                '","probability_float":', repr(w / deals), "}")
+        out += ("," if i else "", '"', o, '":{"ways":', str(w), ',"probability":"', probability(w))
     out += ('},"bets":{', text, "}")
     out += ("," + _compact(k) + ":" + _compact(v) for k, v in tail.items())
     out.append("}")
@@ -424,9 +422,11 @@ class LineLayout:
             self.bets.append((_compact(bet.id) + ':{"name":' + _compact(bet.name) + ',"ev":"',
                               start, stop, lcm, w1, w2, wins, heads))
 
-    def text(self, deals: int, all_ways: tuple[int, ...]) -> str | None:
+    def text(self, deals: int, all_ways: tuple[int, ...], probability=None) -> str | None:
         """The bets' text over ``deals`` deals with these ways (``BetResults.ways``), or
-        ``None`` when a value is beyond a float's range (the caller writes the document)."""
+        ``None`` when a value is beyond a float's range (the caller writes the document);
+        ``probability``: the line's :func:`_probabilities`."""
+        probability = probability or _probabilities(deals)
         out: list[str] = []
         add = out.append
         for i, (head, start, stop, lcm, w1, w2, wins, heads) in enumerate(self.bets):
@@ -451,11 +451,25 @@ class LineLayout:
                 f'"variance_float":{var_float!r},"std_dev_float":{math.sqrt(var_float)!r},'
                 f'"hit_frequency":"{hits // g}/{deals // g}","hit_frequency_float":{hits / deals!r},"events":[')
             for h, w in zip(heads, ways):
-                # ratio(w, deals) inline: 0 <= w <= deals, so the quotient is a finite float
-                g = gcd(w, deals)
-                add(f'{h}{w},"probability":"{w // g}/{deals // g}","probability_float":{w / deals!r}}}')
+                add(f'{h}{w},"probability":"{probability(w)}')
             add("]}")
         return "".join(out)
+
+
+def _probabilities(deals: int):
+    """``probability(w)``: the text after ``"probability":"`` of ``w`` ways of ``deals``,
+    ``p/q","probability_float":f}``, each value's computed once (a line's events repeat
+    the outcomes' ways: Player's win is the Banker bet's loss)."""
+    memo: dict[int, str] = {}
+
+    def probability(w: int) -> str:
+        text = memo.get(w)
+        if text is None:
+            # ratio(w, deals) inline: 0 <= w <= deals, so the quotient is a finite float
+            g = gcd(w, deals)
+            text = memo[w] = f'{w // g}/{deals // g}","probability_float":{w / deals!r}}}'
+        return text
+    return probability
 
 
 _LINE_LAYOUTS: dict[int, LineLayout] = {}
