@@ -23,6 +23,8 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
+from itertools import repeat
+from operator import sub
 
 from .cards import CARD_NAMES, RANK_INDEX, RANKS, SUIT_INDEX, SUITS, card_name, parse_card
 from .errors import BaccaratError, ShoeError
@@ -47,6 +49,9 @@ def _plain_counts(counts: tuple) -> bool:
     """Whether every count is a plain ``int`` in range (what :func:`_check_count` checks
     one by one, for its message): the common case, in three passes of C."""
     return not set(map(type, counts)) - {int} and min(counts) >= 0 and max(counts) <= MAX_CARDS
+
+
+_CARD_NAME_SET = frozenset(CARD_NAMES)
 
 
 @lru_cache(maxsize=1024)
@@ -179,10 +184,19 @@ class Shoe:
         # each distinct name parsed once (a batch line names hundreds of cards, of 52 kinds);
         # any shortfall is then found again card by card below, for the message naming the
         # first card missing
+        tally = Counter(names)
+        if self._cards is not None and tally.keys() <= _CARD_NAME_SET:
+            # every name a suited card as this module writes it ("9h"): subtracted in C
+            card_counts = list(map(sub, self._cards, map(tally.get, CARD_NAMES, repeat(0))))
+            if min(card_counts, default=0) >= 0:
+                try:
+                    return Shoe(None, card_counts)
+                except ShoeError as e:
+                    raise ShoeError(f"after removing those cards: {e}") from None
         ranks = list(self._ranks)
         card_counts = list(self._cards) if self._cards is not None else None
         short = suitless = False
-        for name, n in Counter(names).items():
+        for name, n in tally.items():
             i, j = _slots(name)
             ranks[i] -= n
             short |= ranks[i] < 0
