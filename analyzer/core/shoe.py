@@ -187,10 +187,10 @@ class Shoe:
         tally = Counter(names)
         if self._cards is not None and tally.keys() <= _CARD_NAME_SET:
             # every name a suited card as this module writes it ("9h"): subtracted in C
-            card_counts = list(map(sub, self._cards, map(tally.get, CARD_NAMES, repeat(0))))
-            if min(card_counts, default=0) >= 0:
+            left = list(map(sub, self._cards, map(tally.get, CARD_NAMES, repeat(0))))
+            if min(left) >= 0:
                 try:
-                    return Shoe(None, card_counts)
+                    return Shoe(None, left)
                 except ShoeError as e:
                     raise ShoeError(f"after removing those cards: {e}") from None
         ranks = list(self._ranks)
