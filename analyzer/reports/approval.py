@@ -38,7 +38,7 @@ from fractions import Fraction
 from typing import Any, Protocol
 
 from ..core.errors import BaccaratError
-from .parsheet import HOLD_BUDGET, MAX_HOLD_WAGERS, ParSheet, covariances, z_value
+from .parsheet import MAX_HOLD_WAGERS, ParSheet, covariances, z_value
 
 #: GLI-11 §4.8.2: an advertised award should be expected at least once in this many games.
 GLI_GAMES = 100_000_000
@@ -201,7 +201,7 @@ def max_wins(sheet: ParSheet) -> tuple[MaxWin, ...]:
 
 
 def win_to_drop(sheet: ParSheet, amounts: dict[str, Fraction] | None, hands_per_hour: int,
-                hours_per_day: int, solver_budget: int = HOLD_BUDGET) -> WinToDrop:
+                hours_per_day: int) -> WinToDrop:
     """The win to drop of ``amounts`` (wager id -> amount staked each hand; default one unit on
     each wager of the sheet), with its :data:`BAND_LEVEL` % bands over the periods of :data:`DAYS`.
 
@@ -230,11 +230,9 @@ def win_to_drop(sheet: ParSheet, amounts: dict[str, Fraction] | None, hands_per_
         variance, note = None, (f"the variance is not computed for more than {MAX_HOLD_WAGERS} wagers in the "
                                 f"mix (it needs the joint counts of every pair)")
     elif len(mix) > 1:
-        from ..core.solver import Solver
         bets = tuple(wagers[b].bet for b, _ in mix)
-        solver = Solver(bets, rules=sheet.rules)
         try:
-            cov = covariances(sheet.shoe, bets, solver.solve(sheet.shoe), sheet.rules)
+            cov = covariances(sheet.shoe, bets, {b: wagers[b].ev for b, _ in mix}, sheet.rules)
         except BaccaratError as e:
             variance, note = None, f"the variance is not computed exactly (so no bands): {e}"
         else:

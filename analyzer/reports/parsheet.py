@@ -316,19 +316,21 @@ def joint_bet(i: Bet, j: Bet, bet_id: str = "joint") -> Bet:
 HOLD_BUDGET = 8_000_000
 
 
-def covariances(shoe: Shoe, bets: tuple[Bet, ...], result, rules=None) -> dict[tuple[str, str], Fraction]:
+def covariances(shoe: Shoe, bets: tuple[Bet, ...], evs: dict[str, Fraction],
+                rules=None) -> dict[tuple[str, str], Fraction]:
     """Exact covariance of the net results of one unit on each of two wagers settled on the
     same coup, for every pair ``(a, b)`` of ``bets`` in order (``a`` before ``b``).
 
     ``Cov = E[X_a X_b] - E[X_a] E[X_b]``, the first term the EV of :func:`joint_bet` counted
-    over the same ordered six-card deals as ``result`` (under ``rules``).  A joint of two
+    over the ordered six-card deals of ``shoe`` (under ``rules``), ``evs`` the wagers' EVs.  A joint of two
     bets on different cards can need far more card classes than either: beyond
     :data:`HOLD_BUDGET` sequences this raises :class:`~analyzer.core.errors.BaccaratError`.
 
     >>> from analyzer.bets.catalog import catalog
     >>> bets = catalog().select(["banker", "player"])
     >>> shoe = Shoe.standard(8)
-    >>> cov = covariances(shoe, bets, Solver(bets).solve(shoe))
+    >>> r = Solver(bets).solve(shoe)
+    >>> cov = covariances(shoe, bets, {b.id: r.bet(b.id).ev for b in bets})
     >>> f"{float(cov['banker', 'player']):.6f}"   # -0.95 P(B) - P(P) - EV_B EV_P
     '-0.882045'
     """
@@ -337,15 +339,14 @@ def covariances(shoe: Shoe, bets: tuple[Bet, ...], result, rules=None) -> dict[t
     if not pairs:
         return {}
     joint = Solver(tuple(pairs.values()), rules=rules, budget=HOLD_BUDGET, fallback=False).solve(shoe)
-    evs = {b.id: result.bet(b.id).ev for b in bets}
     return {(a, b): joint.bet(p.id).ev - evs[a] * evs[b] for (a, b), p in pairs.items()}
 
 
 def table_hold(shoe: Shoe, bets: tuple[Bet, ...], result, rounds=ROUNDS, rules=None) -> Hold:
     """Expected hold and its bands, one unit on each wager per round (under ``rules``)."""
     # beyond HOLD_BUDGET sequences the band is not computed (said in the sheet)
-    cov = covariances(shoe, bets, result, rules)
     evs = {b.id: result.bet(b.id).ev for b in bets}
+    cov = covariances(shoe, bets, evs, rules)
     variance = sum((result.bet(b.id).variance for b in bets), Fraction(0))
     for c in cov.values():
         variance += 2 * c
