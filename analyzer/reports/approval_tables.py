@@ -48,6 +48,11 @@ def _one_in(x: Fraction | None) -> str:
     return "never" if x is None else f"{float(x):,.2f}"
 
 
+def _small(x: Fraction) -> str:
+    """A probability to 6 significant digits (an award can be 1 in 10**11)."""
+    return f"{float(x):.6g}"
+
+
 def _money(x: Fraction) -> str:
     return decimal(x, 4)
 
@@ -56,7 +61,7 @@ def approval_markdown(a: Approval, h: str) -> list[str]:
     """The approval sections of one sheet, headings at level ``h``."""
     limit = f"1 in {a.rarest:,}"
     out = [f"{h} Approval figures", "", AWARDS_TEXT, "", f"{h}# Award frequencies", ""]
-    rows = [[x.bet, x.event, pays_text(x.pays), str(x.ways), exact(x.probability), decimal(x.probability, 10),
+    rows = [[x.bet, x.event, pays_text(x.pays), str(x.ways), exact(x.probability), _small(x.probability),
              _one_in(x.one_in), _flags(x)] for x in a.awards]
     out += [md_table(rows, ["wager", "award", "pays", "combinations", "probability", "decimal", "1 in N",
                             "flag"], ["left", "left"] + ["right"] * 5 + ["left"]), ""]
@@ -70,7 +75,7 @@ def approval_markdown(a: Approval, h: str) -> list[str]:
                 + (f" or the stated limit {limit}" if a.rarest != GLI_GAMES else "") + ".", ""]
     out += [f"{h}# Largest win", "", MAX_WIN_TEXT, ""]
     rows = [[m.bet, pays_text(m.pays), ", ".join(m.events), str(m.ways), exact(m.probability),
-             decimal(m.probability, 10), _one_in(m.one_in)] for m in a.max_wins]
+             _small(m.probability), _one_in(m.one_in)] for m in a.max_wins]
     out += [md_table(rows, ["wager", "largest pay", "events", "combinations", "probability", "decimal", "1 in N"],
                      ["left", "right", "left"] + ["right"] * 4), ""]
     w = a.win_to_drop
