@@ -16,18 +16,17 @@ from statistics import NormalDist
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
+from oracle import six_card_counts
 
 from analyzer.bets.catalog import catalog, load_bets_file
 from analyzer.core.shoe import Shoe
 from analyzer.reports.approval import GLI_GAMES, ApprovalError, approval
 from analyzer.reports.parsheet import parsheet
 from analyzer.simcheck.confirm import ConfirmError, max_rounds, verify_sheet
-from analyzer.simcheck.reference import FamilyReference
 from analyzer.simcheck.families import bet_family
+from analyzer.simcheck.reference import FamilyReference
 from analyzer.simcheck.stats import cell_stats, normal_p
-from oracle import six_card_counts
 
 MAIN = ("banker", "player", "tie", "player_pair")
 RANK_CHARS = "A23456789TJQK"

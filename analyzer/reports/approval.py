@@ -224,7 +224,8 @@ def win_to_drop(sheet: ParSheet, amounts: dict[str, Fraction] | None, hands_per_
     staked = sum((a for _, a in mix), Fraction(0))
     wagers = {w.id: w for w in sheet.wagers}
     win = -sum((a * wagers[b].ev for b, a in mix), Fraction(0))
-    variance: Fraction | None = sum((a * a * wagers[b].variance for b, a in mix), Fraction(0))
+    own = sum((a * a * wagers[b].variance for b, a in mix), Fraction(0))
+    variance: Fraction | None = own
     note = ""
     if len(mix) > MAX_HOLD_WAGERS:
         variance, note = None, (f"the variance is not computed for more than {MAX_HOLD_WAGERS} wagers in the "
@@ -237,8 +238,7 @@ def win_to_drop(sheet: ParSheet, amounts: dict[str, Fraction] | None, hands_per_
             variance, note = None, f"the variance is not computed exactly (so no bands): {e}"
         else:
             amount = dict(mix)
-            for (x, y), c in cov.items():
-                variance += 2 * amount[x] * amount[y] * c
+            variance = own + sum((2 * amount[x] * amount[y] * c for (x, y), c in cov.items()), Fraction(0))
     per_day = hands_per_hour * hours_per_day
     bands: tuple[PeriodBand, ...] = ()
     if variance is not None:
@@ -254,7 +254,7 @@ def approval(sheet: ParSheet, amounts: dict[str, Fraction] | None = None, hands_
     """Every approval figure of ``sheet`` (see the module's docstring)."""
     for name, v, lo in (("hands per hour", hands_per_hour, 1), ("hours per day", hours_per_day, 1),
                         ("the rarest award's odds", rarest, 1)):
-        if isinstance(v, bool) or not isinstance(v, int) or v < lo:
+        if isinstance(v, bool) or not isinstance(v, int) or v < lo:  # type: ignore[redundant-expr]  # checked at run time
             raise ApprovalError(f"{name} must be a whole number of at least {lo}, got {v!r}")
     if hours_per_day > 24:
         raise ApprovalError(f"hours per day must be at most 24, got {hours_per_day}")

@@ -143,18 +143,18 @@ def approval_csv_rows(a: Approval) -> list[list]:
         rows.append([m.bet, "largest_win", " / ".join(m.events), exact(m.pays), m.ways, exact(m.probability),
                      decimal(m.probability, 15)])
     w = a.win_to_drop
-    for b, x in w.amounts:
-        rows.append([b, "win_to_drop", "amount", "", "", exact(x), decimal(x, 15)])
+    for bet, amount in w.amounts:
+        rows.append([bet, "win_to_drop", "amount", "", "", exact(amount), decimal(amount, 15)])
     for item, v in (("staked", w.staked), ("win", w.win), ("hold", w.hold), ("variance", w.variance),
                     ("win_per_hour", w.win_per_hour)):
         if v is not None:
             rows.append(["table", "win_to_drop", item, "", "", exact(v), decimal(v, 15)])
     for item, n in (("hands_per_hour", w.hands_per_hour), ("hours_per_day", w.hours_per_day)):
         rows.append(["table", "win_to_drop", item, "", "", str(n), str(n)])
-    for b in w.bands:
-        lo, hi = b.interval()
-        rows.append(["table", "win_to_drop", f"{b.period}:{b.hands}:{BAND_LEVEL}:low", "", "", "", repr(lo)])
-        rows.append(["table", "win_to_drop", f"{b.period}:{b.hands}:{BAND_LEVEL}:high", "", "", "", repr(hi)])
+    for band in w.bands:
+        lo, hi = band.interval()
+        rows.append(["table", "win_to_drop", f"{band.period}:{band.hands}:{BAND_LEVEL}:low", "", "", "", repr(lo)])
+        rows.append(["table", "win_to_drop", f"{band.period}:{band.hands}:{BAND_LEVEL}:high", "", "", "", repr(hi)])
     if a.appendix is not None:
         rows += a.appendix.csv_rows()
     return rows

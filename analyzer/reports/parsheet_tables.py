@@ -317,5 +317,5 @@ def parsheet_csv(sheets: list[ParSheet], approvals: list[Approval] | None = None
                     rows.append(lead + ["table", "hold", f"{b.rounds}:{c}:high", "", "", "", repr(hi)])
         if a is not None:
             from .approval_tables import approval_csv_rows
-            rows += [lead + r for r in approval_csv_rows(a)]
+            rows.extend(lead + r for r in approval_csv_rows(a))
     return csv_text(rows, CSV_HEADERS)

@@ -61,7 +61,7 @@ def max_rounds(cards: int) -> int:
 def check_rounds(rounds: int, cards: int) -> None:
     """Refuse, before any work, a number of rounds below 1 or beyond :func:`max_rounds`."""
     most = max_rounds(cards)
-    if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
+    if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:  # type: ignore[redundant-expr]  # checked at run time
         raise ConfirmError(f"--verify must be a whole number of rounds of at least 1, got {rounds!r}")
     if rounds > most:
         raise ConfirmError(f"--verify {rounds:,} rounds is beyond the budget for a shoe of {cards:,} cards "
