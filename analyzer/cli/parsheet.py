@@ -225,7 +225,9 @@ def register(sub) -> None:
                                    "(pays, combinations, probability, return, 1 in N), house edge, RTP, hit "
                                    "frequency, element of risk, standard deviation, volatility index, house "
                                    "edge by decks, break-even pay, effects of removal, confidence bands; and "
-                                   "the table's hold band.")
+                                   "the table's hold band.  With --approval: every award's frequency, the "
+                                   "largest wins, the win to drop of a bet mix with its day, month and year "
+                                   "bands, and with --verify a simulation against the exact table.")
     p.add_argument("--decks", default="8", metavar="LIST", type=converter(decks_value),
                    help="numbers of 52-card decks, comma separated: one par sheet each (default 8)")
     p.add_argument("--charts", metavar="DIR",
