@@ -282,3 +282,16 @@ def test_api_refuses_bad_values():
         approval(sheet, hands_per_hour=0)
     with pytest.raises(ApprovalError, match="not a wager of the sheet"):
         approval(sheet, {"banker": Fraction(1)})
+
+
+def test_verification_deals_the_sheets_rules():
+    """Under Baccarat Gold (its own Banker table) the appendix's counts are the reference
+    simulator's under those rules, seed for seed, and they pass against the Gold table."""
+    from analyzer.core.rules import GOLD
+    from analyzer.simcheck.simulate import simulate
+    sheet = parsheet(Shoe.standard(8), catalog().select(["tie"]), by_decks=(8,), rules=GOLD)
+    assert sheet.rules is GOLD
+    v = verify_sheet(sheet, 20_000, seed=4)
+    sim = simulate(Shoe.standard(8), shoes=20_000, seed=4, cut_card=416, bets=catalog().select(["tie"]),
+                   rules=sheet.rules)
+    assert [c.observed for c in v.cells["tie"]] == list(sim.events["tie"]) and v.verdict == "PASS"
