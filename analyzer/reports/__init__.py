@@ -5,7 +5,9 @@ Owns: :mod:`.distributions` (every table of totals and winners),
 and :mod:`.analysis_tables` (the Markdown / CSV / JSON documents of odds,
 the catalog and the analyses, built on :mod:`analyzer.io.tables`),
 :mod:`.runs` and :mod:`.runs_tables` (the exact longest runs and runs of at
-least k of independent coups, and their documents), :mod:`.charts`
+least k of independent coups, and their documents), :mod:`.parsheet` and its
+documents, :mod:`.approval` and :mod:`.approval_tables` (a par sheet's approval
+figures: award frequencies, largest wins, win to drop of a bet mix), :mod:`.charts`
 (matplotlib, optional) and :mod:`.writer` (``reports/``).
 
 May import: :mod:`analyzer.core`, :mod:`analyzer.io`, :mod:`analyzer.bets`.

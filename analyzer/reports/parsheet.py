@@ -316,17 +316,40 @@ def joint_bet(i: Bet, j: Bet, bet_id: str = "joint") -> Bet:
 HOLD_BUDGET = 8_000_000
 
 
-def table_hold(shoe: Shoe, bets: tuple[Bet, ...], result, rounds=ROUNDS, rules=None) -> Hold:
-    """Expected hold and its bands, one unit on each wager per round (under ``rules``)."""
+def covariances(shoe: Shoe, bets: tuple[Bet, ...], evs: dict[str, Fraction],
+                rules=None) -> dict[tuple[str, str], Fraction]:
+    """Exact covariance of the net results of one unit on each of two wagers settled on the
+    same coup, for every pair ``(a, b)`` of ``bets`` in order (``a`` before ``b``).
+
+    ``Cov = E[X_a X_b] - E[X_a] E[X_b]``, the first term the EV of :func:`joint_bet` counted
+    over the ordered six-card deals of ``shoe`` (under ``rules``), ``evs`` the wagers' EVs.  A joint of two
+    bets on different cards can need far more card classes than either: beyond
+    :data:`HOLD_BUDGET` sequences this raises :class:`~analyzer.core.errors.BaccaratError`.
+
+    >>> from analyzer.bets.catalog import catalog
+    >>> bets = catalog().select(["banker", "player"])
+    >>> shoe = Shoe.standard(8)
+    >>> r = Solver(bets).solve(shoe)
+    >>> cov = covariances(shoe, bets, {b.id: r.bet(b.id).ev for b in bets})
+    >>> f"{float(cov['banker', 'player']):.6f}"   # -0.95 P(B) - P(P) - EV_B EV_P
+    '-0.882045'
+    """
     pairs = {(i.id, j.id): joint_bet(i, j, f"joint_{n}_{m}") for n, i in enumerate(bets)
              for m, j in enumerate(bets) if m > n}
-    # a joint of two bets on different cards can need far more card classes than
-    # either: beyond HOLD_BUDGET sequences the band is not computed (said in the sheet)
+    if not pairs:
+        return {}
     joint = Solver(tuple(pairs.values()), rules=rules, budget=HOLD_BUDGET, fallback=False).solve(shoe)
+    return {(a, b): joint.bet(p.id).ev - evs[a] * evs[b] for (a, b), p in pairs.items()}
+
+
+def table_hold(shoe: Shoe, bets: tuple[Bet, ...], result, rounds=ROUNDS, rules=None) -> Hold:
+    """Expected hold and its bands, one unit on each wager per round (under ``rules``)."""
+    # beyond HOLD_BUDGET sequences the band is not computed (said in the sheet)
     evs = {b.id: result.bet(b.id).ev for b in bets}
+    cov = covariances(shoe, bets, evs, rules)
     variance = sum((result.bet(b.id).variance for b in bets), Fraction(0))
-    for (a, b), p in pairs.items():
-        variance += 2 * (joint.bet(p.id).ev - evs[a] * evs[b])
+    for c in cov.values():
+        variance += 2 * c
     k = len(bets)
     mean_win = -sum(evs.values(), Fraction(0))
     per_unit = variance / (k * k)

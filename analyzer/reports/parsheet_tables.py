@@ -10,11 +10,15 @@ each, and in JSON a list ``sheets``.
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from ..core.rules import BANKER_RULE_TABLE, format_values
 from ..io.tables import csv_text, decimal, exact, exact_or_none, json_text, md_table, percent, to_float
 from .odds_tables import deals_formula, pays_text, shoe_json
 from .parsheet import BAND_LEVELS, VI_LEVELS, ParSheet, Wager
+
+if TYPE_CHECKING:
+    from .approval import Approval
 
 RULES_TEXT = ("Standard Punto Banco (analyzer/core/RULES.md): Player, Banker, Player, Banker; a two-card "
               "8 or 9 (natural) ends the coup; otherwise Player draws on 0-5 and stands on 6-7; Banker "
@@ -135,7 +139,7 @@ def _wager_markdown(w: Wager, deals: int, h: str) -> list[str]:
     return out
 
 
-def _sheet_markdown(sheet: ParSheet, h: str, rules_line: bool = False) -> list[str]:
+def _sheet_markdown(sheet: ParSheet, h: str, rules_line: bool = False, approval: Approval | None = None) -> list[str]:
     out = [f"- Shoe: {sheet.shoe.describe()}",
            f"- Deals in the cycle: {sheet.deals} ({deals_formula(sheet.shoe.cards)})", ""]
     if rules_line:
@@ -161,6 +165,9 @@ def _sheet_markdown(sheet: ParSheet, h: str, rules_line: bool = False) -> list[s
         out += [f"*({sheet.hold_note})*", ""]
     for w in sheet.wagers:
         out += _wager_markdown(w, sheet.deals, h)
+    if approval is not None:
+        from .approval_tables import approval_markdown
+        out += approval_markdown(approval, h)
     return out
 
 
@@ -169,18 +176,25 @@ def _rules_differ(sheets: list[ParSheet]) -> bool:
     return len({s.rules for s in sheets}) > 1
 
 
-def parsheet_markdown(sheets: list[ParSheet], command: str) -> str:
+def _approvals(sheets: list[ParSheet], approvals) -> list:
+    """The approval figures of each sheet (``None`` each without them)."""
+    return [None] * len(sheets) if approvals is None else list(approvals)
+
+
+def parsheet_markdown(sheets: list[ParSheet], command: str, approvals: list[Approval] | None = None) -> str:
+    """The Markdown document; ``approvals`` (one per sheet) adds the approval figures after the wagers."""
     rules = sheets[0].rules
     out = [f"# Par sheet: {sheets[0].title}", "", rules_text(rules), ""]
     out += [md_table([[", ".join(map(str, t)), d, s] for t, d, s in banker_table(rules)],
                      ["Banker total", "draws when Player's third card is", "stands when it is"]), ""]
     out += [COUNTING_TEXT, "", BANDS_TEXT, "", f"Reproduce: `{command}`", ""]
+    extra = _approvals(sheets, approvals)
     if len(sheets) == 1:
-        out += _sheet_markdown(sheets[0], "##")
+        out += _sheet_markdown(sheets[0], "##", approval=extra[0])
     else:
         differ = _rules_differ(sheets)
-        for s in sheets:
-            out += [f"## {s.shoe.describe()}", ""] + _sheet_markdown(s, "###", differ)
+        for s, a in zip(sheets, extra):
+            out += [f"## {s.shoe.describe()}", ""] + _sheet_markdown(s, "###", differ, a)
     return "\n".join(out).rstrip("\n") + "\n"
 
 
@@ -224,7 +238,7 @@ def wager_dict(w: Wager) -> dict:
     return d
 
 
-def sheet_dict(sheet: ParSheet) -> dict:
+def sheet_dict(sheet: ParSheet, approval: Approval | None = None) -> dict:
     d = {"title": sheet.title, "shoe": shoe_json(sheet), "deals": sheet.deals,
          "wagers": [wager_dict(w) for w in sheet.wagers]}
     if sheet.hold is not None:
@@ -235,22 +249,26 @@ def sheet_dict(sheet: ParSheet) -> dict:
                            "bands": [band_dict(b) for b in hold.bands]}
     elif sheet.hold_note:
         d["table_hold"] = {"note": sheet.hold_note}
+    if approval is not None:
+        from .approval_tables import approval_dict
+        d["approval"] = approval_dict(approval)
     return d
 
 
-def parsheet_dict(sheets: list[ParSheet]) -> dict:
+def parsheet_dict(sheets: list[ParSheet], approvals: list[Approval] | None = None) -> dict:
     """One shoe: ``{"rules", "counting", "title", "shoe", "deals", "wagers", ...}``; several: ``"sheets"``
     (each with its own ``"rules"`` when the shoes play different rules: a best play)."""
     head = {"rules": rules_dict(sheets[0].rules), "counting": COUNTING_TEXT, "bands": BANDS_TEXT}
+    extra = _approvals(sheets, approvals)
     if len(sheets) == 1:
-        return {**head, **sheet_dict(sheets[0])}
+        return {**head, **sheet_dict(sheets[0], extra[0])}
     differ = _rules_differ(sheets)
-    return {**head, "sheets": [{"rules": rules_dict(s.rules), **sheet_dict(s)} if differ else sheet_dict(s)
-                               for s in sheets]}
+    return {**head, "sheets": [{"rules": rules_dict(s.rules), **sheet_dict(s, a)} if differ else sheet_dict(s, a)
+                               for s, a in zip(sheets, extra)]}
 
 
-def parsheet_json(sheets: list[ParSheet]) -> str:
-    return json_text(parsheet_dict(sheets))
+def parsheet_json(sheets: list[ParSheet], approvals: list[Approval] | None = None) -> str:
+    return json_text(parsheet_dict(sheets, approvals))
 
 
 # -- CSV ----------------------------------------------------------------------------------
@@ -258,10 +276,11 @@ def parsheet_json(sheets: list[ParSheet]) -> str:
 CSV_HEADERS = ["decks", "cards", "wager", "section", "item", "pays", "ways", "exact", "decimal"]
 
 
-def parsheet_csv(sheets: list[ParSheet]) -> str:
-    """Long format: one row per return-table line, figure, deck count, rank and band."""
+def parsheet_csv(sheets: list[ParSheet], approvals: list[Approval] | None = None) -> str:
+    """Long format: one row per return-table line, figure, deck count, rank and band (and with
+    ``approvals``, per award, largest win, win-to-drop figure and verified event)."""
     rows = []
-    for s in sheets:
+    for s, a in zip(sheets, _approvals(sheets, approvals)):
         lead = [s.shoe.decks if s.shoe.decks is not None else "", s.shoe.cards]
         for w in s.wagers:
             def put(section, item, value=None, pays="", ways="", flt=None, w=w, lead=lead):
@@ -296,4 +315,7 @@ def parsheet_csv(sheets: list[ParSheet]) -> str:
                     lo, hi = b.interval(c)
                     rows.append(lead + ["table", "hold", f"{b.rounds}:{c}:low", "", "", "", repr(lo)])
                     rows.append(lead + ["table", "hold", f"{b.rounds}:{c}:high", "", "", "", repr(hi)])
+        if a is not None:
+            from .approval_tables import approval_csv_rows
+            rows.extend(lead + r for r in approval_csv_rows(a))
     return csv_text(rows, CSV_HEADERS)

@@ -85,13 +85,51 @@ def _wager_rows(w: dict) -> list[list]:
     return rows
 
 
-def parsheet_xlsx(sheets, command: str) -> bytes:
-    """The workbook's bytes."""
+def _approval_rows(a: dict) -> list[list]:
+    """The approval figures (:func:`analyzer.reports.approval_tables.approval_dict`) as rows."""
+    defs = a["definitions"]
+    rows: list[list] = [["Award frequencies"], [defs["awards"]],
+                        ["wager", "award", "pays", "combinations", "probability", "probability (float)", "1 in N",
+                         f"rarer than 1 in {a['gli_games']:,}", f"rarer than 1 in {a['rarest']:,}"]]
+    rows += [[x["wager"], x["event"], x["pays"], x["ways"], x["probability"], x["probability_float"], x["one_in"],
+              x["below_gli"], x["below_limit"]] for x in a["awards"]]
+    rows += [[], ["Largest win"], [defs["largest_win"]],
+             ["wager", "largest pay", "events", "combinations", "probability", "probability (float)", "1 in N"]]
+    rows += [[m["wager"], m["pays"], ", ".join(m["events"]), m["ways"], m["probability"], m["probability_float"],
+              m["one_in"]] for m in a["largest_win"]]
+    w = a["win_to_drop"]
+    rows += [[], ["Win to drop"], [defs["win_to_drop"]], ["wager", "amount per hand"]]
+    rows += [[b, x] for b, x in w["amounts"].items()]
+    rows += [["staked per hand", w["staked"]], ["expected house win per hand", w["win"], w["win_float"]],
+             ["win to drop", w["hold"], w["hold_float"]], ["variance per hand", w["variance"], w["variance_float"]],
+             ["standard deviation per hand", "", w["std_dev"]], ["hands per hour", w["hands_per_hour"]],
+             ["hours per day", w["hours_per_day"]],
+             ["theoretical win per hour", w["win_per_hour"], w["win_per_hour_float"]],
+             ["period", "hands", "mean", "mean (float)", "95% low", "95% high"]]
+    rows += [[b["period"], b["hands"], b["mean"], b["mean_float"]] + b["95"] for b in w["bands"]]
+    if w.get("note"):
+        rows.append([w["note"]])
+    v = a.get("verification")
+    if v:
+        rows += [[], ["Verification appendix"], [v["definition"]],
+                 ["wager", "event", "observed", "expected", "expected (float)", "z", "p", "Holm-adjusted p",
+                  "rejected"]]
+        rows += [[e["wager"], e["event"], e["observed"], e["expected"], e["expected_float"], e["z"], e["p"],
+                  e["holm_adjusted_p"], e["rejected"]] for e in v["events"]]
+        rows += [["test", "kind", "statistic", "p", "Holm threshold", "Holm-adjusted p", "rejected"]]
+        rows += [[t["test"], t["kind"], t["statistic"], t["p"], t["holm_threshold"], t["holm_adjusted_p"],
+                  t["rejected"]] for t in v["tests"]]
+        rows.append([v["summary"]])
+    return rows
+
+
+def parsheet_xlsx(sheets, command: str, approvals=None) -> bytes:
+    """The workbook's bytes (with ``approvals``, one per sheet, an "approval" sheet per shoe)."""
     openpyxl = require_openpyxl()
     wb = openpyxl.Workbook()
     about = wb.active
     about.title = "About"
-    docs = [sheet_dict(s) for s in sheets]
+    docs = [sheet_dict(s, a) for s, a in zip(sheets, approvals or [None] * len(sheets))]
     rows: list[list] = [[f"Par sheet: {sheets[0].title}"], [rules_text(sheets[0].rules)], [COUNTING_TEXT],
                         [BANDS_TEXT], [f"Reproduce: {command} --format xlsx"], []]
     differ = len({s.rules for s in sheets}) > 1
@@ -114,6 +152,9 @@ def parsheet_xlsx(sheets, command: str) -> bytes:
             base = w["id"] if len(docs) == 1 else f"{w['id']} {d['shoe'].get('decks', d['shoe']['cards'])}d"
             ws = wb.create_sheet(_sheet_name(base, taken))
             _rows(ws, _wager_rows(w))
+        if "approval" in d:
+            base = "approval" if len(docs) == 1 else f"approval {d['shoe'].get('decks', d['shoe']['cards'])}d"
+            _rows(wb.create_sheet(_sheet_name(base, taken)), _approval_rows(d["approval"]))
     buf = io.BytesIO()
     wb.save(buf)
     return buf.getvalue()

@@ -135,6 +135,9 @@ class SimResult:
     totals: dict[tuple[int, int], int]
     cards: dict[int, int]
     bets: dict[str, tuple[int, Fraction]] = field(default_factory=dict)
+    #: per bet, the coups that settled each event of its pay table (its events in order, then
+    #: ``otherwise``): the cells :func:`analyzer.simcheck.families.bet_family` labels
+    events: dict[str, tuple[int, ...]] = field(default_factory=dict)
 
     def tallies_csv(self) -> str:
         return tallies_csv(self.outcomes, self.totals, self.cards, self.bets)
@@ -349,6 +352,7 @@ def simulate(shoe: Shoe, shoes: int, seed: int, cut_card: int = DEFAULT_CUT_CARD
         for bet, idx, p in zip(bet_objs, _event_tables(bet_objs, rules), pays):
             counts = tally(idx[seqs], len(p))
             result.bets[bet.id] = (result.coups, sum((int(c) * x for c, x in zip(counts, p)), Fraction(0)))
+            result.events[bet.id] = tuple(int(c) for c in counts)
     return result
 
 
