@@ -306,6 +306,8 @@ class Design:
     tables: tuple[PayTable, ...]
     free: tuple[str, ...]
     fixed: dict[str, Fraction]
+    #: the ordered six-card deals the ways are counted over
+    deals: int
     #: why nothing fits (the constraint that binds), when ``count`` is 0
     reason: str = ""
 
@@ -430,7 +432,7 @@ def design(shoe: Shoe, bet: Bet, edge: tuple, *, hit: tuple | None = None, max_p
                + (" (the pays' steps miss the band: widen it, or use a smaller step)" if found.complete
                   else f" among the {found.nodes:,} partial tables searched (raise the budget)"))
     return Design(bet, (lo, hi), hit_band, found.count, found.complete, found.nodes, tables,
-                  tuple(e.event for e in order), {n: p for n, p in pinned.items()}, why)
+                  tuple(e.event for e in order), {n: p for n, p in pinned.items()}, deals, why)
 
 
 def _binding(weights, k_min, k_max, s_min, s_max, hits, step, c, deals, edge, hit_band, fixed_hits,
