@@ -166,9 +166,9 @@ def cmd_design(args) -> int:
     check_outputs(args.output)
     shoe, bet, rules = _priced_bet(args)
     fixed = dict(args.fix)
-    options = dict(max_pay=args.max_pay, min_pay=args.min_pay, step=args.step, fixed=fixed,
-                   monotone=not args.any_order, limit=args.limit, budget=args.budget, rules=rules,
-                   hit=args.hit)
+    options = {"max_pay": args.max_pay, "min_pay": args.min_pay, "step": args.step, "fixed": fixed,
+               "monotone": not args.any_order, "limit": args.limit, "budget": args.budget, "rules": rules,
+               "hit": args.hit}
     kind, values = args.edge
     if kind == "band":
         designs = [design(shoe, bet, values, **options)]

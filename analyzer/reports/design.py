@@ -65,8 +65,8 @@ if TYPE_CHECKING:
 
 #: Most tables a search lists (``limit``).
 MAX_LIMIT = 1000
-#: Nodes of the search by default and at most (each a partial pay table; about 2 µs apiece).
-DEFAULT_BUDGET = 2_000_000
+#: Nodes of the search by default and at most (each a partial pay table; 2-6 µs apiece).
+DEFAULT_BUDGET = 1_000_000
 MAX_BUDGET = 50_000_000
 #: Most pay steps of one event (``max_pay / step``).
 MAX_STEPS = 1_000_000
@@ -132,7 +132,7 @@ def search(weights: Sequence[int], k_min: Sequence[int], k_max: Sequence[int], s
     group_end = [0] * n                 # first index of a strictly rarer event
     for i in range(n - 1, -1, -1):
         group_end[i] = n if i == n - 1 else (group_end[i + 1] if weights[i + 1] == weights[i] else i + 1)
-    h_lo, h_hi = hits if hits is not None else (None, None)
+    h_lo, h_hi = hits if hits is not None else (0, 0)
 
     heap: list[tuple[int, tuple[int, ...]]] = []      # (-distance, negated k): the worst kept on top
     k = [0] * n
@@ -224,8 +224,11 @@ def search(weights: Sequence[int], k_min: Sequence[int], k_max: Sequence[int], s
             state["count"] += b - a + 1
             for side in (range(min(best_floor, b), a - 1, -1), range(max(best_floor + 1, a), b + 1)):
                 for x in side:
+                    dist = abs((s + x * w) * den - num)
+                    if limit == 0 or (len(heap) == limit and dist > -heap[0][0]):
+                        break                       # farther than every table kept: so is the rest
                     k[i] = x
-                    if not offer(abs((s + x * w) * den - num), tuple(k)):
+                    if not offer(dist, tuple(k)):
                         break
 
     visit(0, 0, 0, 0, 0)
@@ -348,7 +351,7 @@ def design(shoe: Shoe, bet: Bet, edge: tuple, *, hit: tuple | None = None, max_p
     lo, hi = (_fraction(x, "the house edge") for x in edge)
     if lo > hi:
         raise DesignError(f"the house edge band {_pct(lo)}..{_pct(hi)} is empty (low above high)")
-    hit_band = None if hit is None else tuple(_fraction(x, "the hit frequency") for x in hit)
+    hit_band = None if hit is None else (_fraction(hit[0], "the hit frequency"), _fraction(hit[1], "the hit frequency"))
     if hit_band is not None and not (0 <= hit_band[0] <= hit_band[1] <= 1):
         raise DesignError("the hit frequency band must be within 0..1, low before high")
     step_f, top, bottom = _fraction(step, "the pay step"), _fraction(max_pay, "--max-pay"), \
@@ -377,7 +380,7 @@ def design(shoe: Shoe, bet: Bet, edge: tuple, *, hit: tuple | None = None, max_p
             raise DesignError(f"the pay of {name!r} would lose more than the stake: {pay}")
         pinned[name] = pay
     if result is None:
-        result = analyze(shoe, [bet], rules=rules).bet(bet.id)
+        result = analyze(shoe, (bet,), rules=rules).bet(bet.id)
     deals = result.deals
     evs = result.events[:-1]
     other = result.events[-1]
@@ -432,13 +435,13 @@ def design(shoe: Shoe, bet: Bet, edge: tuple, *, hit: tuple | None = None, max_p
                + (" (the pays' steps miss the band: widen it, or use a smaller step)" if found.complete
                   else f" among the {found.nodes:,} partial tables searched (raise the budget)"))
     return Design(bet, (lo, hi), hit_band, found.count, found.complete, found.nodes, tables,
-                  tuple(e.event for e in order), {n: p for n, p in pinned.items()}, deals, why)
+                  tuple(e.event for e in order), dict(pinned), deals, why)
 
 
 def _binding(weights, k_min, k_max, s_min, s_max, hits, step, c, deals, edge, hit_band, fixed_hits,
              top, bottom) -> str:
     """Why no table can fit, from the linear bounds alone ('' when the bands may be met)."""
-    for i, (a, b) in enumerate(zip(k_min, k_max)):
+    for a, b in zip(k_min, k_max):
         if a > b:
             return ("the fixed pays leave no room: an event must pay between "
                     f"{a * step} and {b * step} (pays non-decreasing with rarity)")
@@ -475,7 +478,7 @@ def _priced(shoe, bet, rules, order, ks, step, pinned, edge, hit_band) -> PayTab
     chosen = {e.event: k * step for e, k in zip(order, ks)}
     pays = {e.event: chosen.get(e.event, pinned.get(e.event, e.pays)) for e in bet.events}
     priced = table_bet(bet, pays)
-    r = analyze(shoe, [priced], rules=rules).bet(bet.id)
+    r = analyze(shoe, (priced,), rules=rules).bet(bet.id)
     if not edge[0] <= r.house_edge <= edge[1] or (hit_band and not hit_band[0] <= r.hit_frequency <= hit_band[1]):
         raise AssertionError(f"design: table {pays} re-priced outside its bands")  # pragma: no cover
     return PayTable({**pays, bet.otherwise_event: bet.otherwise}, r)
@@ -488,7 +491,7 @@ def menu(shoe: Shoe, bet: Bet, targets: Sequence, tolerance=Fraction(1, 1000), *
     if tol < 0:
         raise DesignError(f"the tolerance must be at least 0, got {tol}")
     if options.get("result") is None:
-        options["result"] = analyze(shoe, [bet], rules=options.get("rules")).bet(bet.id)
+        options["result"] = analyze(shoe, (bet,), rules=options.get("rules")).bet(bet.id)
     out = []
     for t in targets:
         t = _fraction(t, "a target edge")

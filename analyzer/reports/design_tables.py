@@ -62,7 +62,8 @@ def _count_line(d: Design) -> str:
     if d.count == 0:
         return d.reason + "."
     if d.complete:
-        return (f"{d.count:,} {'table meets' if d.count == 1 else 'tables meet'} the constraints; {len(d.tables)} listed, closest to the band's "
+        meet = "table meets" if d.count == 1 else "tables meet"
+        return (f"{d.count:,} {meet} the constraints; {len(d.tables)} listed, closest to the band's "
                 f"centre first{f' ({more:,} more)' if more else ''}.")
     return (f"At least {d.count:,} tables meet the constraints (the search stopped after {d.nodes:,} "
             f"partial tables: raise --budget for all of them); {len(d.tables)} listed, the closest to "

@@ -86,6 +86,6 @@ def lookup(result: BetResult) -> Lookup:
     g = math.gcd(result.deals, *(w for w, _ in merged.values())) or 1
     rows = tuple(Row(p, w // g, tuple(names)) for p, (w, names) in sorted(merged.items()))
     out = Lookup(result.bet.id, result.deals, g, rows, tuple(impossible))
-    if sum(r.weight for r in rows) != out.total or out.ev != result.ev:
-        raise AssertionError(f"lookup {result.bet.id}: the weights do not give the bet's distribution")  # pragma: no cover
+    if sum(r.weight for r in rows) != out.total or out.ev != result.ev:  # pragma: no cover
+        raise AssertionError(f"lookup {result.bet.id}: the weights do not give the bet's distribution")
     return out
