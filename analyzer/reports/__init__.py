@@ -5,7 +5,9 @@ Owns: :mod:`.distributions` (every table of totals and winners),
 and :mod:`.analysis_tables` (the Markdown / CSV / JSON documents of odds,
 the catalog and the analyses, built on :mod:`analyzer.io.tables`),
 :mod:`.runs` and :mod:`.runs_tables` (the exact longest runs and runs of at
-least k of independent coups, and their documents), :mod:`.charts`
+least k of independent coups, and their documents), :mod:`.design`, :mod:`.export`
+and :mod:`.design_tables` (pay tables to a target edge, a bet's weighted lookup
+table, and their documents), :mod:`.charts`
 (matplotlib, optional) and :mod:`.writer` (``reports/``).
 
 May import: :mod:`analyzer.core`, :mod:`analyzer.io`, :mod:`analyzer.bets`.
