@@ -181,6 +181,22 @@ def test_the_designer_finds_both_published_lucky_nines_tables():
     assert [d.count for d in designs] == [42, 11]
 
 
+def test_the_designer_finds_the_two_dragon_bonus_tables():
+    """Dragon Bonus as the Wizard of Odds prints it (the catalog's ``dragon_bonus_player``: win by
+    9/8/7/6/5/4 pays 30/10/6/4/2/1) and as Cypress Bayou prints it (30/10/4/4/2/2: "Win by 6 or 7
+    points pays 4 to 1, Win by 4 or 5 points pays 2 to 1", cypressbayou.com/play-casino-table-games/
+    mini-baccarat), a natural win 1 to 1 and a natural tie a push in both: with pays at most 30, each
+    is the one table of its exact edge."""
+    wizard = catalog().bet("dragon_bonus_player")
+    cypress = table_bet(wizard, {"win by 7": 4, "win by 4": 2})
+    edges = [analyze(EIGHT, [b]).bet(b.id).house_edge for b in (wizard, cypress)]
+    assert [f"{float(e):.4%}" for e in edges] == ["2.6517%", "2.4996%"]
+    designs = menu(EIGHT, wizard, edges, tolerance=0, max_pay=30, fixed={"natural win": 1})
+    for d, bet in zip(designs, (wizard, cypress)):
+        assert d.complete and d.count == 1
+        assert d.tables[0].pays == {e.event: e.pays for e in bet.events} | {"loses": -1}
+
+
 # --- constraints no table meets -------------------------------------------------------------
 
 def test_an_edge_band_below_reach_names_the_largest_pay():

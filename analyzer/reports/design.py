@@ -468,7 +468,7 @@ def _binding(weights, k_min, k_max, s_min, s_max, hits, step, c, deals, edge, hi
 
 def table_bet(bet: Bet, pays: Mapping[str, Fraction]) -> Bet:
     """``bet`` with its events paying ``pays`` (by event name; others unchanged)."""
-    return dataclasses.replace(bet, events=tuple(dataclasses.replace(e, pays=pays.get(e.event, e.pays))
+    return dataclasses.replace(bet, events=tuple(dataclasses.replace(e, pays=Fraction(pays.get(e.event, e.pays)))
                                                  for e in bet.events))
 
 
