@@ -77,6 +77,10 @@ def test_the_search_counts_and_ranks_as_brute_force(problem):
     found = search(weights, k_min, k_max, s_min, s_max, target, limit, hits=hits, monotone=monotone)
     assert found.complete
     assert (found.count, found.best) == brute(*problem)
+    # only the closest wanted: the branches that cannot come closer are cut, the same tables found
+    nearest = search(weights, k_min, k_max, s_min, s_max, target, limit, hits=hits, monotone=monotone,
+                     counting=False)
+    assert nearest.complete and nearest.best == found.best
 
 
 def test_a_search_past_its_budget_says_so():
@@ -209,9 +213,14 @@ def test_an_edge_band_below_reach_names_the_largest_pay():
         design(EIGHT, bet, (Fraction(0), Fraction(10, 100)), hit=(Fraction(1, 2), Fraction(6, 10)))
 
 
-def test_a_band_between_the_pays_steps_is_no_fit():
+def test_a_band_between_the_pays_steps_is_no_fit_and_names_the_nearest_tables():
+    """The Tie pays 8 (edge 14.36%) or 9 (4.84%) or 10 (-4.67%): a 2.0%..2.1% band is between."""
     d = design(EIGHT, catalog().bet("tie"), (Fraction(2, 100), Fraction(21, 1000)))
     assert d.count == 0 and d.complete and not d.tables and "steps miss the band" in d.reason
+    tie = analyze(EIGHT, ["tie"]).bet("tie")
+    nine, ten = (table_bet(tie.bet, {"tie": p}) for p in (9, 10))
+    edges = [analyze(EIGHT, [b]).bet("tie").house_edge for b in (ten, nine)]
+    assert f"the nearest tables have edges {float(edges[0]):.6%} and {float(edges[1]):.6%})" in d.reason
 
 
 # --- the command --------------------------------------------------------------------------------

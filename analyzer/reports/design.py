@@ -95,7 +95,7 @@ class Found:
 
 def search(weights: Sequence[int], k_min: Sequence[int], k_max: Sequence[int], s_min: int, s_max: int,
            target: tuple[int, int], limit: int = 20, budget: int = DEFAULT_BUDGET,
-           hits: tuple[int, int] | None = None, monotone: bool = True) -> Found:
+           hits: tuple[int, int] | None = None, monotone: bool = True, counting: bool = True) -> Found:
     """The integer vectors ``k`` with ``k_min[i] <= k[i] <= k_max[i]`` and
     ``s_min <= S = sum(k[i] * weights[i]) <= s_max``, counted exactly, and the ``limit`` of them
     whose ``S`` is closest to ``target = (num, den)`` (i.e. ``num / den``).
@@ -104,7 +104,9 @@ def search(weights: Sequence[int], k_min: Sequence[int], k_max: Sequence[int], s
     ``monotone``: ``k[i] <= k[j]`` whenever ``weights[i] > weights[j]`` (a rarer event pays at
     least as much). ``hits``: ``(lo, hi)``, the sum of ``weights[i]`` over ``k[i] > 0`` must be
     within it. ``budget``: the most nodes (partial vectors) visited; past it the search stops
-    (``complete`` False, ``count`` a lower bound).
+    (``complete`` False, ``count`` a lower bound).  ``counting`` False: only the ``limit``
+    closest are wanted, and a branch that cannot come closer than those kept is cut (``count``
+    then counts the vectors met, not all).
 
     >>> f = search([3, 2, 1], [0, 0, 0], [2, 2, 2], 5, 6, (11, 2), limit=2)
     >>> f.count, f.complete, f.best
@@ -182,6 +184,10 @@ def search(weights: Sequence[int], k_min: Sequence[int], k_max: Sequence[int], s
         lo, hi = bounds(i, s, floor_k)
         if lo > hi:
             return
+        if not counting and limit and len(heap) == limit:
+            a, b = (s + lo * w + mn[i + 1]) * den, (s + hi * w + mx[i + 1]) * den
+            if max(a - num, num - b, 0) > -heap[0][0]:
+                return                          # nothing below comes closer than the tables kept
         last = i == n - 1
         if last:
             _leaf(i, s, h, lo, hi)
@@ -319,8 +325,8 @@ class Design:
         return (self.edge[0] + self.edge[1]) / 2
 
 
-def _pct(x: Fraction) -> str:
-    return f"{float(x) * 100:.4f}%"
+def _pct(x: Fraction, digits: int = 4) -> str:
+    return f"{float(x) * 100:.{digits}f}%"
 
 
 def _fraction(value, what: str) -> Fraction:
@@ -432,10 +438,36 @@ def design(shoe: Shoe, bet: Bet, edge: tuple, *, hit: tuple | None = None, max_p
     if found.count == 0:
         why = (f"no table of pays in steps of {step_f} has a house edge in {_pct(lo)}..{_pct(hi)}"
                + ("" if hit_band is None else f" and a hit frequency in {_pct(hit_band[0])}..{_pct(hit_band[1])}")
-               + (" (the pays' steps miss the band: widen it, or use a smaller step)" if found.complete
-                  else f" among the {found.nodes:,} partial tables searched (raise the budget)"))
+               + (" (the pays' steps miss the band: widen it, or use a smaller step" if found.complete
+                  else f" among the {found.nodes:,} partial tables searched (raise the budget"))
+        why += _nearest(weights, k_min, k_max, s_min, s_max, hits, monotone, min(budget, NEAREST_BUDGET),
+                        lambda s_: -(step_f * s_ + c) / deals) + ")"
     return Design(bet, (lo, hi), hit_band, found.count, found.complete, found.nodes, tables,
                   tuple(e.event for e in order), dict(pinned), deals, why)
+
+
+#: Nodes of each search for the nearest tables when none fits.
+NEAREST_BUDGET = 200_000
+
+
+def _nearest(weights, k_min, k_max, s_min, s_max, hits, monotone, budget, edge_of) -> str:
+    """'; the nearest tables: edge X (below the band) and Y (above)', from a search on each side
+    of the band for the one table closest to it ('' when neither side has one)."""
+    s_lo = sum(a * w for a, w in zip(k_min, weights))
+    s_hi = sum(b * w for b, w in zip(k_max, weights))
+    found = []
+    for a, b, target in ((s_max + 1, s_hi, s_max + 1), (s_lo, s_min - 1, s_min - 1)):
+        if a > b:
+            continue
+        f = search(weights, k_min, k_max, a, b, (target, 1), 1, budget, hits, monotone, counting=False)
+        if f.best:
+            s_ = sum(k * w for k, w in zip(f.best[0][1], weights))
+            found.append((edge_of(s_), f.complete))
+    if not found:
+        return ""
+    words = " and ".join(_pct(e, 6) for e, _ in found)
+    exact = all(done for _, done in found)
+    return f"; the nearest tables{'' if exact else ' found'} have edges {words}"
 
 
 def _binding(weights, k_min, k_max, s_min, s_max, hits, step, c, deals, edge, hit_band, fixed_hits,
