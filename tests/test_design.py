@@ -265,6 +265,10 @@ def test_design_menu_markdown_and_csv(capsys):
     (["--edge", "2%", "--limit", "5000"], "--limit must be at most 1,000"),
     (["--edge", "2%", "--hit", "20%"], "--hit must be a band"),
     (["--edge", "2%:2.00001%"], "steps miss the band"),
+    (["--edge", "2%:3%", "--fix", "natural win=5", "--fix", "win by 9=2"],
+     "the fixed pays fall with rarity: 'natural win' pays 5 but the rarer 'win by 9' pays 2"),
+    (["--edge", "2%:3%", "--fix", "natural win=5", "--fix", "win by 4=6", "--max-pay", "5"],
+     "the fixed pays leave no room"),
 ])
 def test_design_bad_input_is_one_line_and_exit_2(capsys, argv, message):
     status, out, err = run(capsys, "design", "--bet", "dragon_bonus_player", *argv)

@@ -393,6 +393,13 @@ def design(shoe: Shoe, bet: Bet, edge: tuple, *, hit: tuple | None = None, max_p
     for e in evs:                         # pushes keep their pays; so does an event that never happens
         if e.event not in pinned and (e.pays <= 0 or e.ways == 0):
             pinned[e.event] = e.pays
+    if monotone:                          # the pays pinned must themselves rise with rarity
+        paying = [e for e in evs if (fixed or {}).get(e.event) is not None and pinned[e.event] > 0]
+        for a in paying:
+            for b in paying:
+                if a.ways > b.ways and pinned[a.event] > pinned[b.event]:
+                    raise DesignError(f"the fixed pays fall with rarity: {a.event!r} pays {pinned[a.event]} but the "
+                                      f"rarer {b.event!r} pays {pinned[b.event]} (give --any-order to allow it)")
     free = [e for e in evs if e.event not in pinned]
     if not free:
         raise DesignError(f"bet {bet.id!r} has no event left to design: every one is fixed or a push")
