@@ -193,6 +193,16 @@ def search(weights: Sequence[int], k_min: Sequence[int], k_max: Sequence[int], s
             _leaf(i, s, h, lo, hi)
             return
         nxt_group = group_end[i] == i + 1
+        if hits is not None:          # whether the event may push (pay 0), and may pay: the hit band's say
+            zero_ok = h + w_may[i + 1] >= h_lo and h + w_must[i + 1] <= h_hi
+            rest_min = max(w_must[i + 1], w_all[group_end[i]]) if monotone else w_must[i + 1]
+            pay_ok = h + w + w_may[i + 1] >= h_lo and h + w + rest_min <= h_hi
+            if not pay_ok:
+                hi = min(hi, 0)
+            if not zero_ok:
+                lo = max(lo, 1)
+            if lo > hi:
+                return
         # the pays from the one aiming at the target (the rest at mid-range) outward
         aim = (num - den * (s + (mx[i + 1] + mn[i + 1]) // 2)) // (den * w)
         start = min(max(aim, lo), hi)
@@ -200,12 +210,6 @@ def search(weights: Sequence[int], k_min: Sequence[int], k_max: Sequence[int], s
             if state["stopped"]:
                 return
             h2 = h + (w if x > 0 else 0)
-            if hits is not None:
-                rest_min = w_must[i + 1]
-                if monotone and x > 0:
-                    rest_min = max(rest_min, w_all[group_end[i]])
-                if h2 + w_may[i + 1] < h_lo or h2 + rest_min > h_hi:
-                    continue
             k[i] = x
             gm = max(group_max, x)
             if nxt_group:          # the next event is strictly rarer: it pays at least this group's most
