@@ -399,11 +399,12 @@ def design(shoe: Shoe, bet: Bet, edge: tuple, *, hit: tuple | None = None, max_p
             pinned[e.event] = e.pays
     if monotone:                          # the pays pinned must themselves rise with rarity
         paying = [e for e in evs if (fixed or {}).get(e.event) is not None and pinned[e.event] > 0]
-        for a in paying:
-            for b in paying:
-                if a.ways > b.ways and pinned[a.event] > pinned[b.event]:
-                    raise DesignError(f"the fixed pays fall with rarity: {a.event!r} pays {pinned[a.event]} but the "
-                                      f"rarer {b.event!r} pays {pinned[b.event]} (give --any-order to allow it)")
+        for common in paying:
+            for rare in paying:
+                if common.ways > rare.ways and pinned[common.event] > pinned[rare.event]:
+                    raise DesignError(f"the fixed pays fall with rarity: {common.event!r} pays {pinned[common.event]} "
+                                      f"but the rarer {rare.event!r} pays {pinned[rare.event]} (give --any-order to "
+                                      "allow it)")
     free = [e for e in evs if e.event not in pinned]
     if not free:
         raise DesignError(f"bet {bet.id!r} has no event left to design: every one is fixed or a push")
