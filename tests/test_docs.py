@@ -31,7 +31,7 @@ COMMAND_PAGES = {
     "distributions": "reports.md", "eor": "reports.md", "payouts": "reports.md", "midcoup": "reports.md",
     "bankroll": "bankroll.md", "study": "study.md", "runs": "runs.md",
     "simulate": "simcheck.md", "verify": "simcheck.md", "check": "simcheck.md",
-    "serve": "serve.md",
+    "serve": "serve.md", "design": "design.md", "export": "design.md",
 }
 #: Where the options that every command takes are documented, once.
 COMMON_OPTIONS_PAGE = "performance.md"     # --no-cache: the cache of compiled tables

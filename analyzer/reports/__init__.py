@@ -7,7 +7,9 @@ the catalog and the analyses, built on :mod:`analyzer.io.tables`),
 :mod:`.runs` and :mod:`.runs_tables` (the exact longest runs and runs of at
 least k of independent coups, and their documents), :mod:`.parsheet` and its
 documents, :mod:`.approval` and :mod:`.approval_tables` (a par sheet's approval
-figures: award frequencies, largest wins, win to drop of a bet mix), :mod:`.charts`
+figures: award frequencies, largest wins, win to drop of a bet mix), :mod:`.design`, :mod:`.export`
+and :mod:`.design_tables` (pay tables to a target edge, a bet's weighted lookup
+table, and their documents), :mod:`.charts`
 (matplotlib, optional) and :mod:`.writer` (``reports/``).
 
 May import: :mod:`analyzer.core`, :mod:`analyzer.io`, :mod:`analyzer.bets`.
