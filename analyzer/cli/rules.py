@@ -34,10 +34,9 @@ def rules_from_args(args, shoe=None):
     :class:`analyzer.core.choice.HandChoice` under ``--player-option best``, else ``None``."""
     from ..bets.rules_files import load_rules
     rules = load_rules(getattr(args, "rules", None))
-    option = getattr(args, "player_option", None)
+    option = getattr(args, "player_option", None)     # a value of player_option()
     if option is None:
         return rules, None
-    option = player_option(option)       # (a server's request is text; the command line's, checked)
     if not rules.player_option:
         raise UsageError(f"--player-option: rule set {rules.name!r} offers the Player no option")
     if option != "best":

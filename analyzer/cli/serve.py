@@ -64,6 +64,7 @@ from ..io.batch import (
 )
 from .odds import card_budget
 from .options import UsageError, converter, whole
+from .rules import player_option
 
 #: Keys of a ``POST /odds`` object: a batch line's, then the bet and rules options.
 OPTION_KEYS = ("bets", "table", "rules", "player_option")
@@ -143,6 +144,8 @@ def request_options(obj: dict, where: str = "") -> argparse.Namespace:
     for key, value in (("rules", rules), ("player_option", option)):
         if value is not None and not isinstance(value, str):
             raise BatchError(f"'{key}'{where} must be a string, got {json_kind(value)}")
+    if option is not None:
+        option = player_option(option)        # what --player-option's converter gives
     if rules is not None and rules.strip() not in BUILTIN_RULES:
         raise UsageError(f"unknown rule set {rules!r} (built-in: {', '.join(BUILTIN_RULES)}; "
                          "the server reads no rules files)")
