@@ -128,6 +128,7 @@ SLOW = {
     "parsheet --table ez", "parsheet --bets banker,tie", "parsheet --bets-file",
     "parsheet --table standard",              # par sheets: 10-35 s each on 2 shared cores
     "baccarat bankroll",                      # each near the 5 s work budget by design: 7-17 s here
+    "--verify 1000000",                       # a par sheet's appendix: a million simulated rounds, 13 s
 }
 
 
