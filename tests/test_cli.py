@@ -8,7 +8,10 @@ import json
 import os
 import re
 import stat
+import subprocess
+import sys
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -322,3 +325,19 @@ def test_subprocess_bad_input_exit_status(cli, tmp_path):
     assert proc.returncode == 2
     assert proc.stdout == ""
     assert proc.stderr.startswith("baccarat: error: ") and len(proc.stderr.splitlines()) == 1
+
+
+#: Libraries that only some commands need: `baccarat odds` must not pay for them at start-up
+#: (sympy alone is 150 ms; a command module that imports its computation at registration
+#: made every command load it).
+HEAVY = ("sympy", "pandas", "matplotlib", "starlette", "uvicorn", "dask", "openpyxl", "scipy")
+
+
+def test_odds_imports_none_of_the_libraries_other_commands_need(tmp_path):
+    out = tmp_path / "odds.md"
+    code = ("import sys; from analyzer.cli import main; main(['odds', '--quiet', '-o', sys.argv[1]]); "
+            f"print(sorted({{m.split('.')[0] for m in sys.modules}} & set({HEAVY!r})))")
+    r = subprocess.run([sys.executable, "-c", code, str(out)], capture_output=True, text=True,
+                       cwd=Path(__file__).resolve().parents[1], timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "[]" and out.read_text().startswith("# Exact odds")

@@ -57,7 +57,6 @@ from ..bets.catalog import Bet
 from ..bets.pricing import analyze
 from ..core.errors import BaccaratError
 from ..core.results import BetResult
-from .parsheet import VI_LEVELS, z_value
 
 if TYPE_CHECKING:
     from ..core.rules import Rules
@@ -292,6 +291,7 @@ class PayTable:
     @property
     def volatility_index(self) -> dict[int, float]:
         """``z * sd`` at 90% and 95% (:data:`analyzer.reports.parsheet.VI_LEVELS`)."""
+        from .parsheet import VI_LEVELS, z_value      # here: `baccarat` reads this module's budgets at start-up
         return {c: z_value(c) * self.std_dev for c in VI_LEVELS}
 
     @property
