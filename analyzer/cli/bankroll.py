@@ -85,7 +85,7 @@ def amount_of(option: str):
 def cmd_bankroll(args) -> int:
     from ..core.solver import Solver
     from ..reports import bankroll_tables as docs
-    from ..reports.bankroll import plan, run
+    from ..reports.bankroll import long_flat, plan, run
     from ..reports.charts import available
 
     fmt = args.format
@@ -101,7 +101,7 @@ def cmd_bankroll(args) -> int:
     result_bet = analysis.bet(bet.id)
     events = [(e.probability, e.pays) for e in result_bet.events]
     work = plan(events, start, unit, coups, args.system, limit)
-    if work.fits < coups:
+    if work.fits < coups and not long_flat(work):
         run(work)                                              # refuses, offering the bound
     with progress_bar(coups, "bankroll", args.quiet, unit="coup") as bar:
         result = run(work, progress=bar.update)

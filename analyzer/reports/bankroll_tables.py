@@ -37,6 +37,15 @@ CONVENTIONS = (
     "Computed exactly by dynamic programming over (bankroll, system state, doubled yet), not by "
     "simulation; quantiles are exact values of the final bankroll.",
 )
+LONG = ("A long flat session: the bankroll can neither be ruined nor doubled within the coups, so the "
+        "final bankroll is the start plus the net of the coups, computed exactly as the coefficients of "
+        "the N-th power of the bet's integer polynomial (Miller's recurrence, not a simulation); its "
+        "exact figures are kept, and the chart's probabilities are floats within 1e-12 of them.")
+
+
+def conventions(r: BankrollResult) -> tuple[str, ...]:
+    """The conventions printed with a result (a long flat session says how it was computed)."""
+    return CONVENTIONS if r.trip is None else CONVENTIONS[:-1] + (LONG,)
 
 
 def _metrics(r: BankrollResult) -> list[tuple[str, str, Fraction]]:
@@ -91,7 +100,8 @@ def _parameters(r: BankrollResult, bet: BetResult, analysis: Analysis) -> list[l
         [] if rules is None else [["rules", rules.describe()]]) + [
             ["system", r.system], ["bankroll", _money(r.bankroll)], ["unit", _money(r.unit)],
             ["table limit", _money(r.limit)], ["coups", f"{r.coups:,}"],
-            ["bankroll step (tick)", _money(r.tick)], ["states of the largest coup", f"{r.states:,}"]]
+            ["bankroll step (tick)", _money(r.tick)],
+            ["states of the largest coup" if r.trip is None else "final bankrolls reachable", f"{r.states:,}"]]
 
 
 def bankroll_markdown(r: BankrollResult, bet: BetResult, analysis: Analysis, chart: str | None = None) -> str:
@@ -114,7 +124,7 @@ def bankroll_markdown(r: BankrollResult, bet: BetResult, analysis: Analysis, cha
     out += ["## The bet", ""]
     out += [md_table([[e.event, pays_text(e.pays), exact(e.probability), percent(e.probability, 6)]
                       for e in bet.events], ["event", "pays", "probability (exact)", "probability"]), ""]
-    out += ["## Conventions", ""] + [f"* {c}" for c in CONVENTIONS] + [""]
+    out += ["## Conventions", ""] + [f"* {c}" for c in conventions(r)] + [""]
     return "\n".join(out)
 
 
@@ -133,7 +143,7 @@ def bankroll_dict(r: BankrollResult, bet: BetResult, analysis: Analysis) -> dict
     d["final_quantiles"] = [{"quantile": exact(q), "bankroll": exact(b), "bankroll_float": to_float(b)}
                             for q, b in r.final_quantiles]
     d["states"] = r.states
-    d["conventions"] = list(CONVENTIONS)
+    d["conventions"] = list(conventions(r))
     return d
 
 
