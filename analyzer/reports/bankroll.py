@@ -266,10 +266,10 @@ def long_flat(p: Plan) -> bool:
     """
     if p.system.name != "flat":
         return False
-    pays = [w for _, w in p.weights]
+    pays: list[Fraction] = [w for _, w in p.weights] + [Fraction(0)]
     start, stake = p.start * p.tick, p.system.stakes[0]
-    lowest = start + p.coups * stake * min(min(pays), 0)
-    highest = start + p.coups * stake * max(max(pays), 0)
+    lowest = start + p.coups * stake * min(pays)
+    highest = start + p.coups * stake * max(pays)
     return lowest >= stake and highest < 2 * start
 
 

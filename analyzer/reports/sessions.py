@@ -155,7 +155,7 @@ def trip_plan(events, coups: int, stake=1, budget: float = WORK_BUDGET) -> TripP
     >>> p.tick, p.worst, p.step, p.terms, p.fits
     (Fraction(1, 20), -20, 39, ((0, 1), (1, 1)), 10)
     """
-    if not isinstance(coups, int) or isinstance(coups, bool) or coups < 1:
+    if not isinstance(coups, int) or isinstance(coups, bool) or coups < 1:  # type: ignore[redundant-expr]  # checked at run time
         raise SessionError(f"the number of coups must be a whole number of at least 1, got {coups!r}")
     if coups > MAX_COUPS:
         raise SessionError(f"{coups:,} coups are beyond the most this computes ({MAX_COUPS:,})")
@@ -315,15 +315,16 @@ class FlatTrip:
 
     def loss_beyond(self, threshold=0) -> Fraction:
         """E[L; L >= threshold] for the net loss L = max(0, -net): a cut at ``-threshold``
-        (and at 0 for a threshold of 0) must have been asked for."""
+        must have been asked for (the cut at 0, for ``E[L]``, always is)."""
         t = Fraction(threshold)
-        if t <= 0:
-            return -self._cut(-self.tick)[1] if self.lowest < 0 else Fraction(0)
+        if t < 0:
+            raise SessionError(f"a loss threshold must be 0 or more, got {t}")
         return -self._cut(-t)[1]
 
     def loss_mass(self, threshold) -> Fraction:
-        """P(L >= threshold) for a threshold above 0 (a cut at ``-threshold``)."""
-        return self._cut(-Fraction(threshold))[0]
+        """P(L >= threshold); for a threshold of 0, P(L > 0) (a loss at all)."""
+        t = Fraction(threshold)
+        return self.at_most(-self.tick if t <= 0 else -t)
 
     @property
     def sd(self) -> float:
@@ -374,7 +375,7 @@ def _run(p: TripPlan, cuts, keep_points: bool) -> FlatTrip:
     total = D ** n
     base = n * p.worst                       # the net of c_0, in ticks
     # exponent of a money cut c: the largest k with base + step k <= c / tick
-    asked = sorted(set(Fraction(c) for c in cuts) | {Fraction(0), -tick})
+    asked = sorted({Fraction(c) for c in cuts} | {Fraction(0), -tick})
 
     def expo(c: Fraction) -> int:
         return (math.floor(c / tick) - base) // step
@@ -390,7 +391,7 @@ def _run(p: TripPlan, cuts, keep_points: bool) -> FlatTrip:
     exps = {c: expo(c) for c in asked}
     if top == 0:
         cut_fig = {c: ((total, 0) if exps[c] >= 0 else (0, 0)) for c in asked}
-        quantiles = {q: 0 for q in QUANTILES}
+        quantiles = dict.fromkeys(QUANTILES, 0)
         sink(0, log_total)
         lower_mass = total
     else:
