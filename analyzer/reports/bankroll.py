@@ -330,7 +330,8 @@ def _run(p: Plan, system: str, progress=None) -> BankrollResult:
         for s, w in sorted(windows.items()):       # ruin: the stake is not covered
             if w is None:
                 continue
-            cut = min(stakes[s], w[1])
+            # (a stake below the lowest bankroll reachable is a negative index here: clamp it)
+            cut = min(max(stakes[s], w[0]), w[1])
             if cut > w[0]:
                 block = mass[s, :, w[0]:cut]
                 for f, i in zip(*np.nonzero(block)):

@@ -437,7 +437,7 @@ def _run(p: TripPlan, cuts, keep_points: bool) -> FlatTrip:
         figures.append((c, Fraction(mass, total), Fraction(base * mass + step * mom, total) * tick))
     qs = tuple((q, (base + step * quantiles[q]) * tick) for q in QUANTILES)
     ahead = 1 - figures[[c for c, _, _ in figures].index(Fraction(0))][1]
-    ft, lt = float(tick), log_total
-    points = tuple(((base + step * k) * ft, 2.0 ** (lg - lt)) for k, lg in pts)
+    tn, td, lt = tick.numerator, tick.denominator, log_total
+    points = tuple(((base + step * k) * tn / td, 2.0 ** (lg - lt)) for k, lg in pts)   # nets correctly rounded
     return FlatTrip(p, n, p.stake, tick, mean, var, base * tick, (base + step * top * n) * tick, qs,
                     tuple(figures), points, ahead)
