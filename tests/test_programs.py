@@ -355,3 +355,20 @@ def test_cli_bankroll_long_flat(cli):
     player = analyze(Shoe.standard(8), ["player"]).bet("player")
     mean = sum(e.probability * e.pays for e in player.events)
     assert F(d["mean_final_bankroll"]) == 20_000 + 10_000 * mean
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 300_000), st.booleans(), st.integers(-3, 3))
+def test_int_text_is_str(bits, negative, nudge):
+    import random
+    import sys
+
+    from analyzer.io.tables import int_text
+    n = (random.Random(bits).getrandbits(bits) + nudge) * (-1 if negative else 1)
+    old = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        assert int_text(n) == str(n)
+        assert int_text(10 ** (bits // 4) + nudge) == str(10 ** (bits // 4) + nudge)
+    finally:
+        sys.set_int_max_str_digits(old)
