@@ -372,3 +372,69 @@ def test_int_text_is_str(bits, negative, nudge):
         assert int_text(10 ** (bits // 4) + nudge) == str(10 ** (bits // 4) + nudge)
     finally:
         sys.set_int_max_str_digits(old)
+
+
+# -- the best exits -------------------------------------------------------------------------------
+
+def optimal_stopping(events, n, tiers):
+    """The best expected net + rebate by plain recursion over (hands left, net), Fractions."""
+    from functools import lru_cache
+
+    def paid(net):
+        loss = max(F(0), -net)
+        return net + max((r for t, r in tiers if loss >= t and loss > 0), default=F(0)) * loss
+
+    @lru_cache(maxsize=None)
+    def best(left, net):
+        stop = paid(net)
+        if left == 0:
+            return stop, F(0)
+        go = sum(p * best(left - 1, net + y)[0] for p, y in events)
+        if go > stop:
+            return go, 1 + sum(p * best(left - 1, net + y)[1] for p, y in events)
+        return stop, F(0)
+
+    return best(n, F(0))
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.sampled_from(PAYS), min_size=2, max_size=3, unique=True),
+       st.lists(st.integers(1, 30), min_size=3, max_size=3), st.integers(1, 7),
+       st.lists(st.tuples(st.integers(0, 4), st.fractions(0, 1, max_denominator=20)), min_size=1, max_size=3,
+                unique_by=lambda t: t[0]))
+def test_best_exits_against_plain_recursion(pays, weights, n, tiers):
+    from analyzer.reports.programs import best_exits
+    events = [(F(w, sum(weights[:len(pays)])), y) for w, y in zip(weights, pays)]
+    e = best_exits(events, n, 1, tiers_of(tiers=tiers))
+    value, hands = optimal_stopping(events, n, sorted((F(t), r) for t, r in tiers))
+    assert (e.value, e.expected_hands) == (value, hands)
+    assert e.full == program(events, n, 1, tiers_of(tiers=tiers)).rebate.player_expectation
+
+
+def test_best_exits_of_banker_under_a_10_percent_rebate():
+    # Stopping when it pays turns a 10% rebate on any loss into an edge for the player on Banker
+    # (8 decks): the trip of up to 100 hands is worth +0.053 units, against -0.632 for all 100.
+    from analyzer.reports.programs import best_exits
+    banker = analyze(Shoe.standard(8), ["banker"]).bet("banker")
+    e = best_exits(banker, 100, 1, tiers_of(F(1, 10)))
+    assert e.value > 0 > e.full
+    assert e.full == program(banker, 100, 1, tiers_of(F(1, 10))).rebate.player_expectation
+    assert (e.stop_loss, e.stop_win) == (0, 0)              # play the first hand whatever happens
+    t, lo, hi, contiguous = e.bands[50]
+    assert (lo, hi) == (F(-17, 10), F(33, 20)) and contiguous
+    with pytest.raises(ProgramError, match="at most [0-9,]+ hands fit"):
+        best_exits(banker, 5000, 1, tiers_of(F(1, 10)))
+
+
+def test_cli_exits(cli):
+    code, out, err = cli("programs", "--decks", "1", "--hands", "50", "--exits", "30", "--format", "json")
+    assert code == 0, err
+    d = json.loads(out)
+    from analyzer.reports.programs import best_exits
+    banker = analyze(Shoe.standard(1), ["banker"]).bet("banker")
+    e = best_exits(banker, 30, 1, tiers_of(F(1, 10)))
+    assert F(d["exits"]["value"]) == e.value and len(d["exits"]["bands"]) == 30
+    code, out, err = cli("programs", "--decks", "1", "--hands", "50", "--exits", "30")
+    assert code == 0 and "## Best exits" in out and "stop-loss" in out
+    code, out, err = cli("programs", "--hands", "50", "--exits", "5000")
+    assert code == 2 and out == "" and "hands fit" in err and err.count("\n") == 1

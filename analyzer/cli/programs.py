@@ -102,6 +102,8 @@ def register(sub) -> None:
                    help="tiers instead: the rate R%% of the highest threshold T reached, on the whole loss")
     g.add_argument("--win", metavar="X", action="append", type=converter(lambda t: signed_amount("--win", t)),
                    help="P(net >= X), exact and by the normal approximation (repeat; default 0)")
+    g.add_argument("--exits", metavar="N", type=whole("--exits", 1, MAX_HANDS),
+                   help="the best stop-loss and stop-win exits of a trip of at most N hands under the rebate")
     g.add_argument("--budget", default="5", metavar="SECONDS", type=whole("--budget", 1, 600),
                    help="refuse a trip whose exact work is estimated above this (default 5)")
     add_rules_options(p)
@@ -114,7 +116,7 @@ def cmd_programs(args) -> int:
     from ..core.solver import Solver
     from ..reports import programs_tables as docs
     from ..reports.charts import available
-    from ..reports.programs import plan_trip, program, rolling_chips, tiers_of
+    from ..reports.programs import best_exits, exits_seconds, plan_trip, program, rolling_chips, tiers_of
 
     check_outputs(args.output, args.chart)
     if args.chart and not args.chart.lower().endswith(".png"):
@@ -137,8 +139,12 @@ def cmd_programs(args) -> int:
             f"{args.hands:,} hands of {bet.id} are more exact work than the budget of {args.budget} s "
             f"(about {work.seconds:.0f} s): at most {work.fits:,} hands fit (--hands {work.fits}), "
             f"or raise --budget")
+    if args.exits is not None and exits_seconds(work, args.exits) > args.budget:
+        best_exits(result_bet, args.exits, args.stake, rebate, float(args.budget))   # refuses, naming what fits
     chips = rolling_chips(result_bet, args.chips)
     pr = program(result_bet, args.hands, args.stake, rebate, wins, plan=work)
+    exits = None if args.exits is None else best_exits(result_bet, args.exits, args.stake, rebate,
+                                                        float(args.budget))
     chart = None
     if args.chart:
         if available():
@@ -148,8 +154,9 @@ def cmd_programs(args) -> int:
         else:
             print("programs: chart skipped: matplotlib is not installed (pip install '.[plots]')", file=sys.stderr)
     if args.format == "md":
-        text = docs.programs_markdown(pr, chips, result_bet, analysis, chart=chart)
+        text = docs.programs_markdown(pr, chips, result_bet, analysis, chart=chart, exits=exits)
     else:
-        text = {"csv": docs.programs_csv, "json": docs.programs_json}[args.format](pr, chips, result_bet, analysis)
+        text = {"csv": docs.programs_csv, "json": docs.programs_json}[args.format](pr, chips, result_bet, analysis,
+                                                                                 exits=exits)
     write_output(text, args.output)
     return 0

@@ -259,3 +259,135 @@ def program(bet, hands: int, stake=1, rebate: tuple[Tier, ...] | None = None, wi
 def normal_quantile_note(trip: FlatTrip) -> str:
     """The mean and standard deviation of the net, as text."""
     return f"mean {float(trip.mean):.4f}, sd {math.sqrt(trip.variance):.4f}"
+
+
+# -- the best exits -------------------------------------------------------------------------------
+
+#: Seconds per cell per operation of the exits' programme, and per 64-bit limb of its numbers
+#: (numpy object arrays of Python integers, as :mod:`.bankroll`'s programme).
+_CELL_SECONDS = 6.0e-8
+_LIMB_SECONDS = 5.0e-9
+
+
+@dataclass(frozen=True)
+class Exits:
+    """The best exits of a trip of at most ``hands`` hands under a loss rebate, exactly.
+
+    The player may stop after any hand; at the end the rebate of :func:`tiers_of` is paid on
+    the net loss.  ``value`` is the largest expected (net + rebate) of any stopping rule
+    (optimal stopping, by dynamic programming over (hands played, net)), ``full`` that of
+    playing every hand.  ``bands`` gives, for hands played ``t``, the nets (money) at which
+    going on is strictly better than stopping: ``(t, lowest, highest, contiguous)``, or
+    ``None`` for both where stopping is best everywhere; a player stops as soon as the net
+    leaves the band (its ends are the stop-loss and the stop-win).
+    """
+
+    hands: int
+    stake: Fraction
+    tiers: tuple[Tier, ...]
+    value: Fraction
+    full: Fraction
+    expected_hands: Fraction          # hands played under the best rule
+    bands: tuple[tuple[int, Fraction | None, Fraction | None, bool], ...]
+    seconds: float
+
+    @property
+    def stop_loss(self) -> Fraction | None:
+        """Stop once the net is below this (the band's low end before the first hand's)."""
+        return self.bands[0][1]
+
+    @property
+    def stop_win(self) -> Fraction | None:
+        return self.bands[0][2]
+
+    def to_frame(self):
+        """The band of going on after each number of hands played (pandas)."""
+        return data_frame([{"hands_played": t, "go_on_from": lo, "go_on_to": hi, "contiguous": c}
+                           for t, lo, hi, c in self.bands])
+
+
+def exits_seconds(plan: TripPlan, hands: int) -> float:
+    """The estimated seconds of :func:`best_exits` on a trip plan's ticks."""
+    ticks = [int(plan.stake * y / plan.tick) for _, y in plan.weights]
+    spread = max(ticks) - min(ticks)
+    bits = max(plan.denominator.bit_length(), 1)
+    ops = len(ticks) * 2 + 4
+    return sum((t * spread + 1) * ops * (_CELL_SECONDS + (1 + (hands - t) * bits // 64) * _LIMB_SECONDS)
+               for t in range(hands + 1))
+
+
+def best_exits(bet, hands: int, stake=1, tiers: tuple[Tier, ...] | None = None,
+               budget: float = 5.0) -> Exits:
+    """The best stopping rule of a trip of at most ``hands`` hands under a loss rebate.
+
+    Exact: with ``D`` the bet's denominator and ``Q`` a common denominator of the stop
+    values, ``A_t(b) * D**(hands - t) * Q`` is the best expected value from net ``b`` after
+    ``t`` hands, an integer; ``A_t = max(stop, sum_i w_i A_(t+1)(b + s_i))``.
+
+    >>> even = [(Fraction(1, 2), 1), (Fraction(1, 2), -1)]
+    >>> e = best_exits(even, 2, tiers=tiers_of(Fraction(1, 2)))
+    >>> e.value, e.full, e.stop_loss, e.stop_win, e.expected_hands
+    (Fraction(1, 4), Fraction(1, 4), Fraction(0, 1), Fraction(0, 1), Fraction(1, 1))
+    """
+    import numpy as np
+
+    tiers = tiers if tiers is not None else tiers_of(Fraction(0))
+    if not isinstance(hands, int) or isinstance(hands, bool) or hands < 1:  # type: ignore[redundant-expr]
+        raise ProgramError(f"the hands of the exits must be a whole number of at least 1, got {hands!r}")
+    plan = trip_plan(_events(bet), min(hands, 1), stake)
+    seconds = exits_seconds(plan, hands)
+    if seconds > budget:
+        lo, hi = 1, hands
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            lo, hi = (mid, hi) if exits_seconds(plan, mid) <= budget else (lo, mid - 1)
+        raise ProgramError(f"the best exits of {hands:,} hands are more exact work than the budget of {budget:g} s "
+                           f"(about {seconds:.0f} s); at most {lo:,} hands fit")
+    tick, D = plan.tick, plan.denominator
+    steps = [(w, int(plan.stake * y / tick)) for w, y in plan.weights]
+    worst, best = min(s for _, s in steps), max(s for _, s in steps)
+    n = hands
+    # stop values g(b) = b tick + rate(L) L, L = max(0, -b tick), as integers over Q
+    Q = tick.denominator * math.lcm(*(t.rate.denominator for t in tiers))
+    lo_b, hi_b = min(0, n * worst), max(0, n * best)
+    size = hi_b - lo_b + 1
+
+    def stop_value(b: int) -> int:
+        money = b * tick
+        loss = -money if money < 0 else Fraction(0)
+        rate = max((t.rate for t in tiers if loss >= t.threshold and loss > 0), default=Fraction(0))
+        v = (money + rate * loss) * Q
+        assert v.denominator == 1
+        return v.numerator
+
+    G = np.array([stop_value(lo_b + i) for i in range(size)], dtype=object)
+    A = G.copy()                       # after n hands: stop
+    B = G.copy()                       # playing every hand
+    H = np.zeros(size, dtype=object)   # expected hands still to play under the best rule, times D**(n-t)
+    bands: list[tuple[int, Fraction | None, Fraction | None, bool]] = []
+    for t in range(n - 1, -1, -1):
+        a, z = t * worst - lo_b, t * best - lo_b + 1          # nets reachable after t hands
+        cont = np.zeros(z - a, dtype=object)
+        full = np.zeros(z - a, dtype=object)
+        hands_on = np.zeros(z - a, dtype=object)
+        for w, s in steps:
+            cont += A[a + s:z + s] * w
+            full += B[a + s:z + s] * w
+            hands_on += H[a + s:z + s] * w
+        scale = D ** (n - t)
+        stop = G[a:z] * scale
+        go = cont > stop
+        A[a:z] = np.where(go, cont, stop)
+        B[a:z] = full
+        H[a:z] = np.where(go, hands_on + scale, 0)
+        on = np.nonzero(go)[0]
+        if len(on):
+            first, last = int(on[0]), int(on[-1])
+            bands.append((t, (lo_b + a + first) * tick, (lo_b + a + last) * tick, len(on) == last - first + 1))
+        else:
+            bands.append((t, None, None, True))
+        # outside the reachable nets the arrays keep values no one reads
+    total = D ** n * Q
+    zero = -lo_b
+    return Exits(n, plan.stake, tiers, Fraction(A[zero], total), Fraction(B[zero], total),
+                 Fraction(H[zero], D ** n), tuple(reversed(bands)), seconds)

@@ -16,7 +16,7 @@ from ..core.results import Analysis, BetResult
 from ..io.tables import csv_text, decimal, exact, json_text, md_table, percent, to_float
 from .bankroll_tables import _long_integers, _money, _rules, _shown
 from .odds_tables import pays_text, shoe_json
-from .programs import Program, RollingChips
+from .programs import Exits, Program, RollingChips
 
 CONVENTIONS = (
     "Every hand is an independent deal from the full declared shoe (off the top): card removal "
@@ -34,7 +34,25 @@ CONVENTIONS = (
     "threshold whose value equals the house's expected win.",
     "P(net >= X) is exact; the normal approximation beside it has the same mean and variance (no "
     "continuity correction) and is a float.",
+    "Best exits (--exits N): the player may stop after any hand of a trip of at most N hands, and the "
+    "rebate is paid on the net loss at the stop; the best rule is found exactly by dynamic programming "
+    "over (hands played, net), stopping where going on is not strictly better.",
 )
+
+#: Rows of the exits' bands shown in Markdown (the JSON has every one).
+BAND_ROWS = 12
+
+
+def _exit_rows(e: Exits) -> list[tuple[str, str, Fraction]]:
+    return [("exits_value", f"expected net + rebate, best exits within {e.hands:,} hands", e.value),
+            ("exits_full_trip", f"expected net + rebate, all {e.hands:,} hands", e.full),
+            ("exits_expected_hands", "expected hands played with the best exits", e.expected_hands)]
+
+
+def _band(lo, hi, contiguous) -> tuple[str, str, str]:
+    if lo is None:
+        return ("stop", "stop", "")
+    return (str(lo), str(hi), "" if contiguous else "not every net between")
 
 
 def _name(q: Fraction) -> str:
@@ -95,7 +113,7 @@ def tiers_text(pr: Program) -> str:
 
 
 def programs_markdown(pr: Program, c: RollingChips, bet: BetResult, analysis: Analysis,
-                      chart: str | None = None) -> str:
+                      chart: str | None = None, exits: Exits | None = None) -> str:
     t = pr.trip
     out = [f"# Programs: {bet.bet.name}, {t.coups:,} hands of {t.stake}", ""]
     out += [md_table(_parameters(pr, c, bet, analysis), ["", "value"]), ""]
@@ -119,6 +137,17 @@ def programs_markdown(pr: Program, c: RollingChips, bet: BetResult, analysis: An
             ratio = "" if p == 0 else f"{n / float(p):.4f}"
             rows.append([str(x), _shown(p), percent(p, 6), f"{n * 100:.6f}%", ratio])
         out += [md_table(rows, ["X", "P(net >= X) exact", "decimal", "normal approximation", "normal / exact"]), ""]
+    if exits is not None:
+        out += ["## Best exits", "",
+                f"Stopping when it pays, within {exits.hands:,} hands, under the same rebate (exact).", ""]
+        out += [md_table([[label, _shown(v), decimal(v, 6)] for _, label, v in _exit_rows(exits)],
+                         ["", "exact", "decimal"]), ""]
+        step = max(1, len(exits.bands) // BAND_ROWS)
+        shown = exits.bands[::step]
+        out += ["Go on while the net is within the band; stop as soon as it leaves it (the ends are the "
+                "stop-loss and the stop-win).", ""]
+        out += [md_table([[f"{t:,}", *_band(lo, hi, cont)] for t, lo, hi, cont in shown],
+                         ["hands played", "go on from", "go on to", ""]), ""]
     if chart:
         out += [f"![net result]({chart})", ""]
     out += ["Decimals are the exact values rounded to the digits shown (their only error); exact values "
@@ -130,7 +159,8 @@ def programs_markdown(pr: Program, c: RollingChips, bet: BetResult, analysis: An
     return "\n".join(out)
 
 
-def programs_dict(pr: Program, c: RollingChips, bet: BetResult, analysis: Analysis) -> dict:
+def programs_dict(pr: Program, c: RollingChips, bet: BetResult, analysis: Analysis,
+                  exits: Exits | None = None) -> dict:
     t = pr.trip
     d: dict[str, Any] = {"bet": {"id": bet.bet.id, "name": bet.bet.name,
                                  "events": [{"event": e.event, "pays": exact(e.pays),
@@ -156,16 +186,27 @@ def programs_dict(pr: Program, c: RollingChips, bet: BetResult, analysis: Analys
     d["trip"] = trip
     d["wins"] = [{"at_least": exact(x), "probability": exact(p), "probability_float": to_float(p),
                   "normal_approximation_float": n} for x, p, n in pr.wins]
+    if exits is not None:
+        ex: dict[str, Any] = {"hands": exits.hands}
+        for key, _, v in _exit_rows(exits):
+            ex[key.removeprefix("exits_")] = exact(v)
+            ex[f"{key.removeprefix('exits_')}_float"] = to_float(v)
+        ex["bands"] = [{"hands_played": t, "go_on_from": None if lo is None else exact(lo),
+                        "go_on_to": None if hi is None else exact(hi), "contiguous": cont}
+                       for t, lo, hi, cont in exits.bands]
+        d["exits"] = ex
     d["conventions"] = list(CONVENTIONS)
     return d
 
 
-def programs_json(pr: Program, c: RollingChips, bet: BetResult, analysis: Analysis) -> str:
+def programs_json(pr: Program, c: RollingChips, bet: BetResult, analysis: Analysis,
+                  exits: Exits | None = None) -> str:
     with _long_integers():
-        return json_text(programs_dict(pr, c, bet, analysis))
+        return json_text(programs_dict(pr, c, bet, analysis, exits))
 
 
-def programs_csv(pr: Program, c: RollingChips, bet: BetResult, analysis: Analysis) -> str:
+def programs_csv(pr: Program, c: RollingChips, bet: BetResult, analysis: Analysis,
+                 exits: Exits | None = None) -> str:
     with _long_integers():
         rows = [[key, exact(v), repr(to_float(v))] for key, _, v in _chip_rows(c, pr.trip.stake)]
         rows += [[f"hands_to_wash_{_name(q)}", str(h), repr(float(h))] for q, h in c.wash_quantiles]
@@ -174,6 +215,8 @@ def programs_csv(pr: Program, c: RollingChips, bet: BetResult, analysis: Analysi
         for x, p, n in pr.wins:
             rows += [[f"win_at_least_{x}", exact(p), repr(to_float(p))],
                      [f"win_at_least_{x}_normal", "", repr(n)]]
+        if exits is not None:
+            rows += [[key, exact(v), repr(to_float(v))] for key, _, v in _exit_rows(exits)]
         return csv_text(rows, ["metric", "exact", "float"])
 
 
