@@ -241,13 +241,13 @@ def test_wash_budget_is_refused_naming_what_fits():
 
 def test_rebate_tiers_and_break_even_against_brute_force():
     events = [(F(2, 5), F(1)), (F(1, 10), F(0)), (F(1, 2), F(-1))]
-    tiers = [(F(0), F(1, 20)), (F(2), F(1, 10)), (F(4), F(1, 5))]
+    tiers = [(F(0), F(1, 20)), (F(2), F(1, 5)), (F(4), F(1, 10))]       # a rate may fall
     pr = program(events, 7, stake=F(1), rebate=tiers_of(tiers=tiers), wins=[F(3), F(-2)])
     dist = brute(events, 7)
 
     def paid(loss):
-        rate = max((r for t, r in tiers if loss >= t), default=F(0))
-        return rate * loss
+        reached = [r for t, r in tiers if loss >= t]     # the highest tier reached (tiers sorted)
+        return (reached[-1] if reached else F(0)) * loss
 
     assert pr.rebate.value == sum(p * paid(max(F(0), -v)) for v, p in dist)
     assert pr.rebate.house_win == -sum(v * p for v, p in dist)
@@ -382,7 +382,8 @@ def optimal_stopping(events, n, tiers):
 
     def paid(net):
         loss = max(F(0), -net)
-        return net + max((r for t, r in tiers if loss >= t and loss > 0), default=F(0)) * loss
+        reached = [r for t, r in sorted(tiers) if loss >= t and loss > 0]     # the highest tier reached
+        return net + (reached[-1] if reached else F(0)) * loss
 
     @lru_cache(maxsize=None)
     def best(left, net):

@@ -355,7 +355,8 @@ def best_exits(bet, hands: int, stake=1, tiers: tuple[Tier, ...] | None = None,
     def stop_value(b: int) -> int:
         money = b * tick
         loss = -money if money < 0 else Fraction(0)
-        rate = max((t.rate for t in tiers if loss >= t.threshold and loss > 0), default=Fraction(0))
+        reached = [t for t in tiers if loss >= t.threshold and loss > 0]     # tiers are sorted by threshold
+        rate = reached[-1].rate if reached else Fraction(0)
         v = (money + rate * loss) * Q
         assert v.denominator == 1
         return v.numerator
