@@ -59,7 +59,7 @@ def _metrics(r: BankrollResult) -> list[tuple[str, str, Fraction]]:
     ]
 
 
-def _shown(x: Fraction) -> str:
+def shown_exact(x: Fraction) -> str:
     digits = (x.numerator.bit_length() + x.denominator.bit_length()) * 0.30103
     if digits > 2 * READABLE:
         return f"(about {digits:,.0f} digits: see --format json)"
@@ -68,7 +68,7 @@ def _shown(x: Fraction) -> str:
 
 
 @contextlib.contextmanager
-def _long_integers():
+def long_integers():
     """Exact values here may have more digits than Python prints by default (4,300)."""
     old = sys.get_int_max_str_digits()
     sys.set_int_max_str_digits(0)
@@ -82,25 +82,25 @@ def _quantile_name(q: Fraction) -> str:
     return f"{q * 100}%"
 
 
-def _money(x: Fraction | None) -> str:
+def money_text(x: Fraction | None) -> str:
     if x is None:
         return "none"
     return str(x) if x.denominator == 1 else f"{x} = {decimal(x, 6)}"
 
 
-def _rules(analysis: Analysis):
+def played_rules(analysis: Analysis):
     """The rule set played, or None for Punto Banco."""
     rules = analysis.rules
     return None if rules is None or rules.is_default else rules
 
 
 def _parameters(r: BankrollResult, bet: BetResult, analysis: Analysis) -> list[list[str]]:
-    rules = _rules(analysis)
+    rules = played_rules(analysis)
     return [["bet", f"{bet.bet.name} ({bet.bet.id})"], ["shoe", analysis.shoe.describe()]] + (
         [] if rules is None else [["rules", rules.describe()]]) + [
-            ["system", r.system], ["bankroll", _money(r.bankroll)], ["unit", _money(r.unit)],
-            ["table limit", _money(r.limit)], ["coups", f"{r.coups:,}"],
-            ["bankroll step (tick)", _money(r.tick)],
+            ["system", r.system], ["bankroll", money_text(r.bankroll)], ["unit", money_text(r.unit)],
+            ["table limit", money_text(r.limit)], ["coups", f"{r.coups:,}"],
+            ["bankroll step (tick)", money_text(r.tick)],
             ["states of the largest coup" if r.trip is None else "final bankrolls reachable", f"{r.states:,}"]]
 
 
@@ -111,7 +111,7 @@ def bankroll_markdown(r: BankrollResult, bet: BetResult, analysis: Analysis, cha
     rows = []
     for key, label, v in _metrics(r):
         shown = percent(v, 6) if key.endswith("_probability") else decimal(v, 6)
-        rows.append([label, _shown(v), shown])
+        rows.append([label, shown_exact(v), shown])
     out += [md_table(rows, ["", "exact", "decimal"]), ""]
     out += ["Decimals are the exact values rounded to the digits shown (their only error); exact values "
             "too long to read are in `--format json`.", ""]
@@ -133,8 +133,8 @@ def bankroll_dict(r: BankrollResult, bet: BetResult, analysis: Analysis) -> dict
                                  "events": [{"event": e.event, "pays": exact(e.pays),
                                              "probability": exact(e.probability)} for e in bet.events]},
                          "shoe": shoe_json(analysis)}
-    if _rules(analysis) is not None:
-        d["rules"] = _rules(analysis).describe()
+    if played_rules(analysis) is not None:
+        d["rules"] = played_rules(analysis).describe()
     d |= {"system": r.system, "bankroll": exact(r.bankroll), "unit": exact(r.unit),
           "limit": None if r.limit is None else exact(r.limit), "coups": r.coups, "tick": exact(r.tick)}
     for key, _, v in _metrics(r):
@@ -148,12 +148,12 @@ def bankroll_dict(r: BankrollResult, bet: BetResult, analysis: Analysis) -> dict
 
 
 def bankroll_json(r: BankrollResult, bet: BetResult, analysis: Analysis) -> str:
-    with _long_integers():
+    with long_integers():
         return json_text(bankroll_dict(r, bet, analysis))
 
 
 def bankroll_csv(r: BankrollResult, bet: BetResult, analysis: Analysis) -> str:
-    with _long_integers():
+    with long_integers():
         return _csv(r)
 
 

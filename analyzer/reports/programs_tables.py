@@ -14,7 +14,7 @@ from typing import Any
 
 from ..core.results import Analysis, BetResult
 from ..io.tables import csv_text, decimal, exact, json_text, md_table, percent, to_float
-from .bankroll_tables import _long_integers, _money, _rules, _shown
+from .bankroll_tables import long_integers, money_text, played_rules, shown_exact
 from .odds_tables import pays_text, shoe_json
 from .programs import Exits, Program, RollingChips
 
@@ -95,11 +95,11 @@ def _shown_value(key: str, v: Fraction) -> str:
 
 
 def _parameters(pr: Program, c: RollingChips, bet: BetResult, analysis: Analysis) -> list[list[str]]:
-    rules = _rules(analysis)
+    rules = played_rules(analysis)
     rows = [["bet", f"{bet.bet.name} ({bet.bet.id})"], ["shoe", analysis.shoe.describe()]]
     rows += [] if rules is None else [["rules", rules.describe()]]
-    rows += [["hands in the trip", f"{pr.trip.coups:,}"], ["stake", _money(pr.trip.stake)],
-             ["result step (tick)", _money(pr.trip.tick)], ["chips to wash", f"{c.chips:,}"]]
+    rows += [["hands in the trip", f"{pr.trip.coups:,}"], ["stake", money_text(pr.trip.stake)],
+             ["result step (tick)", money_text(pr.trip.tick)], ["chips to wash", f"{c.chips:,}"]]
     if pr.rebate is not None:
         rows.append(["rebate", tiers_text(pr)])
     return rows
@@ -118,12 +118,12 @@ def programs_markdown(pr: Program, c: RollingChips, bet: BetResult, analysis: An
     out = [f"# Programs: {bet.bet.name}, {t.coups:,} hands of {t.stake}", ""]
     out += [md_table(_parameters(pr, c, bet, analysis), ["", "value"]), ""]
     out += ["## Rolling chips", ""]
-    out += [md_table([[label, _shown(v), _shown_value(key, v)] for key, label, v in _chip_rows(c, t.stake)],
+    out += [md_table([[label, shown_exact(v), _shown_value(key, v)] for key, label, v in _chip_rows(c, t.stake)],
                      ["", "exact", "decimal"]), ""]
     out += [f"Hands to wash {c.chips:,} chips: the smallest h with P(H <= h) >= q (exact).", ""]
     out += [md_table([[_name(q), f"{h:,}"] for q, h in c.wash_quantiles], ["quantile", "hands"]), ""]
     out += ["## The trip", ""]
-    out += [md_table([[label, _shown(v), _shown_value(key, v)] for key, label, v in _trip_rows(pr)],
+    out += [md_table([[label, shown_exact(v), _shown_value(key, v)] for key, label, v in _trip_rows(pr)],
                      ["", "exact", "decimal"]), ""]
     out += ["The net result: the smallest v with P(net <= v) >= q (exact).", ""]
     out += [md_table([[_name(q), exact(v), decimal(v, 4)] for q, v in t.quantiles],
@@ -135,12 +135,12 @@ def programs_markdown(pr: Program, c: RollingChips, bet: BetResult, analysis: An
         rows = []
         for x, p, n in pr.wins:
             ratio = "" if p == 0 else f"{n / float(p):.4f}"
-            rows.append([str(x), _shown(p), percent(p, 6), f"{n * 100:.6f}%", ratio])
+            rows.append([str(x), shown_exact(p), percent(p, 6), f"{n * 100:.6f}%", ratio])
         out += [md_table(rows, ["X", "P(net >= X) exact", "decimal", "normal approximation", "normal / exact"]), ""]
     if exits is not None:
         out += ["## Best exits", "",
                 f"Stopping when it pays, within {exits.hands:,} hands, under the same rebate (exact).", ""]
-        out += [md_table([[label, _shown(v), decimal(v, 6)] for _, label, v in _exit_rows(exits)],
+        out += [md_table([[label, shown_exact(v), decimal(v, 6)] for _, label, v in _exit_rows(exits)],
                          ["", "exact", "decimal"]), ""]
         step = max(1, len(exits.bands) // BAND_ROWS)
         shown = exits.bands[::step]
@@ -166,8 +166,8 @@ def programs_dict(pr: Program, c: RollingChips, bet: BetResult, analysis: Analys
                                  "events": [{"event": e.event, "pays": exact(e.pays),
                                              "probability": exact(e.probability)} for e in bet.events]},
                          "shoe": shoe_json(analysis)}
-    if _rules(analysis) is not None:
-        d["rules"] = _rules(analysis).describe()
+    if played_rules(analysis) is not None:
+        d["rules"] = played_rules(analysis).describe()
     d |= {"hands": t.coups, "stake": exact(t.stake), "tick": exact(t.tick), "chips": c.chips}
     chips: dict[str, Any] = {}
     for key, _, v in _chip_rows(c, t.stake):
@@ -201,13 +201,13 @@ def programs_dict(pr: Program, c: RollingChips, bet: BetResult, analysis: Analys
 
 def programs_json(pr: Program, c: RollingChips, bet: BetResult, analysis: Analysis,
                   exits: Exits | None = None) -> str:
-    with _long_integers():
+    with long_integers():
         return json_text(programs_dict(pr, c, bet, analysis, exits))
 
 
 def programs_csv(pr: Program, c: RollingChips, bet: BetResult, analysis: Analysis,
                  exits: Exits | None = None) -> str:
-    with _long_integers():
+    with long_integers():
         rows = [[key, exact(v), repr(to_float(v))] for key, _, v in _chip_rows(c, pr.trip.stake)]
         rows += [[f"hands_to_wash_{_name(q)}", str(h), repr(float(h))] for q, h in c.wash_quantiles]
         rows += [[key, exact(v), repr(to_float(v))] for key, _, v in _trip_rows(pr)]
