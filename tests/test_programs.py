@@ -439,3 +439,56 @@ def test_cli_exits(cli):
     assert code == 0 and "## Best exits" in out and "stop-loss" in out
     code, out, err = cli("programs", "--hands", "50", "--exits", "5000")
     assert code == 2 and out == "" and "hands fit" in err and err.count("\n") == 1
+
+
+# -- betting systems in floating point with certified bounds ------------------------------------------
+
+SYSTEM_CASES = [("player", 20, 200, "martingale", 16), ("banker", 10, 60, "dalembert", 5),
+                ("tie", 10, 80, "paroli", None), ("banker", 30, 150, "flat", None)]
+
+
+@pytest.mark.parametrize("bet,bankroll,coups,system,limit", SYSTEM_CASES)
+def test_bounded_sessions_hold_the_exact_figures(bet, bankroll, coups, system, limit):
+    from analyzer.reports.bankroll import run
+    from analyzer.reports.bankroll_bounded import bounded_session
+    r = analyze(Shoe.standard(8), [bet]).bet(bet)
+    p = plan([(e.probability, e.pays) for e in r.events], bankroll, 1, coups, system, limit)
+    exact, bounded = run(p), bounded_session(p)
+    pairs = dict(zip([k for k, _, _ in bounded.figures()],
+                     [exact.ruin_probability, exact.double_first_probability, exact.undecided_probability,
+                      exact.expected_coups, exact.mean_final, exact.ahead_probability]))
+    for key, _, b in bounded.figures():
+        assert b.contains(pairs[key]), (key, b, float(pairs[key]))
+        assert b.bound <= 1e-9 * max(1.0, b.value), (key, b)     # and the bound is small
+    for (q, lo, hi), (q2, v) in zip(bounded.quantiles, exact.final_quantiles):
+        assert q == q2 and lo <= v <= hi
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.lists(st.integers(1, 20), min_size=3, max_size=3), st.sampled_from(["flat", "martingale", "paroli",
+                                                                              "dalembert"]),
+       st.integers(2, 12), st.integers(1, 40))
+def test_bounded_sessions_on_generated_bets(weights, system, bankroll, coups):
+    from analyzer.reports.bankroll import run
+    from analyzer.reports.bankroll_bounded import bounded_session
+    events = [(F(weights[0], sum(weights)), F(1)), (F(weights[1], sum(weights)), F(0)),
+              (F(weights[2], sum(weights)), F(-1))]
+    p = plan(events, bankroll, 1, coups, system, 8)
+    exact, bounded = run(p), bounded_session(p)
+    b = bounded.figures()
+    assert b[0][2].contains(exact.ruin_probability) and b[1][2].contains(exact.double_first_probability)
+    assert b[3][2].contains(exact.expected_coups) and b[4][2].contains(exact.mean_final)
+
+
+def test_cli_bankroll_bounded(cli):
+    argv = ["bankroll", "--bet", "player", "--bankroll", "20", "--coups", "3000", "--system", "martingale",
+            "--limit", "16", "--quiet"]
+    code, out, err = cli(*argv)
+    assert code == 2 and "--bounded" in err and err.count("\n") == 1
+    code, out, err = cli(*argv, "--bounded", "--format", "json")
+    assert code == 0, err
+    d = json.loads(out)
+    assert d["method"] == "floating point with certified bounds"
+    assert 0.9 < d["ruin_probability_float"] <= 1 and d["ruin_probability_bound"] < 1e-9
+    code, out, err = cli(*argv, "--bounded")
+    assert code == 0 and "certified" in out and "± " in out
