@@ -492,3 +492,30 @@ def test_cli_bankroll_bounded(cli):
     assert 0.9 < d["ruin_probability_float"] <= 1 and d["ruin_probability_bound"] < 1e-9
     code, out, err = cli(*argv, "--bounded")
     assert code == 0 and "certified" in out and "± " in out
+
+
+def test_frames_of_every_result():
+    pytest.importorskip("pandas")
+    from analyzer.reports.bankroll_bounded import bounded_session
+    from analyzer.reports.programs import best_exits
+    player = analyze(Shoe.standard(1), ["player"]).bet("player")
+    trip = flat_trip(player, 30, cuts=[-3])
+    assert list(trip.to_frame().cut) == [F(-3), F(-1), F(0)]
+    assert len(rolling_chips(player, 5).to_frame()) == 6 + len(QUANTILES)
+    pr = program(player, 30, 1, tiers_of(F(1, 10)), wins=[F(2), F(5)])
+    assert list(pr.to_frame().win_at_least) == [2, 5]
+    assert len(best_exits(player, 6, 1, tiers_of(F(1, 10))).to_frame()) == 6
+    assert len(bounded_session(plan(
+        [(e.probability, e.pays) for e in player.events], 5, 1, 10, "martingale", 4)).to_frame()) == 6
+    long = bankroll_session(player, 2000, 1, 1000)
+    frame = long.to_frame()
+    assert long.trip is not None and math.isclose(frame.probability_float.sum(), 1.0, rel_tol=1e-9)
+
+
+def test_cli_bankroll_long_flat_chart(cli, tmp_path):
+    pytest.importorskip("matplotlib")
+    path = tmp_path / "long.png"
+    code, out, err = cli("bankroll", "--bet", "player", "--bankroll", "3000", "--coups", "2000", "--quiet",
+                         "--chart", str(path))
+    assert code == 0, err
+    assert path.read_bytes().startswith(b"\x89PNG") and "long flat session" in out.lower()
