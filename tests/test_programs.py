@@ -519,3 +519,19 @@ def test_cli_bankroll_long_flat_chart(cli, tmp_path):
                          "--chart", str(path))
     assert code == 0, err
     assert path.read_bytes().startswith(b"\x89PNG") and "long flat session" in out.lower()
+
+
+def test_chart_floats_are_within_n_times_1e_14():
+    # the floats of single values (for charts) against the exact coefficients of P**n
+    player = analyze(Shoe.standard(8), ["player"]).bet("player")
+    n = 1000
+    p = trip_plan(player, n)
+    terms = dict(p.terms)
+    exact = [terms[0] ** n]
+    for k in range(1, 2 * n + 1):
+        exact.append(sum(terms[i] * ((n + 1) * i - k) * exact[k - i] for i in (1, 2) if i <= k) // (k * terms[0]))
+    total = p.denominator ** n
+    points = flat_trip(p, n).points
+    assert len(points) == len(exact)
+    pairs = [(f, c / total) for (_, f), c in zip(points, exact) if c / total > 1e-300]   # floats, not underflow
+    assert len(pairs) > n and max(abs(f - x) / x for f, x in pairs) < n * 2e-14

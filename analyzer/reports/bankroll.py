@@ -235,7 +235,7 @@ class BankrollResult:
 
     def float_distribution(self) -> tuple[list[float], list[float]]:
         """Bankrolls and probabilities as floats (each correctly rounded; for a long flat
-        session within a relative 1e-12), for a chart."""
+        session within a relative error of about N * 1e-14), for a chart."""
         if self.trip is not None:
             start = float(self.bankroll)
             return [start + x for x, _ in self.trip.points], [q for _, q in self.trip.points]

@@ -40,7 +40,7 @@ CONVENTIONS = (
 LONG = ("A long flat session: the bankroll can neither be ruined nor doubled within the coups, so the "
         "final bankroll is the start plus the net of the coups, computed exactly as the coefficients of "
         "the N-th power of the bet's integer polynomial (Miller's recurrence, not a simulation); its "
-        "exact figures are kept, and the chart's probabilities are floats within 1e-12 of them.")
+        "exact figures are kept; the chart's probabilities are floats within a relative N * 1e-14 or so.")
 
 
 def conventions(r: BankrollResult) -> tuple[str, ...]:
