@@ -535,3 +535,27 @@ def test_chart_floats_are_within_n_times_1e_14():
     assert len(points) == len(exact)
     pairs = [(f, c / total) for (_, f), c in zip(points, exact) if c / total > 1e-300]   # floats, not underflow
     assert len(pairs) > n and max(abs(f - x) / x for f, x in pairs) < n * 2e-14
+
+
+def test_a_mix_of_bets_written_as_one_bet(tmp_path):
+    # One unit on Banker and one on Tie each hand, as one bet of two units (docs/programs.md):
+    # its trip against brute force over the joint outcomes of the coup (Banker's and Tie's events
+    # are decided by the same winner), its mean the two house edges.
+    from analyzer.bets.catalog import load_bets_file
+    path = tmp_path / "mix.toml"
+    path.write_text('[[bet]]\nid = "bt"\nname = "Banker and Tie"\nevents = [\n'
+                    '  { event = "banker wins", when = "winner == banker", pays = "-1/40" },\n'
+                    '  { event = "tie", when = "winner == tie", pays = 4 },\n]\n')
+    shoe = Shoe.standard(1)
+    mix = analyze(shoe, [load_bets_file(path).bet("bt")]).bet("bt")
+    a = analyze(shoe, ["banker", "tie"])
+    banker, tie = a.bet("banker"), a.bet("tie")
+    p_tie = next(e.probability for e in tie.events if e.pays > 0)
+    p_banker = next(e.probability for e in banker.events if e.pays > 0)
+    joint = [(p_banker, F(19, 20) - 1), (p_tie, F(0) + 8), (1 - p_banker - p_tie, F(-2))]   # per hand, 2 units
+    n = 5
+    dist = brute(joint, n)
+    trip = flat_trip(mix, n, stake=2, cuts=[F(-3)], tails=[F(1)])
+    check_against(trip, dist, [F(-3)], [F(1)])
+    edge = lambda r: -sum(e.probability * e.pays for e in r.events)   # noqa: E731
+    assert trip.mean == -n * (edge(banker) + edge(tie))
