@@ -9,6 +9,7 @@ and its bad input.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import statistics
@@ -17,8 +18,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from analyzer import Shoe, analyze
 from analyzer.reports.bankroll import _long, _run, bankroll_session, long_flat, plan
@@ -29,7 +29,7 @@ from analyzer.reports.sessions import QUANTILES, SessionError, below, flat_trip,
 F = Fraction
 
 
-def brute(events, n, stake=F(1)):
+def brute(events, n, stake=1):
     """The distribution of the net of n coups, coup by coup, as exact Fractions."""
     dist = {F(0): F(1)}
     for _ in range(n):
@@ -231,7 +231,7 @@ def test_jacobson_published_figures():
 
 def test_wash_budget_is_refused_naming_what_fits():
     banker = analyze(Shoe.standard(8), ["banker"]).bet("banker")
-    with pytest.raises(ProgramError, match="at most [0-9,]+ chips fit"):
+    with pytest.raises(ProgramError, match=r"at most [0-9,]+ chips fit"):
         rolling_chips(banker, 1_000_000)
     with pytest.raises(ProgramError, match="whole number from 1"):
         rolling_chips(banker, 0)
@@ -302,7 +302,7 @@ def test_cli_json_and_csv(cli):
 def test_cli_chart(cli, tmp_path):
     pytest.importorskip("matplotlib")
     path = tmp_path / "p.png"
-    code, out, err = cli("programs", "--decks", "1", "--hands", "100", "--win", "5", "--chart", str(path),
+    code, _out, err = cli("programs", "--decks", "1", "--hands", "100", "--win", "5", "--chart", str(path),
                          "-o", str(tmp_path / "p.md"))
     assert code == 0, err
     assert path.read_bytes().startswith(b"\x89PNG")
@@ -378,14 +378,13 @@ def test_int_text_is_str(bits, negative, nudge):
 
 def optimal_stopping(events, n, tiers):
     """The best expected net + rebate by plain recursion over (hands left, net), Fractions."""
-    from functools import lru_cache
 
     def paid(net):
         loss = max(F(0), -net)
         reached = [r for t, r in sorted(tiers) if loss >= t and loss > 0]     # the highest tier reached
         return net + (reached[-1] if reached else F(0)) * loss
 
-    @lru_cache(maxsize=None)
+    @functools.cache
     def best(left, net):
         stop = paid(net)
         if left == 0:
@@ -421,9 +420,9 @@ def test_best_exits_of_banker_under_a_10_percent_rebate():
     assert e.value > 0 > e.full
     assert e.full == program(banker, 100, 1, tiers_of(F(1, 10))).rebate.player_expectation
     assert (e.stop_loss, e.stop_win) == (0, 0)              # play the first hand whatever happens
-    t, lo, hi, contiguous = e.bands[50]
+    _t, lo, hi, contiguous = e.bands[50]
     assert (lo, hi) == (F(-17, 10), F(33, 20)) and contiguous
-    with pytest.raises(ProgramError, match="at most [0-9,]+ hands fit"):
+    with pytest.raises(ProgramError, match=r"at most [0-9,]+ hands fit"):
         best_exits(banker, 5000, 1, tiers_of(F(1, 10)))
 
 
