@@ -189,7 +189,8 @@ def _pass(terms, n: int, last: int, cuts, targets, sink):
     """The coefficients ``c_0 .. c_last`` of ``P**n`` (exponent 0 first), in scaled form.
 
     ``c_k = f_k * p0**e(k)`` with ``e(k) = max(0, n - k // s_1)``; keeps the running
-    mass ``S`` and first moment ``M`` of ``c_0 .. c_k`` in the same scale.  Returns the
+    mass ``S`` of ``c_0 .. c_k`` and ``U``, the sum of the masses before ``k``, in the same
+    scale; the first moment is ``M = k S - U`` (summation by parts).  Returns the
     exact (mass, moment) at each exponent in ``cuts`` (a sorted list), the smallest
     ``k`` whose mass reaches each target (``(key, den, rhs, log2 of rhs / den)``: ``S * den
     >= rhs``, compared exactly when a float shadow comes near), and the mass and moment
@@ -208,7 +209,7 @@ def _pass(terms, n: int, last: int, cuts, targets, sink):
 
     f = 1
     ring[0] = f
-    S, M = f, 0
+    S, U = f, 0             # U: the sum of S over the coefficients before k (M = k S - U)
     found: dict = {}
     got: dict = {}
     cut_i = 0
@@ -243,9 +244,9 @@ def _pass(terms, n: int, last: int, cuts, targets, sink):
             ring[k % size] = f
             drop = e(k - 1) - ek
             if drop:
-                S, M = S * pw(drop), M * pw(drop)
+                S, U = S * pw(drop), U * pw(drop)
+            U += S
             S += f
-            M += k * f
         if f:
             scale = e(k) * lp0
             sink(k, _log2(f) + scale)
@@ -259,10 +260,10 @@ def _pass(terms, n: int, last: int, cuts, targets, sink):
                         keep.append((key, den, rhs, lt))
                 pending = keep
         while cut_i < len(cuts) and cuts[cut_i] <= k:
-            got[cuts[cut_i]] = (S * pw(e(k)), M * pw(e(k)))
+            got[cuts[cut_i]] = (S * pw(e(k)), (k * S - U) * pw(e(k)))
             cut_i += 1
     scale = pw(e(last))
-    return got, found, S * scale, M * scale
+    return got, found, S * scale, (last * S - U) * scale
 
 
 @dataclass(frozen=True)
