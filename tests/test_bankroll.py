@@ -219,3 +219,12 @@ def test_cli_bets_file(cli, tmp_path):
     win = next(e.probability for e in player.events if e.pays > 0)
     r = bankroll_session([(win, F(1)), (1 - win, F(-1))], 3, 1, 60)
     assert F(d["ruin_probability"]) == r.ruin_probability and d["bet"]["id"] == "even"
+
+
+def test_expected_coups_when_ruin_cannot_happen():
+    # A stake below the lowest bankroll reachable was a negative index into the programme's
+    # array, so the live mass (and the expected coups) came out wrong: 16.02 of 50 coups here.
+    player = analyze(Shoe.standard(8), ["player"]).bet("player")
+    r = bankroll_session(player, 100, 1, 50)
+    assert r.expected_coups == 50 and r.ruin_probability == 0
+    assert bankroll_session(TOY, 40, 1, 6, "martingale", 4).expected_coups == 6

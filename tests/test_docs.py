@@ -29,7 +29,7 @@ COMMAND_PAGES = {
     "odds": "odds.md", "bets": "bets.md", "rules": "rules.md",
     "parsheet": "reports.md", "report": "reports.md", "decks": "reports.md",
     "distributions": "reports.md", "eor": "reports.md", "payouts": "reports.md", "midcoup": "reports.md",
-    "bankroll": "bankroll.md", "study": "study.md", "runs": "runs.md",
+    "bankroll": "bankroll.md", "programs": "programs.md", "study": "study.md", "runs": "runs.md",
     "simulate": "simcheck.md", "verify": "simcheck.md", "check": "simcheck.md",
     "serve": "serve.md", "design": "design.md", "export": "design.md",
 }

@@ -1,4 +1,4 @@
-"""``--rules`` / ``--player-option`` on parsheet, bankroll, midcoup and report (issue 13 item 1).
+"""``--rules`` / ``--player-option`` on parsheet, bankroll, programs, midcoup and report (issue 13 item 1).
 
 Every command that plays coups takes the options; the default output is unchanged byte for
 byte (also with a rules file restating Punto Banco); ``--rules gold`` gives the Gold numbers of
@@ -15,7 +15,7 @@ from analyzer.cli import build_parser
 from analyzer.core.rules import PUNTO_BANCO
 
 PLAYING = ("odds", "decks", "distributions", "eor", "payouts", "midcoup", "simulate", "verify", "check",
-           "study", "parsheet", "bankroll", "runs", "report", "design", "export")
+           "study", "parsheet", "bankroll", "programs", "runs", "report", "design", "export")
 
 
 @pytest.fixture
@@ -39,6 +39,8 @@ SMALL = {
     "parsheet csv": ["parsheet", "--bets", "player", "--decks", "1", "--by-decks", "1", "--format", "csv"],
     "bankroll md": ["bankroll", "--decks", "1", "--coups", "6", "-q"],
     "bankroll json": ["bankroll", "--decks", "1", "--bet", "player", "--coups", "4", "-q", "--format", "json"],
+    "programs md": ["programs", "--decks", "1", "--hands", "20", "--exits", "5"],
+    "programs json": ["programs", "--decks", "1", "--bet", "player", "--hands", "30", "--format", "json"],
     "midcoup insurance": ["midcoup", "--table", "insurance", "--decks", "1"],
     "midcoup insurance json": ["midcoup", "--table", "insurance", "--decks", "1", "--format", "json"],
     "midcoup gold": ["midcoup", "--table", "gold", "--decks", "1", "--format", "json"],

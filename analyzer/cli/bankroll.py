@@ -10,6 +10,7 @@ import re
 import sys
 from fractions import Fraction
 
+from ..reports.bankroll_systems import BankrollError
 from .options import (
     UsageError,
     add_output_options,
@@ -55,6 +56,9 @@ def register(sub) -> None:
     g.add_argument("--limit", metavar="AMOUNT", type=amount_of("--limit"),
                    help="table maximum: caps every stake (default none)")
     add_rules_options(p)
+    g.add_argument("--bounded", action="store_true",
+                   help="beyond the exact budget, compute in floating point with a certified bound on every "
+                        "figure (up to about a minute)")
     p.add_argument("--chart", metavar="FILE.png", help="draw the final bankroll distribution (needs matplotlib)")
     add_quiet_option(p)
     add_output_options(p)
@@ -82,10 +86,23 @@ def amount_of(option: str):
     return converter(lambda text: amount(option, text), "amount")
 
 
+def _bounded(args, work, result_bet, analysis) -> int:
+    from ..reports import bankroll_tables as docs
+    from ..reports.bankroll_bounded import bounded_session
+    if args.chart:
+        raise UsageError("--chart draws exact sessions only (not with --bounded)")
+    with progress_bar(work.coups, "bankroll", args.quiet, unit="coup") as bar:
+        result = bounded_session(work, progress=bar.update)
+    text = {"md": docs.bounded_markdown, "csv": docs.bounded_csv, "json": docs.bounded_json}[args.format](
+        result, result_bet, analysis)
+    write_output(text, args.output)
+    return 0
+
+
 def cmd_bankroll(args) -> int:
     from ..core.solver import Solver
     from ..reports import bankroll_tables as docs
-    from ..reports.bankroll import plan, run
+    from ..reports.bankroll import long_flat, plan, run
     from ..reports.charts import available
 
     fmt = args.format
@@ -101,8 +118,13 @@ def cmd_bankroll(args) -> int:
     result_bet = analysis.bet(bet.id)
     events = [(e.probability, e.pays) for e in result_bet.events]
     work = plan(events, start, unit, coups, args.system, limit)
-    if work.fits < coups:
-        run(work)                                              # refuses, offering the bound
+    if work.fits < coups and not long_flat(work):
+        if args.bounded:
+            return _bounded(args, work, result_bet, analysis)
+        try:
+            run(work)                                          # refuses, offering the bound
+        except BankrollError as e:
+            raise BankrollError(f"{e}; or --bounded for floating point with a certified bound") from None
     with progress_bar(coups, "bankroll", args.quiet, unit="coup") as bar:
         result = run(work, progress=bar.update)
     chart = None

@@ -39,7 +39,50 @@ _FLOAT_SAFE = 1e15
 def exact(x: Fraction | int) -> str:
     """``p/q`` text of an exact rational (always with the slash)."""
     x = Fraction(x)
-    return f"{x.numerator}/{x.denominator}"
+    return f"{int_text(x.numerator)}/{int_text(x.denominator)}"
+
+
+#: Bits below which ``str()`` is used: fewer than Python's 4,300-digit limit of ``str(int)``.
+_STR_BITS = 12_000
+
+
+def int_text(n: int) -> str:
+    """The decimal digits of ``n``, exactly as ``str(n)``, with no limit on their number and in
+    less than quadratic time (Python 3.11's ``str`` is quadratic: 0.19 s for 135,000 digits).
+
+    Splits ``n`` in halves of bits recursively and joins them with the ``decimal`` module's
+    exact arithmetic (its multiplication is a number-theoretic transform; the context traps
+    any inexact result), the method of CPython 3.12's own conversion.
+
+    >>> int_text(-12345)
+    '-12345'
+    >>> import sys; old = sys.get_int_max_str_digits(); sys.set_int_max_str_digits(0)
+    >>> int_text(7 ** 30000 + 1) == str(7 ** 30000 + 1)
+    True
+    >>> sys.set_int_max_str_digits(old)
+    """
+    if n < 0:
+        return "-" + int_text(-n)
+    if n.bit_length() <= _STR_BITS:
+        return str(n)
+    import decimal
+    ctx = decimal.Context(prec=decimal.MAX_PREC, Emax=decimal.MAX_EMAX, Emin=decimal.MIN_EMIN,
+                          traps=[decimal.Inexact, decimal.Rounded, decimal.InvalidOperation])
+    powers: dict[int, Decimal] = {}
+
+    def power(w: int) -> Decimal:
+        if w not in powers:
+            powers[w] = ctx.power(Decimal(2), w)
+        return powers[w]
+
+    def join(m: int, w: int) -> Decimal:
+        if w <= _STR_BITS:
+            return Decimal(str(m))
+        half = w >> 1
+        hi = m >> half
+        return ctx.add(ctx.multiply(join(hi, w - half), power(half)), join(m - (hi << half), half))
+
+    return format(join(n, n.bit_length()), "f")
 
 
 def ratio(num: int, den: int) -> tuple[str, float | None]:

@@ -9,7 +9,9 @@ least k of independent coups, and their documents), :mod:`.parsheet` and its
 documents, :mod:`.approval` and :mod:`.approval_tables` (a par sheet's approval
 figures: award frequencies, largest wins, win to drop of a bet mix), :mod:`.design`, :mod:`.export`
 and :mod:`.design_tables` (pay tables to a target edge, a bet's weighted lookup
-table, and their documents), :mod:`.charts`
+table, and their documents), :mod:`.bankroll`, :mod:`.sessions` and
+:mod:`.bankroll_bounded` (betting sessions: exact, long flat trips, certified bounds),
+:mod:`.programs` (rolling chips, loss rebates, tails, exits), :mod:`.charts`
 (matplotlib, optional) and :mod:`.writer` (``reports/``).
 
 May import: :mod:`analyzer.core`, :mod:`analyzer.io`, :mod:`analyzer.bets`.

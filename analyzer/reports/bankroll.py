@@ -41,6 +41,7 @@ from fractions import Fraction
 
 from ..core.frames import data_frame
 from .bankroll_systems import SYSTEMS, BankrollError, System, make_system
+from .sessions import FlatTrip, SessionError, flat_trip
 
 #: The work refused beyond: about this many seconds on a laptop (see :func:`estimate`).
 WORK_BUDGET = 5.0
@@ -204,17 +205,40 @@ class BankrollResult:
     denominator: int
     states: int                           # most cells (bankroll x system state x doubled) of one coup
     plan: Plan
+    #: A long flat session (:mod:`.sessions`): no ruin and no doubling can happen within its
+    #: coups, so the final bankroll is the start plus the net of a flat trip; its exact figures
+    #: are kept, not its whole distribution (``final_ticks`` is empty).
+    trip: FlatTrip | None = None
+
+    @property
+    def method(self) -> str:
+        """``"dynamic programme"`` or ``"convolution"`` (a long flat session)."""
+        return "dynamic programme" if self.trip is None else "convolution"
 
     def distribution(self) -> list[tuple[Fraction, Fraction]]:
-        """The exact distribution of the final bankroll: ``[(bankroll, probability), ...]``."""
+        """The exact distribution of the final bankroll: ``[(bankroll, probability), ...]``.
+
+        A long flat session keeps only exact figures: this raises :class:`BankrollError`
+        (its floats are :meth:`float_distribution`)."""
+        if self.trip is not None:
+            raise BankrollError("a long flat session keeps its exact figures, not its whole distribution "
+                                "(see float_distribution())")
         return [(b * self.tick, Fraction(m, self.denominator)) for b, m in self.final_ticks]
 
     def to_frame(self):
-        """The exact distribution of the final bankroll: bankroll, probability (pandas)."""
+        """The exact distribution of the final bankroll: bankroll, probability (pandas);
+        for a long flat session, the floats of :meth:`float_distribution`."""
+        if self.trip is not None:
+            xs, ps = self.float_distribution()
+            return data_frame([{"bankroll_float": x, "probability_float": q} for x, q in zip(xs, ps)])
         return data_frame([{"bankroll": b, "probability": q} for b, q in self.distribution()])
 
     def float_distribution(self) -> tuple[list[float], list[float]]:
-        """Bankrolls and probabilities as floats (each correctly rounded), for a chart."""
+        """Bankrolls and probabilities as floats (each correctly rounded; for a long flat
+        session within a relative error of about N * 1e-14), for a chart."""
+        if self.trip is not None:
+            start = float(self.bankroll)
+            return [start + x for x, _ in self.trip.points], [q for _, q in self.trip.points]
         tick = float(self.tick)
         return ([b * tick for b, _ in self.final_ticks], [m / self.denominator for _, m in self.final_ticks])
 
@@ -232,9 +256,31 @@ def bankroll_session(events, bankroll, unit, coups: int, system: str = "flat", l
     return run(plan(events, bankroll, unit, coups, system, limit), progress)
 
 
+def long_flat(p: Plan) -> bool:
+    """Whether a flat session can neither be ruined nor double within its coups, so that its
+    final bankroll is the start plus the net of a flat trip (:mod:`.sessions`).
+
+    >>> even = [(Fraction(1, 2), 1), (Fraction(1, 2), -1)]
+    >>> long_flat(plan(even, 101, 1, 100)), long_flat(plan(even, 100, 1, 100))
+    (True, False)
+    """
+    if p.system.name != "flat":
+        return False
+    pays: list[Fraction] = [w for _, w in p.weights] + [Fraction(0)]
+    start, stake = p.start * p.tick, p.system.stakes[0]
+    lowest = start + p.coups * stake * min(pays)
+    highest = start + p.coups * stake * max(pays)
+    return lowest >= stake and highest < 2 * start
+
+
 def run(p: Plan, progress=None) -> BankrollResult:
-    """The session of a :func:`plan`, or :class:`BankrollError` when it is beyond the budgets."""
+    """The session of a :func:`plan`, or :class:`BankrollError` when it is beyond the budgets.
+
+    A flat session beyond the programme's budget that can neither be ruined nor double
+    within its coups (:func:`long_flat`) is computed as a flat trip (:func:`.sessions.flat_trip`)."""
     system, coups = p.system.name, p.coups
+    if p.fits < coups and long_flat(p):
+        return _long(p, progress)
     if p.fits < coups:
         if p.fits == 0:
             raise BankrollError(
@@ -246,6 +292,23 @@ def run(p: Plan, progress=None) -> BankrollResult:
             f"{p.fits + 1:,} already); at most {p.fits:,} coups fit (--coups {p.fits}), or use a larger unit, "
             "a smaller bankroll or a lower table limit")
     return _run(p, system, progress)
+
+
+def _long(p: Plan, progress=None) -> BankrollResult:
+    events = [(Fraction(m, p.denominator), w) for m, w in p.weights]
+    try:
+        trip = flat_trip(events, p.coups, p.system.stakes[0])
+    except SessionError as e:
+        raise BankrollError(f"{e} (flat betting, where neither ruin nor doubling can happen)") from None
+    if progress is not None:
+        progress(p.coups)
+    start = p.start * p.tick
+    return BankrollResult(
+        system="flat", bankroll=start, unit=p.unit, limit=p.limit, coups=p.coups, tick=p.tick,
+        ruin_probability=Fraction(0), double_first_probability=Fraction(0), undecided_probability=Fraction(1),
+        expected_coups=Fraction(p.coups), mean_final=start + trip.mean, ahead_probability=trip.ahead,
+        final_quantiles=tuple((q, start + v) for q, v in trip.quantiles), final_ticks=(),
+        denominator=p.denominator ** p.coups, states=len(trip.points), plan=p, trip=trip)
 
 
 def _run(p: Plan, system: str, progress=None) -> BankrollResult:
@@ -267,7 +330,8 @@ def _run(p: Plan, system: str, progress=None) -> BankrollResult:
         for s, w in sorted(windows.items()):       # ruin: the stake is not covered
             if w is None:
                 continue
-            cut = min(stakes[s], w[1])
+            # (a stake below the lowest bankroll reachable is a negative index here: clamp it)
+            cut = min(max(stakes[s], w[0]), w[1])
             if cut > w[0]:
                 block = mass[s, :, w[0]:cut]
                 for f, i in zip(*np.nonzero(block)):

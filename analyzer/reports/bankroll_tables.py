@@ -37,6 +37,15 @@ CONVENTIONS = (
     "Computed exactly by dynamic programming over (bankroll, system state, doubled yet), not by "
     "simulation; quantiles are exact values of the final bankroll.",
 )
+LONG = ("A long flat session: the bankroll can neither be ruined nor doubled within the coups, so the "
+        "final bankroll is the start plus the net of the coups, computed exactly as the coefficients of "
+        "the N-th power of the bet's integer polynomial (Miller's recurrence, not a simulation); its "
+        "exact figures are kept; the chart's probabilities are floats within a relative N * 1e-14 or so.")
+
+
+def conventions(r: BankrollResult) -> tuple[str, ...]:
+    """The conventions printed with a result (a long flat session says how it was computed)."""
+    return CONVENTIONS if r.trip is None else CONVENTIONS[:-1] + (LONG,)
 
 
 def _metrics(r: BankrollResult) -> list[tuple[str, str, Fraction]]:
@@ -50,7 +59,7 @@ def _metrics(r: BankrollResult) -> list[tuple[str, str, Fraction]]:
     ]
 
 
-def _shown(x: Fraction) -> str:
+def shown_exact(x: Fraction) -> str:
     digits = (x.numerator.bit_length() + x.denominator.bit_length()) * 0.30103
     if digits > 2 * READABLE:
         return f"(about {digits:,.0f} digits: see --format json)"
@@ -59,7 +68,7 @@ def _shown(x: Fraction) -> str:
 
 
 @contextlib.contextmanager
-def _long_integers():
+def long_integers():
     """Exact values here may have more digits than Python prints by default (4,300)."""
     old = sys.get_int_max_str_digits()
     sys.set_int_max_str_digits(0)
@@ -73,25 +82,26 @@ def _quantile_name(q: Fraction) -> str:
     return f"{q * 100}%"
 
 
-def _money(x: Fraction | None) -> str:
+def money_text(x: Fraction | None) -> str:
     if x is None:
         return "none"
     return str(x) if x.denominator == 1 else f"{x} = {decimal(x, 6)}"
 
 
-def _rules(analysis: Analysis):
+def played_rules(analysis: Analysis):
     """The rule set played, or None for Punto Banco."""
     rules = analysis.rules
     return None if rules is None or rules.is_default else rules
 
 
 def _parameters(r: BankrollResult, bet: BetResult, analysis: Analysis) -> list[list[str]]:
-    rules = _rules(analysis)
+    rules = played_rules(analysis)
     return [["bet", f"{bet.bet.name} ({bet.bet.id})"], ["shoe", analysis.shoe.describe()]] + (
         [] if rules is None else [["rules", rules.describe()]]) + [
-            ["system", r.system], ["bankroll", _money(r.bankroll)], ["unit", _money(r.unit)],
-            ["table limit", _money(r.limit)], ["coups", f"{r.coups:,}"],
-            ["bankroll step (tick)", _money(r.tick)], ["states of the largest coup", f"{r.states:,}"]]
+            ["system", r.system], ["bankroll", money_text(r.bankroll)], ["unit", money_text(r.unit)],
+            ["table limit", money_text(r.limit)], ["coups", f"{r.coups:,}"],
+            ["bankroll step (tick)", money_text(r.tick)],
+            ["states of the largest coup" if r.trip is None else "final bankrolls reachable", f"{r.states:,}"]]
 
 
 def bankroll_markdown(r: BankrollResult, bet: BetResult, analysis: Analysis, chart: str | None = None) -> str:
@@ -101,7 +111,7 @@ def bankroll_markdown(r: BankrollResult, bet: BetResult, analysis: Analysis, cha
     rows = []
     for key, label, v in _metrics(r):
         shown = percent(v, 6) if key.endswith("_probability") else decimal(v, 6)
-        rows.append([label, _shown(v), shown])
+        rows.append([label, shown_exact(v), shown])
     out += [md_table(rows, ["", "exact", "decimal"]), ""]
     out += ["Decimals are the exact values rounded to the digits shown (their only error); exact values "
             "too long to read are in `--format json`.", ""]
@@ -114,7 +124,7 @@ def bankroll_markdown(r: BankrollResult, bet: BetResult, analysis: Analysis, cha
     out += ["## The bet", ""]
     out += [md_table([[e.event, pays_text(e.pays), exact(e.probability), percent(e.probability, 6)]
                       for e in bet.events], ["event", "pays", "probability (exact)", "probability"]), ""]
-    out += ["## Conventions", ""] + [f"* {c}" for c in CONVENTIONS] + [""]
+    out += ["## Conventions", ""] + [f"* {c}" for c in conventions(r)] + [""]
     return "\n".join(out)
 
 
@@ -123,8 +133,8 @@ def bankroll_dict(r: BankrollResult, bet: BetResult, analysis: Analysis) -> dict
                                  "events": [{"event": e.event, "pays": exact(e.pays),
                                              "probability": exact(e.probability)} for e in bet.events]},
                          "shoe": shoe_json(analysis)}
-    if _rules(analysis) is not None:
-        d["rules"] = _rules(analysis).describe()
+    if played_rules(analysis) is not None:
+        d["rules"] = played_rules(analysis).describe()
     d |= {"system": r.system, "bankroll": exact(r.bankroll), "unit": exact(r.unit),
           "limit": None if r.limit is None else exact(r.limit), "coups": r.coups, "tick": exact(r.tick)}
     for key, _, v in _metrics(r):
@@ -133,17 +143,17 @@ def bankroll_dict(r: BankrollResult, bet: BetResult, analysis: Analysis) -> dict
     d["final_quantiles"] = [{"quantile": exact(q), "bankroll": exact(b), "bankroll_float": to_float(b)}
                             for q, b in r.final_quantiles]
     d["states"] = r.states
-    d["conventions"] = list(CONVENTIONS)
+    d["conventions"] = list(conventions(r))
     return d
 
 
 def bankroll_json(r: BankrollResult, bet: BetResult, analysis: Analysis) -> str:
-    with _long_integers():
+    with long_integers():
         return json_text(bankroll_dict(r, bet, analysis))
 
 
 def bankroll_csv(r: BankrollResult, bet: BetResult, analysis: Analysis) -> str:
-    with _long_integers():
+    with long_integers():
         return _csv(r)
 
 
@@ -174,3 +184,74 @@ def bankroll_chart(r: BankrollResult, title: str, path) -> None:
     fig.tight_layout()
     save_png(fig, Path(path))
     plt.close(fig)
+
+
+BOUNDED = ("Computed in binary64 floating point by the same dynamic programme, every figure with a "
+           "certified bound: |value - exact| <= bound, from the forward error analysis of sums of "
+           "nonnegative terms (each mass a sum of products of nonnegative numbers, each figure a sum "
+           "of masses, nothing subtracted) plus the mass not kept above the ceiling or below 2**-900 "
+           "a cell, which is measured and added to every bound.  Quantiles are given as the interval "
+           "that certainly holds the exact one.")
+
+
+def bounded_conventions() -> tuple[str, ...]:
+    """The conventions of a bounded (floating-point) session."""
+    return CONVENTIONS[:-1] + (BOUNDED,)
+
+
+def _bounded_parameters(r, bet: BetResult, analysis: Analysis) -> list[list[str]]:
+    rules = played_rules(analysis)
+    return [["bet", f"{bet.bet.name} ({bet.bet.id})"], ["shoe", analysis.shoe.describe()]] + (
+        [] if rules is None else [["rules", rules.describe()]]) + [
+            ["system", r.system], ["bankroll", money_text(r.bankroll)], ["unit", money_text(r.unit)],
+            ["table limit", money_text(r.limit)], ["coups", f"{r.coups:,}"],
+            ["bankroll step (tick)", money_text(r.tick)], ["highest bankroll kept", money_text(r.ceiling)],
+            ["cells", f"{r.cells:,}"], ["mass not kept (in every bound)", f"{r.dropped:.3g}"]]
+
+
+def bounded_markdown(r, bet: BetResult, analysis: Analysis) -> str:
+    """The Markdown of a :class:`~analyzer.reports.bankroll_bounded.BoundedResult`."""
+    out = [f"# Bankroll: {bet.bet.name}, {r.system}, {r.coups:,} coups (floating point, certified bounds)", ""]
+    out += [md_table(_bounded_parameters(r, bet, analysis), ["", "value"]), ""]
+    out += ["## Results", "", "Each value is within its bound of the exact figure (certified).", ""]
+    out += [md_table([[label, f"{b.value:.12g}", f"± {b.bound:.2g}"] for _, label, b in r.figures()],
+                     ["", "value", "bound"]), ""]
+    out += ["## Final bankroll", "",
+            "The smallest bankroll `b` with P(final <= b) >= q lies in the interval (certified).", ""]
+    out += [md_table([[_quantile_name(q), exact(lo), exact(hi)] for q, lo, hi in r.quantiles],
+                     ["quantile", "at least", "at most"]), ""]
+    out += ["## The bet", ""]
+    out += [md_table([[e.event, pays_text(e.pays), exact(e.probability), percent(e.probability, 6)]
+                      for e in bet.events], ["event", "pays", "probability (exact)", "probability"]), ""]
+    out += ["## Conventions", ""] + [f"* {c}" for c in bounded_conventions()] + [""]
+    return "\n".join(out)
+
+
+def bounded_dict(r, bet: BetResult, analysis: Analysis) -> dict:
+    d: dict[str, Any] = {"bet": {"id": bet.bet.id, "name": bet.bet.name,
+                                 "events": [{"event": e.event, "pays": exact(e.pays),
+                                             "probability": exact(e.probability)} for e in bet.events]},
+                         "shoe": shoe_json(analysis)}
+    if played_rules(analysis) is not None:
+        d["rules"] = played_rules(analysis).describe()
+    d |= {"system": r.system, "bankroll": exact(r.bankroll), "unit": exact(r.unit),
+          "limit": None if r.limit is None else exact(r.limit), "coups": r.coups, "tick": exact(r.tick),
+          "method": "floating point with certified bounds", "ceiling": exact(r.ceiling),
+          "mass_not_kept": r.dropped}
+    for key, _, b in r.figures():
+        d[f"{key}_float"] = b.value
+        d[f"{key}_bound"] = b.bound
+    d["final_quantiles"] = [{"quantile": exact(q), "at_least": exact(lo), "at_most": exact(hi)}
+                            for q, lo, hi in r.quantiles]
+    d["conventions"] = list(bounded_conventions())
+    return d
+
+
+def bounded_json(r, bet: BetResult, analysis: Analysis) -> str:
+    return json_text(bounded_dict(r, bet, analysis))
+
+
+def bounded_csv(r, bet: BetResult, analysis: Analysis) -> str:
+    rows = [[key, repr(b.value), repr(b.bound)] for key, _, b in r.figures()]
+    rows += [[f"final_quantile_{_quantile_name(q)}", exact(lo), exact(hi)] for q, lo, hi in r.quantiles]
+    return csv_text(rows, ["metric", "value", "bound (quantiles: at least, at most)"])

@@ -291,7 +291,7 @@ class PayTable:
     @property
     def volatility_index(self) -> dict[int, float]:
         """``z * sd`` at 90% and 95% (:data:`analyzer.reports.parsheet.VI_LEVELS`)."""
-        from .parsheet import VI_LEVELS, z_value      # here: `baccarat` reads this module's budgets at start-up
+        from .parsheet import VI_LEVELS, z_value  # here: `baccarat` reads this module's budgets at start-up
         return {c: z_value(c) * self.std_dev for c in VI_LEVELS}
 
     @property
