@@ -13,5 +13,16 @@ from .catalog import MAIN_BETS, Bet, Catalog, Event, Table, catalog, load_bets_f
 from .conditions import Condition
 from .pricing import analyze, solver
 
-__all__ = ["MAIN_BETS", "Bet", "Catalog", "Event", "Table", "catalog", "load_bets_file", "parse_pays",
-           "Condition", "analyze", "solver"]
+__all__ = [
+    "MAIN_BETS",
+    "Bet",
+    "Catalog",
+    "Event",
+    "Table",
+    "catalog",
+    "load_bets_file",
+    "parse_pays",
+    "Condition",
+    "analyze",
+    "solver",
+]

@@ -50,7 +50,7 @@ class Breakeven:
     bet: str
     event: str
     symbol: sympy.Symbol
-    ev: sympy.Expr             # EV as a function of the symbol
+    ev: sympy.Expr  # EV as a function of the symbol
     pays: sympy.Rational | None  # break-even payout (to 1); None if the event never happens
     current: sympy.Rational
 
@@ -68,8 +68,9 @@ def breakeven(result: BetResult, event: str | None = None) -> Breakeven:
     else:
         matches = [e for e in events if e.event == event]
         if not matches:
-            raise BetError(f"bet {result.bet.id!r} has no event {event!r} "
-                           f"(events: {', '.join(repr(e.event) for e in events)})")
+            raise BetError(
+                f"bet {result.bet.id!r} has no event {event!r} (events: {', '.join(repr(e.event) for e in events)})"
+            )
         chosen = matches[0]
     x = sympy.Symbol("x")
     # EV = (x * ways(chosen) + rest) / deals, rest = sum of the other events' pays x ways: linear
@@ -77,5 +78,6 @@ def breakeven(result: BetResult, event: str | None = None) -> Breakeven:
     rest = sum((Fraction(e.pays) * e.ways for e in events if e is not chosen), Fraction(0))
     ev = x * sympy.Rational(chosen.ways, result.deals) + sympy.Rational(rest.numerator, rest.denominator * result.deals)
     pays = sympy.Rational(-rest.numerator, rest.denominator * chosen.ways) if chosen.ways else None
-    return Breakeven(result.bet.id, chosen.event, x, ev, pays,
-                     sympy.Rational(chosen.pays.numerator, chosen.pays.denominator))
+    return Breakeven(
+        result.bet.id, chosen.event, x, ev, pays, sympy.Rational(chosen.pays.numerator, chosen.pays.denominator)
+    )

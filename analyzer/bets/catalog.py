@@ -46,12 +46,14 @@ def parse_pays(value: object, where: str = "pays") -> Fraction:
         else:
             raise ValueError
     except (ValueError, ZeroDivisionError):
-        raise BetError(f"{where}: {_cut(value)} is not a payout (write 8, \"19/20\" or \"0.95\")") from None
+        raise BetError(f'{where}: {_cut(value)} is not a payout (write 8, "19/20" or "0.95")') from None
     if out < -1:
         raise BetError(f"{where}: payout {out} would lose more than the stake (must be >= -1)")
     if abs(out.numerator) > MAX_PAYS or out.denominator > MAX_PAYS:
-        raise BetError(f"{where}: payout {_cut(value)} is beyond what a pay table prints "
-                       f"(numerator and denominator at most {MAX_PAYS:,})")
+        raise BetError(
+            f"{where}: payout {_cut(value)} is beyond what a pay table prints "
+            f"(numerator and denominator at most {MAX_PAYS:,})"
+        )
     return out
 
 
@@ -119,9 +121,11 @@ class Catalog:
             return self.bets[bet_id]
         except KeyError:
             if bet_id in self.series:
-                raise BetError(f"bet {bet_id!r} is a series bet (settled on the coups that follow the one "
-                               "it is placed on): 'baccarat odds' prices it, 'baccarat study' deals it "
-                               "over shoes") from None
+                raise BetError(
+                    f"bet {bet_id!r} is a series bet (settled on the coups that follow the one "
+                    "it is placed on): 'baccarat odds' prices it, 'baccarat study' deals it "
+                    "over shoes"
+                ) from None
             raise BetError(f"unknown bet {bet_id!r} (known: {', '.join(self.bets)})") from None
 
     def table(self, table_id: str) -> Table:
@@ -144,8 +148,7 @@ class Catalog:
             clash = sorted(set(mine) & set(theirs))
             if clash:
                 raise BetError(f"{kind} id {clash[0]!r} is already defined in the catalog")
-        return Catalog({**self.bets, **other.bets}, {**self.tables, **other.tables},
-                       {**self.series, **other.series})
+        return Catalog({**self.bets, **other.bets}, {**self.tables, **other.tables}, {**self.series, **other.series})
 
 
 _BET_KEYS = {"id", "name", "description", "events", "otherwise", "otherwise_event", "source"}
@@ -289,8 +292,7 @@ def parse_catalog(text: str, source: str = "<bets>", known_bets: frozenset[str] 
                 raise BetError(f"{where}: {i!r} is a series bet: a table lists bets settled on one coup")
             if i not in bets and i not in known_bets:
                 raise BetError(f"{where}: unknown bet {i!r}")
-        tables[table_id] = Table(table_id, str(raw.get("name", table_id)),
-                                 str(raw.get("description", "")), tuple(ids))
+        tables[table_id] = Table(table_id, str(raw.get("name", table_id)), str(raw.get("description", "")), tuple(ids))
     if not bets and not tables and not series:
         raise BetError(f"{source}: no [[bet]], [[table]] or [[series]] in the file")
     return Catalog(bets, tables, series)
@@ -302,8 +304,20 @@ def parse_catalog(text: str, source: str = "<bets>", known_bets: frozenset[str] 
 #: coup's denominator's digits (about 1,600 digits at 100 on eight decks).
 MAX_SERIES_CAP = 100
 
-_SERIES_KEYS = {"id", "name", "description", "source", "placed", "placed_after_run", "run", "skip", "cap", "pays",
-                "otherwise", "otherwise_event"}
+_SERIES_KEYS = {
+    "id",
+    "name",
+    "description",
+    "source",
+    "placed",
+    "placed_after_run",
+    "run",
+    "skip",
+    "cap",
+    "pays",
+    "otherwise",
+    "otherwise_event",
+}
 
 
 @dataclass(frozen=True)
@@ -342,8 +356,14 @@ class SeriesBet:
         events = [Event("extends", Fraction(0), self.run)]
         if self.skip is not None:
             events.append(Event("skipped", Fraction(0), self.skip))
-        return Bet(id=self.id, name=self.name, description="the coup classes of a series bet",
-                   events=tuple(events), otherwise=Fraction(0), otherwise_event="ends")
+        return Bet(
+            id=self.id,
+            name=self.name,
+            description="the coup classes of a series bet",
+            events=tuple(events),
+            otherwise=Fraction(0),
+            otherwise_event="ends",
+        )
 
     @property
     def features(self) -> frozenset[str]:
@@ -354,8 +374,8 @@ class SeriesBet:
         return dict(self.pays).get(length, self.otherwise)
 
 
-
 # -- reading [[series]] -----------------------------------------------------------------
+
 
 def parse_series(raw: dict, source: str, lines, index: int) -> SeriesBet:
     """The ``index``-th ``[[series]]`` table of the bets file ``source`` (``lines``: its
@@ -379,23 +399,27 @@ def parse_series(raw: dict, source: str, lines, index: int) -> SeriesBet:
             line = lines.containing("series", index, text)
             raise BetError(f"{source}: {line}series {bet_id!r}, {key}: {e}") from None
     if "cap" not in raw:
-        raise BetError(f"{where}: 'cap' is missing: a series bet needs the run length at which it is "
-                       f"paid and over (a whole number from 1 to {MAX_SERIES_CAP})")
+        raise BetError(
+            f"{where}: 'cap' is missing: a series bet needs the run length at which it is "
+            f"paid and over (a whole number from 1 to {MAX_SERIES_CAP})"
+        )
     cap = raw["cap"]
-    at_key = {key: f"{source}: {_line_of_key(lines, index, key)}series {bet_id!r}"
-              for key in ("cap", "pays", "otherwise")}
+    at_key = {
+        key: f"{source}: {_line_of_key(lines, index, key)}series {bet_id!r}" for key in ("cap", "pays", "otherwise")
+    }
     if isinstance(cap, bool) or not isinstance(cap, int) or not 1 <= cap <= MAX_SERIES_CAP:
         raise BetError(f"{at_key['cap']}: cap {_cut(cap)} must be a whole number from 1 to {MAX_SERIES_CAP}")
     table = raw.get("pays")
     if not isinstance(table, dict) or not table:
-        raise BetError(f"{at_key['pays']}: 'pays' must be a non-empty table of run length = payout, "
-                       "e.g. pays = { 4 = 10, 10 = 250 }")
+        raise BetError(
+            f"{at_key['pays']}: 'pays' must be a non-empty table of run length = payout, "
+            "e.g. pays = { 4 = 10, 10 = 250 }"
+        )
     where = at_key["pays"]
     pays: dict[int, Fraction] = {}
     for key, value in table.items():
         if not re.fullmatch(r"[0-9]{1,4}", key) or not 0 <= int(key) <= cap:
-            raise BetError(f"{where}: pays: run length {_cut(key)} must be a whole number from 0 to the "
-                           f"cap ({cap})")
+            raise BetError(f"{where}: pays: run length {_cut(key)} must be a whole number from 0 to the cap ({cap})")
         if int(key) in pays:
             raise BetError(f"{where}: pays: run length {int(key)} is given twice")
         pays[int(key)] = parse_pays(value, f"{where}: pays {key}")
@@ -408,10 +432,13 @@ def parse_series(raw: dict, source: str, lines, index: int) -> SeriesBet:
         if isinstance(raw.get(key), str) and not raw[key].isprintable():
             raise BetError(f"{where}: {key} must be one line of printable text")
     after = raw.get("placed_after_run")
-    if after is not None and (isinstance(after, bool) or not isinstance(after, int)
-                              or not 1 <= after <= MAX_SERIES_CAP):
-        raise BetError(f"{_line_of_key_where(source, lines, index, bet_id, 'placed_after_run')}: placed_after_run "
-                       f"{_cut(after)} must be a whole number from 1 to {MAX_SERIES_CAP}")
+    if after is not None and (
+        isinstance(after, bool) or not isinstance(after, int) or not 1 <= after <= MAX_SERIES_CAP
+    ):
+        raise BetError(
+            f"{_line_of_key_where(source, lines, index, bet_id, 'placed_after_run')}: placed_after_run "
+            f"{_cut(after)} must be a whole number from 1 to {MAX_SERIES_CAP}"
+        )
     skip = conditions["skip"]
     if skip is not None:
         _check_ends(skip, where)
@@ -419,12 +446,21 @@ def parse_series(raw: dict, source: str, lines, index: int) -> SeriesBet:
     assert run is not None and placed is not None
     listed = sorted(pays, reverse=True)
     rest = [k for k in range(cap + 1) if k not in pays]
-    default_other = (f"{rest[-1]} or less" if rest and rest == list(range(rest[-1] + 1)) else "other lengths")
-    return SeriesBet(id=bet_id, name=str(raw.get("name", bet_id)), description=str(raw.get("description", "")),
-                     placed=placed, run=run, skip=skip, cap=cap,
-                     pays=tuple((k, pays[k]) for k in listed), otherwise=otherwise,
-                     otherwise_event=str(raw.get("otherwise_event", default_other)),
-                     source=str(raw.get("source", "")).strip(), placed_after_run=after)
+    default_other = f"{rest[-1]} or less" if rest and rest == list(range(rest[-1] + 1)) else "other lengths"
+    return SeriesBet(
+        id=bet_id,
+        name=str(raw.get("name", bet_id)),
+        description=str(raw.get("description", "")),
+        placed=placed,
+        run=run,
+        skip=skip,
+        cap=cap,
+        pays=tuple((k, pays[k]) for k in listed),
+        otherwise=otherwise,
+        otherwise_event=str(raw.get("otherwise_event", default_other)),
+        source=str(raw.get("source", "")).strip(),
+        placed_after_run=after,
+    )
 
 
 def _line_of_key_where(source: str, lines, index: int, bet_id: str, key: str) -> str:
@@ -443,6 +479,7 @@ def _check_ends(skip: Condition, where: str) -> None:
     if skip.reads_cards:
         return
     from ..core.engine import coup_table
+
     if bool(skip.mask(coup_table().features()).all()):
         raise BetError(f"{where}: the run never ends: skip {skip.text!r} holds on every coup")
 
@@ -454,8 +491,10 @@ ID_PATTERN = re.compile(r"[a-z][a-z0-9_]{0,63}")
 def _require_id(raw: dict, where: str) -> str:
     value = _require_str(raw, "id", where)
     if not ID_PATTERN.fullmatch(value):
-        raise BetError(f"{where}: id {value!r} must be a lower-case letter followed by lower-case "
-                       "letters, digits or '_' (at most 64 characters)")
+        raise BetError(
+            f"{where}: id {value!r} must be a lower-case letter followed by lower-case "
+            "letters, digits or '_' (at most 64 characters)"
+        )
     return value
 
 

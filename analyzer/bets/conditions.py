@@ -73,22 +73,49 @@ MAX_DEPTH = 64
 
 #: Named constants: name -> (kind, code).
 CONSTANTS: dict[str, tuple[str, int]] = {
-    "player": ("winner", 0), "banker": ("winner", 1), "tie": ("winner", 2),
-    "A": ("int", 1), "T": ("int", 10), "J": ("int", 11), "Q": ("int", 12), "K": ("int", 13),
-    "spades": ("suit", 0), "hearts": ("suit", 1), "diamonds": ("suit", 2), "clubs": ("suit", 3),
-    "red": ("colour", 0), "black": ("colour", 1),
+    "player": ("winner", 0),
+    "banker": ("winner", 1),
+    "tie": ("winner", 2),
+    "A": ("int", 1),
+    "T": ("int", 10),
+    "J": ("int", 11),
+    "Q": ("int", 12),
+    "K": ("int", 13),
+    "spades": ("suit", 0),
+    "hearts": ("suit", 1),
+    "diamonds": ("suit", 2),
+    "clubs": ("suit", 3),
+    "red": ("colour", 0),
+    "black": ("colour", 1),
 }
 #: Functions over a group of cards: name -> (takes a card predicate, kind).
 FUNCTIONS: dict[str, tuple[bool, str]] = {
-    "count": (True, "int"), "all": (True, "bool"), "any": (True, "bool"),
-    "of_a_kind": (False, "int"), "pairs": (False, "int"), "kinds": (False, "int"),
-    "flush": (False, "bool"), "straight": (False, "bool"),
+    "count": (True, "int"),
+    "all": (True, "bool"),
+    "any": (True, "bool"),
+    "of_a_kind": (False, "int"),
+    "pairs": (False, "int"),
+    "kinds": (False, "int"),
+    "flush": (False, "bool"),
+    "straight": (False, "bool"),
 }
 _OPS = ("==", "!=", "<=", ">=", "<", ">")
-_COMPARE = {"==": np.equal, "!=": np.not_equal, "<": np.less, "<=": np.less_equal,
-            ">": np.greater, ">=": np.greater_equal}
-_PY_COMPARE = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
-               "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+_COMPARE = {
+    "==": np.equal,
+    "!=": np.not_equal,
+    "<": np.less,
+    "<=": np.less_equal,
+    ">": np.greater,
+    ">=": np.greater_equal,
+}
+_PY_COMPARE = {
+    "==": lambda a, b: a == b,
+    "!=": lambda a, b: a != b,
+    "<": lambda a, b: a < b,
+    "<=": lambda a, b: a <= b,
+    ">": lambda a, b: a > b,
+    ">=": lambda a, b: a >= b,
+}
 _Fail = GroupError
 #: a condition's evaluator: the features -> a mask over the coups (a numpy bool when constant);
 #: ``...``: called with the features only, but the lambdas bind defaults, which mypy cannot
@@ -105,7 +132,7 @@ class _Node:
     fn: _Evaluator | None = None
     terms: list[tuple[int, str]] = field(default_factory=list)
     const: int = 0
-    requires: tuple = ()      # what all(...) tests imply: alternatives, each a tuple of (group, predicate)
+    requires: tuple = ()  # what all(...) tests imply: alternatives, each a tuple of (group, predicate)
 
     def bounds(self, ranges=RANGES) -> tuple[int, int]:
         """Smallest and largest value of the feature part (the terms)."""
@@ -114,7 +141,6 @@ class _Node:
             a, b = ranges[name]
             lo, hi = (lo + a, hi + b) if sign > 0 else (lo - b, hi - a)
         return lo, hi
-
 
 
 def _integer(text: str) -> int:
@@ -129,9 +155,10 @@ def _integer(text: str) -> int:
         return int(text)
     value = 0
     for start in range(0, len(digits), 4000):
-        chunk = digits[start:start + 4000]
+        chunk = digits[start : start + 4000]
         value = value * 10 ** len(chunk) + int(chunk)
     return -value if sign else value
+
 
 def _feature_sum(terms: list[tuple[int, str]], synthetic: dict | None = None) -> _Evaluator:
     """The sum of signed features, in int64 (exact: each is a small integer).
@@ -145,6 +172,7 @@ def _feature_sum(terms: list[tuple[int, str]], synthetic: dict | None = None) ->
             x = x if sign > 0 else -x
             acc = x if acc is None else acc + x
         return acc
+
     return evaluate
 
 
@@ -154,6 +182,7 @@ def _all_of(fns: list, combine) -> _Evaluator:
         for fn in fns[1:]:
             out = combine(out, fn(f))
         return out
+
     return evaluate
 
 
@@ -167,12 +196,12 @@ class _Parser:
         self.i = 0
         self.depth = 0
         self.used: set[str] = set()
-        self.card_keys: set[tuple] = set()      # what the card engine must tell apart
-        self.positions: set[str] = set()        # card positions read
+        self.card_keys: set[tuple] = set()  # what the card engine must tell apart
+        self.positions: set[str] = set()  # card positions read
         self.synthetic: dict[str, Callable] = {}
-        self.groups: set[tuple[str, ...]] = set()   # the groups the functions read
+        self.groups: set[tuple[str, ...]] = set()  # the groups the functions read
         self.ranges: dict[str, tuple[int, int]] = {**RANGES, **CARD_RANGES}
-        self.card_scope = False                 # inside count(GROUP, <card predicate>)
+        self.card_scope = False  # inside count(GROUP, <card predicate>)
 
     def peek(self) -> tuple[str, str, int]:
         return self.toks[self.i]
@@ -251,7 +280,7 @@ class _Parser:
             if not terms:
                 return _Node("bool", _constant(_PY_COMPARE[op](0, k)))
             lo, hi = _Node("int", terms=terms).bounds(self.ranges)
-            k = min(max(k, lo - 1), hi + 1)   # same answer for every value the features reach
+            k = min(max(k, lo - 1), hi + 1)  # same answer for every value the features reach
             part, fn = _feature_sum(terms, self.synthetic), _COMPARE[op]
             return _Node("bool", lambda f, part=part, fn=fn, k=k: fn(part(f), k))
         if op == "in" and kind == "name":
@@ -283,6 +312,7 @@ class _Parser:
                 m = (x >= a) & (x <= b) if a != b else (x == a)
                 out = m if out is None else out | m
             return out
+
         return _Node("bool", evaluate)
 
     def items(self, kind: str) -> list[tuple[int, int]]:
@@ -353,8 +383,7 @@ class _Parser:
         if value in CONSTANTS:
             ckind, c = CONSTANTS[value]
             return _Node(ckind, const=c)
-        raise _Fail(f"unknown card attribute {value!r} at column {col} "
-                    f"(a card has: {', '.join(CARD_ATTRIBUTES)})")
+        raise _Fail(f"unknown card attribute {value!r} at column {col} (a card has: {', '.join(CARD_ATTRIBUTES)})")
 
     def group(self) -> tuple[str, ...]:
         return parse_group(self)
@@ -372,10 +401,10 @@ class _Parser:
             node = self.disjunction()
             self.card_scope = False
             mask_fn = self.boolean(node, col).fn
-            assert mask_fn is not None             # a bool node has its evaluator
+            assert mask_fn is not None  # a bool node has its evaluator
             pred = np.asarray(mask_fn(CARDS), dtype=bool).copy()
             pred = np.broadcast_to(pred, (53,)).copy()
-            pred[-1] = False                       # no card satisfies anything
+            pred[-1] = False  # no card satisfies anything
             self.card_keys.add(("pred", tuple(bool(x) for x in pred[:52])))
         else:
             self.card_keys.add(("attr", "suit" if name == "flush" else "rank"))
@@ -394,7 +423,7 @@ class _Parser:
         if kind == "bool":
             requires: tuple = ()
             if name == "all":
-                assert pred is not None            # all() takes a predicate
+                assert pred is not None  # all() takes a predicate
                 requires = (((group, tuple(pred[:52].tolist())),),)
             return _Node("bool", fn, requires=requires)
         synthetic = f"{name}({','.join(group)}){len(self.synthetic)}"
@@ -404,7 +433,7 @@ class _Parser:
 
     def atom(self) -> _Node:
         kind, value, col = self.take()
-        if value == "-" and self.peek()[0] == "num":   # a negative number
+        if value == "-" and self.peek()[0] == "num":  # a negative number
             kind, value, col = self.take()
             value = "-" + value
         if kind == "num":
@@ -463,17 +492,29 @@ class Condition:
             node = p.parse()
         except _Fail as e:
             raise BetError(f"condition {_short(text)!r}: {e}") from None
-        assert node.fn is not None                  # parse() gives a bool node
-        return cls(text, frozenset(p.used), node.fn, frozenset(p.card_keys), frozenset(p.positions),
-                   frozenset(p.groups), node.requires)
+        assert node.fn is not None  # parse() gives a bool node
+        return cls(
+            text,
+            frozenset(p.used),
+            node.fn,
+            frozenset(p.card_keys),
+            frozenset(p.positions),
+            frozenset(p.groups),
+            node.requires,
+        )
 
     def __and__(self, other: Condition) -> Condition:
         """Both conditions: what each reads, and the ``all(...)`` tests of both."""
         a, b = self, other
-        return Condition(f"({a.text}) and ({b.text})", a.features | b.features,
-                         lambda f: a.mask(f) & b.mask(f), a.card_keys | b.card_keys,
-                         a.positions | b.positions, a.groups | b.groups,
-                         _combine([a.requires, b.requires], "and"))
+        return Condition(
+            f"({a.text}) and ({b.text})",
+            a.features | b.features,
+            lambda f: a.mask(f) & b.mask(f),
+            a.card_keys | b.card_keys,
+            a.positions | b.positions,
+            a.groups | b.groups,
+            _combine([a.requires, b.requires], "and"),
+        )
 
     @property
     def card_features(self) -> frozenset[str]:
@@ -491,8 +532,10 @@ class Condition:
         try:
             out = self._evaluate(features)
         except KeyError as e:
-            raise BetError(f"condition {_short(self.text)!r} reads {e.args[0]}, which is not available here "
-                           "(rank and suit features need the card engine)") from None
+            raise BetError(
+                f"condition {_short(self.text)!r} reads {e.args[0]}, which is not available here "
+                "(rank and suit features need the card engine)"
+            ) from None
         return np.broadcast_to(np.asarray(out, dtype=bool), features["winner"].shape)
 
     def __repr__(self) -> str:

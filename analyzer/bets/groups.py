@@ -43,6 +43,7 @@ def cached(key: str, fn: Callable) -> Callable:
         if key not in f:
             f[key] = fn(f)
         return f[key]
+
     return evaluate
 
 
@@ -58,7 +59,7 @@ def group_function(name: str, group: tuple[str, ...], pred: np.ndarray | None, t
         return f["fn:ranks" + "".join(keys)]
 
     if name in ("count", "all", "any"):
-        assert pred is not None           # these three test each card
+        assert pred is not None  # these three test each card
         test = pred
         if name == "count":
             return lambda f: sum(test[f[k]].astype(np.int8) for k in keys)
@@ -69,23 +70,26 @@ def group_function(name: str, group: tuple[str, ...], pred: np.ndarray | None, t
         return lambda f: np.maximum.reduce(rank_counts(f))
     if name in ("pairs", "kinds"):
         return lambda f: sum((c == times).astype(np.int8) for c in rank_counts(f))
-    if name == "flush":                   # two or more dealt cards, all of one suit
-        return lambda f: (sum((f[k] >= 0).astype(np.int8) for k in keys) >= 2) & np.logical_or.reduce(
-            [np.logical_and.reduce([(_SUIT53[f[k]] == s) | (f[k] < 0) for k in keys]) for s in range(4)])
+    if name == "flush":  # two or more dealt cards, all of one suit
+        return lambda f: (
+            (sum((f[k] >= 0).astype(np.int8) for k in keys) >= 2)
+            & np.logical_or.reduce(
+                [np.logical_and.reduce([(_SUIT53[f[k]] == s) | (f[k] < 0) for k in keys]) for s in range(4)]
+            )
+        )
 
     def straight(f):
         counts = rank_counts(f)
         n = sum(counts)
         distinct = np.maximum.reduce(counts) <= 1
-        present = [c > 0 for c in counts] + [counts[0] > 0]          # ace again above the king
+        present = [c > 0 for c in counts] + [counts[0] > 0]  # ace again above the king
         out = np.zeros(n.shape, dtype=bool)
         for size in range(3, len(group) + 1):
             for low in range(14 - size + 1):
-                out |= (n == size) & np.logical_and.reduce(present[low:low + size])
+                out |= (n == size) & np.logical_and.reduce(present[low : low + size])
         return out & distinct
+
     return straight
-
-
 
 
 def parse_group(parser) -> tuple[str, ...]:
@@ -94,22 +98,25 @@ def parse_group(parser) -> tuple[str, ...]:
     if value in GROUPS:
         return GROUPS[value]
     if value != "[":
-        raise GroupError(f"expected a group of cards at column {col} ({', '.join(GROUPS)} or "
-                    f"[position, ...]), found {value or 'end of text'!r}")
+        raise GroupError(
+            f"expected a group of cards at column {col} ({', '.join(GROUPS)} or "
+            f"[position, ...]), found {value or 'end of text'!r}"
+        )
     names: list[str] = []
     while True:
         _kind, value, col = parser.take()
         if value not in HAND_POSITIONS + DEAL_POSITIONS:
-            raise GroupError(f"{value or 'end of text'!r} at column {col} is not a card position "
-                        f"({', '.join(HAND_POSITIONS + DEAL_POSITIONS)})")
+            raise GroupError(
+                f"{value or 'end of text'!r} at column {col} is not a card position "
+                f"({', '.join(HAND_POSITIONS + DEAL_POSITIONS)})"
+            )
         if value in names:
             raise GroupError(f"position {value} is listed twice at column {col}")
         # two names of one card in some deal (player_card1 is card1; banker_card3 is card5 or card6)
         same = next((n for n in names if set(DEAL_SLOTS_BY_DRAW[n]) & set(DEAL_SLOTS_BY_DRAW[value])), None)
         if same is not None:
             also = "are the same card" if _always_same(same, value) else "can be the same card"
-            raise GroupError(f"positions {same} and {value} (column {col}) {also}: a group "
-                             "lists each card once")
+            raise GroupError(f"positions {same} and {value} (column {col}) {also}: a group lists each card once")
         names.append(value)
         _kind, value, col = parser.take()
         if value == "]":

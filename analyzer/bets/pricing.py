@@ -33,6 +33,7 @@ def solver(bet_ids=MAIN_BETS, rules: Rules | str | None = None, backend: str | N
     """
     if isinstance(rules, str):
         from .rules_files import load_rules
+
         rules = load_rules(rules)
     return _solver((bet_ids,) if isinstance(bet_ids, str) else tuple(bet_ids), rules, backend)
 
@@ -42,9 +43,13 @@ def _solver(bet_ids: tuple[str, ...], rules: Rules | None = None, backend: str |
     return Solver(catalog().select(list(bet_ids)), rules=rules, backend=backend)
 
 
-def analyze(shoe: Shoe, bets: tuple[str, ...] | list[str] | tuple[Bet, ...] | None = None,
-            rules: Rules | str | None = None, backend: str | None = None,
-            known: Known | dict | list[str] | tuple[str, ...] | str | None = None) -> Analysis:
+def analyze(
+    shoe: Shoe,
+    bets: tuple[str, ...] | list[str] | tuple[Bet, ...] | None = None,
+    rules: Rules | str | None = None,
+    backend: str | None = None,
+    known: Known | dict | list[str] | tuple[str, ...] | str | None = None,
+) -> Analysis:
     """Exact odds of ``shoe`` for ``bets`` (catalog ids or :class:`Bet` s; main bets by default)
     under ``rules`` (a :class:`Rules` or a built-in name such as ``"gold"``; Punto Banco by default),
     counted in the arithmetic of ``backend`` (:mod:`analyzer.core.backend`; the same
@@ -64,6 +69,7 @@ def analyze(shoe: Shoe, bets: tuple[str, ...] | list[str] | tuple[Bet, ...] | No
     """
     if isinstance(rules, str):
         from .rules_files import load_rules
+
         rules = load_rules(rules)
     if rules is not None and rules.is_default:
         rules = None
@@ -75,17 +81,18 @@ def analyze(shoe: Shoe, bets: tuple[str, ...] | list[str] | tuple[Bet, ...] | No
     if backend not in (None, "auto"):
         chosen = tuple(catalog().bet(b) if isinstance(b, str) else b for b in (bets or MAIN_BETS))
         return _solver_for(chosen, rules, backend).solve(shoe)
-    extra = () if rules is None else (rules,)      # the default keeps today's cache keys
+    extra = () if rules is None else (rules,)  # the default keeps today's cache keys
     if bets is None:
         return _solver(MAIN_BETS, *extra).solve(shoe)
     given: tuple[str | Bet, ...] = tuple(bets)
     names = tuple(b for b in given if isinstance(b, str))
-    if len(names) == len(given):                    # catalog ids only
+    if len(names) == len(given):  # catalog ids only
         return _solver(names, *extra).solve(shoe)
     return _solver_for(tuple(catalog().bet(b) if isinstance(b, str) else b for b in given), *extra).solve(shoe)
 
 
 @lru_cache(maxsize=64)
-def _solver_for(bets: tuple[Bet, ...], rules: Rules | None = None, backend: str | None = None,
-                known: Known | None = None) -> Solver:
+def _solver_for(
+    bets: tuple[Bet, ...], rules: Rules | None = None, backend: str | None = None, known: Known | None = None
+) -> Solver:
     return Solver(bets, rules=rules, backend=backend, known=known)

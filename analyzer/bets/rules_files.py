@@ -36,8 +36,10 @@ def parse_rules(text: str, source: str = "<rules>") -> Rules:
     builtin = BUILTIN_RULES.get(rules.name)
     if builtin is not None and rules != builtin:
         # outputs name a rule set by its name: a changed tableau under a built-in's name would pass for it
-        raise RulesError(f"{source}: name {rules.name!r} is a built-in rule set's, and this file's tableau "
-                         "is not that one; give the rule set another name")
+        raise RulesError(
+            f"{source}: name {rules.name!r} is a built-in rule set's, and this file's tableau "
+            "is not that one; give the rule set another name"
+        )
     return rules
 
 
@@ -50,8 +52,9 @@ def load_rules(spec: str | None) -> Rules:
         return BUILTIN_RULES[spec.strip()]
     p = Path(spec)
     if not (p.suffix.lower() == ".toml" or p.exists()):
-        raise RulesError(f"unknown rule set {spec!r} (built-in: {', '.join(BUILTIN_RULES)}; "
-                         "or the path of a TOML rules file)")
+        raise RulesError(
+            f"unknown rule set {spec!r} (built-in: {', '.join(BUILTIN_RULES)}; or the path of a TOML rules file)"
+        )
     try:
         text = read_text(p, "rules file", MAX_RULES_FILE_BYTES)
     except BaccaratError as e:
@@ -63,9 +66,11 @@ def rules_toml(rules: Rules) -> str:
     """``rules`` as a rules file (loading it gives back an equal :class:`Rules`)."""
     if rules.player_hands:
         raise RulesError("a Player strategy by hand cannot be written as a rules file")
-    out = [f"name = {_q(rules.name)}",
-           f"naturals = {_q(format_values(rules.naturals))}",
-           f"player_draws = {_q(format_values(rules.player_draws))}"]
+    out = [
+        f"name = {_q(rules.name)}",
+        f"naturals = {_q(format_values(rules.naturals))}",
+        f"player_draws = {_q(format_values(rules.player_draws))}",
+    ]
     if rules.player_option:
         out.append(f"player_option = {_q(format_values(rules.player_option))}")
     out.append(f"banker_if_player_stood = {_q(format_values(rules.banker_if_player_stood))}")

@@ -49,10 +49,13 @@ if TYPE_CHECKING:
 MAX_CAP = MAX_SERIES_CAP
 
 #: The sentence every output prints beside series bets.
-CONVENTION = ("Series bets are priced with independent coups off the top of the declared shoe "
-              "(the published convention): every coup after the one the bet is placed on is "
-              "dealt from the full declared shoe, so a run's length is counted from one coup's "
-              "exact odds; the cards a real shoe has already dealt are not taken into account.")
+CONVENTION = (
+    "Series bets are priced with independent coups off the top of the declared shoe "
+    "(the published convention): every coup after the one the bet is placed on is "
+    "dealt from the full declared shoe, so a run's length is counted from one coup's "
+    "exact odds; the cards a real shoe has already dealt are not taken into account."
+)
+
 
 def length_weights(extends: int, ends: int, skipped: int, cap: int) -> tuple[tuple[int, ...], int]:
     """``(w, T)``: the run has length ``k`` (0..cap) in ``w[k]`` of ``T`` equally likely
@@ -72,8 +75,8 @@ def length_weights(extends: int, ends: int, skipped: int, cap: int) -> tuple[tup
     g = math.gcd(extends, ends)
     a, b = extends // g, ends // g
     t = a + b
-    w = [a ** k * b * t ** (cap - 1 - k) for k in range(cap)] + [a ** cap]
-    return tuple(w), t ** cap
+    w = [a**k * b * t ** (cap - 1 - k) for k in range(cap)] + [a**cap]
+    return tuple(w), t**cap
 
 
 @dataclass(frozen=True)
@@ -94,8 +97,7 @@ class SeriesResult:
     @cached_property
     def result(self) -> BetResult:
         paid = dict(self.bet.pays)
-        events = [EventResult(self.bet.event_name(k), p, self.lengths[k], self.cases)
-                  for k, p in self.bet.pays]
+        events = [EventResult(self.bet.event_name(k), p, self.lengths[k], self.cases) for k, p in self.bet.pays]
         rest = sum(w for k, w in enumerate(self.lengths) if k not in paid)
         events.append(EventResult(self.bet.otherwise_event, self.bet.otherwise, rest, self.cases))
         return BetResult(self.bet, self.cases, tuple(events))
@@ -129,7 +131,7 @@ class SeriesResult:
         """Expected number of coups dealt until the bet is settled (skipped ones included):
         each counted coup takes ``D / (e + n)`` coups on average, and ``sum_k P(L >= k)`` of
         them are counted, ``k = 0..cap-1`` (the one that ends the run included)."""
-        tail, counted = 0, 0                # tail: cases of L >= k, for k = cap down to 0
+        tail, counted = 0, 0  # tail: cases of L >= k, for k = cap down to 0
         for k in range(self.bet.cap, -1, -1):
             tail += self.lengths[k]
             if k < self.bet.cap:
@@ -158,6 +160,7 @@ def price_series(shoe, bets, rules=None) -> list[SeriesResult]:
     ('0.094006', '0.000411', '1.8463')
     """
     from .pricing import analyze
+
     bets = tuple(bets)
     if not bets:
         return []

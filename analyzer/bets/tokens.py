@@ -6,8 +6,7 @@ import re
 
 from .groups import GroupError
 
-TOKEN = re.compile(r"\s*(?:([0-9]+)|([A-Za-z_][A-Za-z_0-9]*)|(\.\.|==|!=|<=|>=|[<>()\[\],+\-])|(\S))",
-                    re.ASCII)
+TOKEN = re.compile(r"\s*(?:([0-9]+)|([A-Za-z_][A-Za-z_0-9]*)|(\.\.|==|!=|<=|>=|[<>()\[\],+\-])|(\S))", re.ASCII)
 
 
 def tokens(text: str) -> list[tuple[str, str, int]]:

@@ -28,6 +28,7 @@ from .options import Parser
 
 def build_parser() -> argparse.ArgumentParser:
     from .. import __version__
+
     p = Parser(prog="baccarat", description="Exact odds of Punto Banco baccarat on any finite shoe.")
     p.add_argument("--version", action="version", version=f"baccarat-analyzer {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
@@ -36,9 +37,12 @@ def build_parser() -> argparse.ArgumentParser:
     for group in (odds, reports, simcheck, study, parsheet, bankroll, programs, runs, rules, serve, design):
         group.register(sub)
     for command in sub.choices.values():
-        command.add_argument("--no-cache", action="store_true",
-                             help="neither read nor write the cache of compiled card-bet tables "
-                                  f"(also {ENV_OFF}=1; folder: {ENV_DIR} or the user cache directory)")
+        command.add_argument(
+            "--no-cache",
+            action="store_true",
+            help="neither read nor write the cache of compiled card-bet tables "
+            f"(also {ENV_OFF}=1; folder: {ENV_DIR} or the user cache directory)",
+        )
     return p
 
 
@@ -70,6 +74,7 @@ class _ClosedOutput:
 def main(argv: list[str] | None = None) -> int:
     import signal
     import threading
+
     clear_stop()
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, _terminated)
@@ -86,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
             status = args.func(args)
         finally:
             set_store(previous)
-        check_stop()       # told to stop, but something swallowed the KeyboardInterrupt
+        check_stop()  # told to stop, but something swallowed the KeyboardInterrupt
         return status
     except BrokenPipeError:
         return 0

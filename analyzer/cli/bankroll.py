@@ -41,24 +41,40 @@ _AMOUNT = re.compile(r"[0-9]{1,12}(\.[0-9]{1,6})?|[0-9]{1,12}/[0-9]{1,12}")
 
 def register(sub) -> None:
     from ..reports.bankroll_systems import SYSTEMS
-    p = sub.add_parser("bankroll", help="exact ruin and final-bankroll odds of a betting system",
-                       description=DESCRIPTION)
+
+    p = sub.add_parser(
+        "bankroll", help="exact ruin and final-bankroll odds of a betting system", description=DESCRIPTION
+    )
     add_shoe_options(p)
     g = p.add_argument_group("session")
     g.add_argument("--bet", metavar="ID", default="banker", help="the bet (default banker; see 'baccarat bets')")
     g.add_argument("--bets-file", metavar="FILE", help="a TOML file of extra bets (format in docs/bets.md)")
-    g.add_argument("--bankroll", default="100", metavar="AMOUNT", type=amount_of("--bankroll"),
-                   help="starting bankroll (default 100)")
+    g.add_argument(
+        "--bankroll",
+        default="100",
+        metavar="AMOUNT",
+        type=amount_of("--bankroll"),
+        help="starting bankroll (default 100)",
+    )
     g.add_argument("--unit", default="1", metavar="AMOUNT", type=amount_of("--unit"), help="the base stake (default 1)")
-    g.add_argument("--coups", default="100", metavar="N", type=whole("--coups", 1, MAX_COUPS),
-                   help="coups to play at most (default 100)")
+    g.add_argument(
+        "--coups",
+        default="100",
+        metavar="N",
+        type=whole("--coups", 1, MAX_COUPS),
+        help="coups to play at most (default 100)",
+    )
     g.add_argument("--system", default="flat", metavar="NAME", help=f"{', '.join(SYSTEMS)} (default flat)")
-    g.add_argument("--limit", metavar="AMOUNT", type=amount_of("--limit"),
-                   help="table maximum: caps every stake (default none)")
+    g.add_argument(
+        "--limit", metavar="AMOUNT", type=amount_of("--limit"), help="table maximum: caps every stake (default none)"
+    )
     add_rules_options(p)
-    g.add_argument("--bounded", action="store_true",
-                   help="beyond the exact budget, compute in floating point with a certified bound on every "
-                        "figure (up to about a minute)")
+    g.add_argument(
+        "--bounded",
+        action="store_true",
+        help="beyond the exact budget, compute in floating point with a certified bound on every "
+        "figure (up to about a minute)",
+    )
     p.add_argument("--chart", metavar="FILE.png", help="draw the final bankroll distribution (needs matplotlib)")
     add_quiet_option(p)
     add_output_options(p)
@@ -89,12 +105,14 @@ def amount_of(option: str):
 def _bounded(args, work, result_bet, analysis) -> int:
     from ..reports import bankroll_tables as docs
     from ..reports.bankroll_bounded import bounded_session
+
     if args.chart:
         raise UsageError("--chart draws exact sessions only (not with --bounded)")
     with progress_bar(work.coups, "bankroll", args.quiet, unit="coup") as bar:
         result = bounded_session(work, progress=bar.update)
     text = {"md": docs.bounded_markdown, "csv": docs.bounded_csv, "json": docs.bounded_json}[args.format](
-        result, result_bet, analysis)
+        result, result_bet, analysis
+    )
     write_output(text, args.output)
     return 0
 
@@ -122,7 +140,7 @@ def cmd_bankroll(args) -> int:
         if args.bounded:
             return _bounded(args, work, result_bet, analysis)
         try:
-            run(work)                                          # refuses, offering the bound
+            run(work)  # refuses, offering the bound
         except BankrollError as e:
             raise BankrollError(f"{e}; or --bounded for floating point with a certified bound") from None
     with progress_bar(coups, "bankroll", args.quiet, unit="coup") as bar:
@@ -130,12 +148,14 @@ def cmd_bankroll(args) -> int:
     chart = None
     if args.chart:
         if available():
-            docs.bankroll_chart(result, f"{bet.name}, {args.system}, {coups:,} coups"
-                                + (f", rules {rules.name}" if rules is not None else ""), args.chart)
+            docs.bankroll_chart(
+                result,
+                f"{bet.name}, {args.system}, {coups:,} coups" + (f", rules {rules.name}" if rules is not None else ""),
+                args.chart,
+            )
             chart = args.chart
         else:
-            print("bankroll: chart skipped: matplotlib is not installed (pip install '.[plots]')",
-                  file=sys.stderr)
+            print("bankroll: chart skipped: matplotlib is not installed (pip install '.[plots]')", file=sys.stderr)
     if fmt == "md":
         text = docs.bankroll_markdown(result, result_bet, analysis, chart=chart)
     else:

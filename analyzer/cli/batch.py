@@ -30,18 +30,28 @@ BATCH_LINES = 64
 def check_batch_args(args) -> None:
     """Refuse the options ``--batch`` cannot take: the shoe options, a format other than json."""
     if args.format not in (None, "json"):
-        raise UsageError(f"--batch writes JSON Lines (one 'odds --format json' document per line); "
-                         f"--format {args.format!r} is not offered with it (give --format json or none)")
-    given = [o for o, v in (("--decks", args.decks), ("--shoe", args.shoe),
-                            ("--remove", args.remove.strip() or None), ("--known", args.known or None))
-             if v is not None]
+        raise UsageError(
+            f"--batch writes JSON Lines (one 'odds --format json' document per line); "
+            f"--format {args.format!r} is not offered with it (give --format json or none)"
+        )
+    given = [
+        o
+        for o, v in (
+            ("--decks", args.decks),
+            ("--shoe", args.shoe),
+            ("--remove", args.remove.strip() or None),
+            ("--known", args.known or None),
+        )
+        if v is not None
+    ]
     if given:
-        raise UsageError(f"--batch reads each shoe from its line; {given[0]} cannot be given with it "
-                         "(write it in the lines: keys decks, shoe, remove, known)")
+        raise UsageError(
+            f"--batch reads each shoe from its line; {given[0]} cannot be given with it "
+            "(write it in the lines: keys decks, shoe, remove, known)"
+        )
 
 
-def run_batch(path: str, output: str | None, quiet: bool, document, documents=None,
-              chunk: int = BATCH_LINES) -> int:
+def run_batch(path: str, output: str | None, quiet: bool, document, documents=None, chunk: int = BATCH_LINES) -> int:
     """Answer every line of ``path`` with ``document(shoe, known)`` (one line of JSON text, no
     newline), one line each, into ``output`` (``None`` or ``-``: standard output; else atomically).
 
@@ -68,8 +78,6 @@ def run_batch(path: str, output: str | None, quiet: bool, document, documents=No
                 out.flush()
             bar.update(len(docs))
     return 0
-
-
 
 
 def _regular(path: str) -> bool:

@@ -82,6 +82,7 @@ def pay_value(option: str):
     def parse(text: str) -> Fraction:
         from ..bets.catalog import parse_pays
         from ..core.errors import BetError
+
         try:
             value = parse_pays(text.strip(), option)
         except BetError as e:
@@ -89,6 +90,7 @@ def pay_value(option: str):
         if value < 0:
             raise UsageError(f"{option} must be at least 0, got {text!r}")
         return value
+
     return converter(parse, "pay")
 
 
@@ -96,6 +98,7 @@ def fix_item(text: str) -> tuple[str, Fraction]:
     """``--fix EVENT=PAY``: an event's pay pinned (the last '=' splits)."""
     from ..bets.catalog import parse_pays
     from ..core.errors import BetError
+
     name, sep, pay = text.rpartition("=")
     if not sep or not name.strip():
         raise UsageError(f"--fix must be EVENT=PAY (e.g. 'natural win=1'), got {text!r}")
@@ -107,38 +110,87 @@ def fix_item(text: str) -> tuple[str, Fraction]:
 
 def register(sub) -> None:
     from ..reports.design import DEFAULT_BUDGET, MAX_BUDGET, MAX_LIMIT
-    p = sub.add_parser("design", help="pay tables that give a target house edge (and hit frequency), exactly",
-                       description=DESIGN)
+
+    p = sub.add_parser(
+        "design", help="pay tables that give a target house edge (and hit frequency), exactly", description=DESIGN
+    )
     _bet_options(p)
     g = p.add_argument_group("constraints")
-    g.add_argument("--edge", required=True, metavar="LO:HI|T[,T...]", type=converter(edge_value),
-                   help="the house edge band, e.g. 2%%:3%%, or target edges for a menu, e.g. 2%%,4%%,6%%")
-    g.add_argument("--tolerance", default="0.1%", metavar="X",
-                   type=converter(lambda t: fraction_value("--tolerance", t, -1e-12, 1, "from 0 to 100%"), "fraction"),
-                   help="a menu's band around each target edge: T - X to T + X (default 0.1%%)")
-    g.add_argument("--hit", metavar="LO:HI", type=converter(hit_value),
-                   help="the hit frequency band (probability of a pay above 0), e.g. 20%%:30%%")
-    g.add_argument("--max-pay", default="100", metavar="N", type=pay_value("--max-pay"),
-                   help="the largest pay (to 1) of an event (default 100)")
-    g.add_argument("--min-pay", default="1", metavar="N", type=pay_value("--min-pay"),
-                   help="the smallest pay of a free event (default 1; 0 lets an event become a push)")
-    g.add_argument("--step", default="1", metavar="S", type=pay_value("--step"),
-                   help="pays are multiples of S: 1 (whole pays, default), 1/2 or 0.5 (half units), 5, ...")
-    g.add_argument("--fix", metavar="EVENT=PAY", action="append", default=[], type=converter(fix_item),
-                   help="pin an event's pay, e.g. 'natural win=1'; may be repeated")
-    g.add_argument("--any-order", action="store_true",
-                   help="let a rarer event pay less than a commoner one (by default pays are "
-                        "non-decreasing with rarity)")
-    g.add_argument("--limit", default="20", metavar="N", type=whole("--limit", 0, MAX_LIMIT),
-                   help="tables listed per band, closest to its centre first (default 20)")
-    g.add_argument("--budget", default=str(DEFAULT_BUDGET), metavar="N", type=whole("--budget", 1, MAX_BUDGET),
-                   help=f"most partial tables searched per band (default {DEFAULT_BUDGET:,}, a few seconds); past it "
-                        "the count is a lower bound")
+    g.add_argument(
+        "--edge",
+        required=True,
+        metavar="LO:HI|T[,T...]",
+        type=converter(edge_value),
+        help="the house edge band, e.g. 2%%:3%%, or target edges for a menu, e.g. 2%%,4%%,6%%",
+    )
+    g.add_argument(
+        "--tolerance",
+        default="0.1%",
+        metavar="X",
+        type=converter(lambda t: fraction_value("--tolerance", t, -1e-12, 1, "from 0 to 100%"), "fraction"),
+        help="a menu's band around each target edge: T - X to T + X (default 0.1%%)",
+    )
+    g.add_argument(
+        "--hit",
+        metavar="LO:HI",
+        type=converter(hit_value),
+        help="the hit frequency band (probability of a pay above 0), e.g. 20%%:30%%",
+    )
+    g.add_argument(
+        "--max-pay",
+        default="100",
+        metavar="N",
+        type=pay_value("--max-pay"),
+        help="the largest pay (to 1) of an event (default 100)",
+    )
+    g.add_argument(
+        "--min-pay",
+        default="1",
+        metavar="N",
+        type=pay_value("--min-pay"),
+        help="the smallest pay of a free event (default 1; 0 lets an event become a push)",
+    )
+    g.add_argument(
+        "--step",
+        default="1",
+        metavar="S",
+        type=pay_value("--step"),
+        help="pays are multiples of S: 1 (whole pays, default), 1/2 or 0.5 (half units), 5, ...",
+    )
+    g.add_argument(
+        "--fix",
+        metavar="EVENT=PAY",
+        action="append",
+        default=[],
+        type=converter(fix_item),
+        help="pin an event's pay, e.g. 'natural win=1'; may be repeated",
+    )
+    g.add_argument(
+        "--any-order",
+        action="store_true",
+        help="let a rarer event pay less than a commoner one (by default pays are non-decreasing with rarity)",
+    )
+    g.add_argument(
+        "--limit",
+        default="20",
+        metavar="N",
+        type=whole("--limit", 0, MAX_LIMIT),
+        help="tables listed per band, closest to its centre first (default 20)",
+    )
+    g.add_argument(
+        "--budget",
+        default=str(DEFAULT_BUDGET),
+        metavar="N",
+        type=whole("--budget", 1, MAX_BUDGET),
+        help=f"most partial tables searched per band (default {DEFAULT_BUDGET:,}, a few seconds); past it "
+        "the count is a lower bound",
+    )
     add_output_options(p)
     p.set_defaults(func=cmd_design)
 
-    e = sub.add_parser("export", help="a bet's exact distribution as a weighted lookup table for a game server",
-                       description=EXPORT)
+    e = sub.add_parser(
+        "export", help="a bet's exact distribution as a weighted lookup table for a game server", description=EXPORT
+    )
     _bet_options(e)
     add_output_options(e, "output format: json (default), csv or md", ("json", "csv", "md"))
     e.set_defaults(func=cmd_export, format="json")
@@ -166,9 +218,17 @@ def cmd_design(args) -> int:
     check_outputs(args.output)
     shoe, bet, rules = _priced_bet(args)
     fixed = dict(args.fix)
-    options = {"max_pay": args.max_pay, "min_pay": args.min_pay, "step": args.step, "fixed": fixed,
-               "monotone": not args.any_order, "limit": args.limit, "budget": args.budget, "rules": rules,
-               "hit": args.hit}
+    options = {
+        "max_pay": args.max_pay,
+        "min_pay": args.min_pay,
+        "step": args.step,
+        "fixed": fixed,
+        "monotone": not args.any_order,
+        "limit": args.limit,
+        "budget": args.budget,
+        "rules": rules,
+        "hit": args.hit,
+    }
     kind, values = args.edge
     if kind == "band":
         designs = [design(shoe, bet, values, **options)]
@@ -180,10 +240,16 @@ def cmd_design(args) -> int:
             raise UsageError(designs[0].reason)
     described = shoe.describe() + ("" if rules is None else f"; rules {rules.name}")
     if args.format == "json":
-        constraints = {"max_pay": str(args.max_pay), "min_pay": str(args.min_pay), "step": str(args.step),
-                       "monotone": not args.any_order, "limit": args.limit, "budget": args.budget,
-                       "hit": None if args.hit is None else [str(x) for x in args.hit],
-                       "tolerance": str(args.tolerance) if kind == "menu" else None}
+        constraints = {
+            "max_pay": str(args.max_pay),
+            "min_pay": str(args.min_pay),
+            "step": str(args.step),
+            "monotone": not args.any_order,
+            "limit": args.limit,
+            "budget": args.budget,
+            "hit": None if args.hit is None else [str(x) for x in args.hit],
+            "tolerance": str(args.tolerance) if kind == "menu" else None,
+        }
         text = docs.design_json(designs, described, constraints)
     elif args.format == "csv":
         text = docs.design_csv(designs, described)

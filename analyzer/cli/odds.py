@@ -27,35 +27,57 @@ if TYPE_CHECKING:
 
 
 def register(sub) -> None:
-    odds = sub.add_parser("odds", help="exact outcome probabilities and the EV of every selected bet",
-                          description="Exact Player/Banker/Tie probabilities and the exact EV, "
-                                      "house edge and variance of the selected bets (main bets by default).")
+    odds = sub.add_parser(
+        "odds",
+        help="exact outcome probabilities and the EV of every selected bet",
+        description="Exact Player/Banker/Tie probabilities and the exact EV, "
+        "house edge and variance of the selected bets (main bets by default).",
+    )
     add_shoe_options(odds)
     add_bet_options(odds)
     add_rules_options(odds)
-    odds.add_argument("--known", metavar="POS=CARD", action="append", default=[], type=converter(known_item),
-                      help="a card known at a dealing position (1 P1, 2 B1, 3 P2, 4 B2, 5 and 6 the fifth and "
-                           "sixth cards off the shoe), e.g. 1=9 or 5=Kh; may be repeated: the odds are then "
-                           "conditional on those cards")
-    odds.add_argument("--card-budget", metavar="N", default=None, type=converter(card_budget),
-                      help="most sequences of card classes the card engine enumerates for one bet "
-                           "(default 40,000,000, about 15 s; at most 1,000,000,000); a bet beyond it is refused "
-                           "with its estimate")
-    odds.add_argument("--breakeven", metavar="BET[:EVENT]",
-                      help="EV with that event's payout left symbolic (default: the bet's first paying "
-                           "event), and the payout or commission that makes the bet break even")
-    odds.add_argument("--batch", metavar="FILE",
-                      help="many shoes: one JSON object per line of FILE ('-' standard input) with keys "
-                           "decks, shoe, remove, known; writes JSON Lines, one 'odds --format json' "
-                           "document per line, in order (the bet and rules options apply to every line)")
-    add_output_options(odds, "output format: md (Markdown, default), csv or json; with --batch, json "
-                             "(JSON Lines) only")
+    odds.add_argument(
+        "--known",
+        metavar="POS=CARD",
+        action="append",
+        default=[],
+        type=converter(known_item),
+        help="a card known at a dealing position (1 P1, 2 B1, 3 P2, 4 B2, 5 and 6 the fifth and "
+        "sixth cards off the shoe), e.g. 1=9 or 5=Kh; may be repeated: the odds are then "
+        "conditional on those cards",
+    )
+    odds.add_argument(
+        "--card-budget",
+        metavar="N",
+        default=None,
+        type=converter(card_budget),
+        help="most sequences of card classes the card engine enumerates for one bet "
+        "(default 40,000,000, about 15 s; at most 1,000,000,000); a bet beyond it is refused "
+        "with its estimate",
+    )
+    odds.add_argument(
+        "--breakeven",
+        metavar="BET[:EVENT]",
+        help="EV with that event's payout left symbolic (default: the bet's first paying "
+        "event), and the payout or commission that makes the bet break even",
+    )
+    odds.add_argument(
+        "--batch",
+        metavar="FILE",
+        help="many shoes: one JSON object per line of FILE ('-' standard input) with keys "
+        "decks, shoe, remove, known; writes JSON Lines, one 'odds --format json' "
+        "document per line, in order (the bet and rules options apply to every line)",
+    )
+    add_output_options(odds, "output format: md (Markdown, default), csv or json; with --batch, json (JSON Lines) only")
     add_quiet_option(odds)
     # None: not given (md, or json with --batch, which refuses an explicit md or csv)
     odds.set_defaults(func=cmd_odds, format=None)
 
-    bets = sub.add_parser("bets", help="list the bets and tables (with --bets-file, yours too)",
-                          description="The bet catalog: ids, names, pay tables and the named tables.")
+    bets = sub.add_parser(
+        "bets",
+        help="list the bets and tables (with --bets-file, yours too)",
+        description="The bet catalog: ids, names, pay tables and the named tables.",
+    )
     bets.add_argument("--bets-file", metavar="FILE", help="a TOML file of extra bets and tables")
     add_output_options(bets)
     bets.set_defaults(func=cmd_bets)
@@ -64,6 +86,7 @@ def register(sub) -> None:
 def card_budget(text: str) -> int:
     """``--card-budget N``: a whole number from 1 to the card engine's ``MAX_BUDGET``."""
     from ..core.classengine import MAX_BUDGET
+
     return whole_number("--card-budget", text, 1, MAX_BUDGET)
 
 
@@ -77,6 +100,7 @@ def card_engine_options(args) -> dict:
 
     def progress(total, what):
         return progress_bar(total, f"compiling {what}", quiet or total < 2_000_000, unit="seq")
+
     return {"budget": budget, "progress": progress}
 
 
@@ -98,12 +122,14 @@ class OddsPlan:
 
     def __init__(self, args, solvers=None):
         from ..core.solver import SolverCache
+
         self.best = (getattr(args, "player_option", None) or "").strip() == "best"
         if self.best:
             from ..bets.rules_files import load_rules
             from ..core.choice import best_rules
             from ..core.shoe import Shoe
-            rules_from_args(args, Shoe.standard(8))        # checks --rules and --player-option once
+
+            rules_from_args(args, Shoe.standard(8))  # checks --rules and --player-option once
             base = load_rules(args.rules)
             self.best_rules = lru_cache(maxsize=STRATEGY_CACHE)(lambda counts: best_rules(base, counts))
             self.rules, self.strategy = None, None
@@ -114,15 +140,20 @@ class OddsPlan:
         self.bets, self.spec = breakeven_bets(args, self.series)
         if self.series and getattr(args, "known", None):
             from ..core.errors import BetError
-            raise BetError("series bets are priced with independent coups off the top of the declared shoe: "
-                           "--known does not apply to them (price them without --known)")
-        if self.spec is not None and self.spec[1] is not None:   # an unknown event: refused before any shoe
+
+            raise BetError(
+                "series bets are priced with independent coups off the top of the declared shoe: "
+                "--known does not apply to them (price them without --known)"
+            )
+        if self.spec is not None and self.spec[1] is not None:  # an unknown event: refused before any shoe
             bet = next(b for b in self.bets if b.id == self.spec[0])
             names = [e.event for e in bet.events] + [bet.otherwise_event]
             if self.spec[1] not in names:
                 from ..core.errors import BetError
-                raise BetError(f"bet {bet.id!r} has no event {self.spec[1]!r} "
-                               f"(events: {', '.join(repr(n) for n in names)})")
+
+                raise BetError(
+                    f"bet {bet.id!r} has no event {self.spec[1]!r} (events: {', '.join(repr(n) for n in names)})"
+                )
         self.solvers = solvers if solvers is not None else SolverCache(self.bets, options=card_engine_options(args))
 
     def solver_of(self, shoe, known):
@@ -143,9 +174,13 @@ class OddsPlan:
             return []
         if known:
             from ..core.errors import BetError
-            raise BetError("series bets are priced with independent coups off the top of the declared "
-                           "shoe: known cards do not apply to them")
+
+            raise BetError(
+                "series bets are priced with independent coups off the top of the declared "
+                "shoe: known cards do not apply to them"
+            )
         from ..bets.series import price_series
+
         rules = self.best_rules(shoe.value_counts)[0] if self.best else self.rules
         return price_series(shoe, self.series, rules)
 
@@ -162,10 +197,13 @@ class OddsPlan:
     def lines(self, items) -> list[str]:
         """:meth:`line` of each ``(shoe, known)``, the shoes of one solver solved together."""
         from ..core.solver import solve_each
+
         jobs = [self.solver_of(shoe, known) for shoe, known in items]
         results = solve_each((solver, shoe) for (solver, _), (shoe, _) in zip(jobs, items, strict=True))
-        return [odds_line_of(r, breakeven_of(r, self.spec), plan, self.series_of(shoe, known))
-                for r, (_, plan), (shoe, known) in zip(results, jobs, items)]
+        return [
+            odds_line_of(r, breakeven_of(r, self.spec), plan, self.series_of(shoe, known))
+            for r, (_, plan), (shoe, known) in zip(results, jobs, items)
+        ]
 
 
 def cmd_odds(args) -> int:
@@ -181,12 +219,14 @@ def cmd_odds(args) -> int:
     series = plan.series_of(shoe, known)
     if fmt == "json":
         from ..io.tables import json_text
+
         write_output(json_text(odds_document(result, be, strategy, series)), args.output)
         return 0
     writers: dict[str, Callable[..., str]] = {"md": formatting.odds_markdown, "csv": formatting.odds_csv}
     text = writers[fmt](result, breakeven=be, **({"series": series} if series else {}))
     if strategy is not None and fmt == "md":
         from ..reports.rules_tables import strategy_markdown
+
         text = text.rstrip("\n") + "\n\n" + "\n".join(strategy_markdown(strategy)) + "\n"
     write_output(text, args.output)
     return 0
@@ -195,6 +235,7 @@ def cmd_odds(args) -> int:
 def cmd_batch(args) -> int:
     """``odds --batch FILE``: every line's shoe through one compiled bet set (see :mod:`.batch`)."""
     from .batch import check_batch_args, run_batch
+
     check_batch_args(args)
     plan = OddsPlan(args)
     return run_batch(args.batch, args.output, args.quiet, plan.line, plan.lines)
@@ -210,8 +251,10 @@ def breakeven_bets(args, series: list | None = None) -> tuple[tuple, tuple[str, 
     bet_id, _, event = args.breakeven.partition(":")
     if bet_id in catalog_from_args(args).series:
         from ..core.errors import BetError
-        raise BetError(f"--breakeven {bet_id}: a series bet's break-even payout is not computed "
-                       "(only bets settled on one coup)")
+
+        raise BetError(
+            f"--breakeven {bet_id}: a series bet's break-even payout is not computed (only bets settled on one coup)"
+        )
     if bet_id not in {b.id for b in bets}:
         bets = bets + (catalog_from_args(args).bet(bet_id),)
     return bets, (bet_id, event or None)
@@ -222,6 +265,7 @@ def breakeven_of(result, spec):
     if spec is None:
         return None
     from ..bets.breakeven import breakeven
+
     return breakeven(result.bet(spec[0]), spec[1])
 
 
@@ -229,9 +273,11 @@ def odds_document(result, be=None, strategy=None, series=()) -> dict:
     """The JSON document of ``baccarat odds --format json`` (one line of ``--batch``);
     ``series``: priced series bets (:class:`analyzer.bets.series.SeriesResult`), last."""
     from ..reports.odds_tables import odds_dict, series_document
+
     doc = odds_dict(result, breakeven=be)
     if strategy is not None:
         from ..reports.rules_tables import strategy_dict
+
         doc["player_strategy"] = strategy_dict(strategy)
     if series:
         doc.update(series_document(series))
@@ -242,9 +288,11 @@ def odds_line_of(result, be=None, strategy=None, series=()) -> str:
     """:func:`odds_document` as one compact JSON line (``odds --batch``), the same text as
     ``json.dumps`` of it with ``separators=(",", ":")``, written without the dicts."""
     from ..reports.odds_tables import odds_line, series_document
+
     extra: dict = {}
     if strategy is not None:
         from ..reports.rules_tables import strategy_dict
+
         extra["player_strategy"] = strategy_dict(strategy)
     if series:
         extra.update(series_document(series))
@@ -256,7 +304,6 @@ def cmd_bets(args) -> int:
 
     fmt = args.format
     cat = catalog_from_args(args)
-    text = {"md": formatting.catalog_markdown, "csv": formatting.catalog_csv,
-            "json": formatting.catalog_json}[fmt](cat)
+    text = {"md": formatting.catalog_markdown, "csv": formatting.catalog_csv, "json": formatting.catalog_json}[fmt](cat)
     write_output(text, args.output)
     return 0

@@ -54,8 +54,12 @@ class Parser(argparse.ArgumentParser):
 
     def parse_args(self, args=None, namespace=None):
         parsed = super().parse_args(args, namespace)
-        refused = [v for value in vars(parsed).values()
-                   for v in (value if isinstance(value, list) else [value]) if isinstance(v, Refused)]
+        refused = [
+            v
+            for value in vars(parsed).values()
+            for v in (value if isinstance(value, list) else [value])
+            if isinstance(v, Refused)
+        ]
         if refused:
             raise min(refused, key=lambda r: r.order).error
         return parsed
@@ -65,11 +69,13 @@ def converter(parse, name: str | None = None):
     """``parse`` (text -> value, :class:`BaccaratError` when the text is bad) as an argparse
     ``type=``: a bad text's error reaches the user as it is, after argparse's own (see
     :class:`Parser`; argparse would reword a ``ValueError`` as "invalid value")."""
+
     def convert(text):
         try:
             return parse(text)
         except BaccaratError as e:
             return Refused(e)
+
     convert.__name__ = name or str(getattr(parse, "__name__", "value"))
     convert.__doc__ = parse.__doc__
     return convert
@@ -95,6 +101,7 @@ def whole(option: str, lo: int = 0, hi: int | None = None):
 def decks_value(text: str) -> Given:
     """``--decks N``: the standard shoe of N decks (1 .. 10,000)."""
     from ..core.shoe import Shoe
+
     if not re.fullmatch(r"-?[0-9]{1,9}", text.strip()):
         shown = text if len(text) <= 20 else text[:20] + "..."
         raise UsageError(f"--decks must be a whole number from 1 to 10000, got {shown!r}")
@@ -104,12 +111,14 @@ def decks_value(text: str) -> Given:
 def shoe_value(text: str) -> Given:
     """``--shoe SPEC``: the shoe of :meth:`analyzer.core.shoe.Shoe.parse`."""
     from ..core.shoe import Shoe
+
     return Given(text, Shoe.parse(text))
 
 
 def remove_value(text: str) -> Given:
     """``--remove CARDS``: the names of the cards seen, in order (none for blank text)."""
     from ..core.cards import card_name, parse_cards
+
     return Given(text, tuple(card_name(*c) for c in parse_cards(text)))
 
 
@@ -117,25 +126,35 @@ def known_item(text: str) -> Given:
     """One ``--known POS=CARD`` (:func:`analyzer.core.known.parse_known`), checked alone; the
     items together are :func:`known_from_args`."""
     from ..core.known import parse_known
+
     return Given(text, parse_known([text]))
 
 
 def add_shoe_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("shoe")
     x = g.add_mutually_exclusive_group()
-    x.add_argument("--decks", type=converter(decks_value), default=None, metavar="N",
-                   help="number of 52-card decks (default 8)")
-    x.add_argument("--shoe", metavar="SPEC", type=converter(shoe_value),
-                   help="counts per rank 'A=32,2=32,...,K=32' or per card 'As=8,Ah=8,...' "
-                        "(names not given count 0)")
-    g.add_argument("--remove", metavar="CARDS", default="", type=converter(remove_value),
-                   help="cards already seen, e.g. '5 5 K 9h' (a rank without a suit makes the "
-                        "shoe rank-only)")
+    x.add_argument(
+        "--decks", type=converter(decks_value), default=None, metavar="N", help="number of 52-card decks (default 8)"
+    )
+    x.add_argument(
+        "--shoe",
+        metavar="SPEC",
+        type=converter(shoe_value),
+        help="counts per rank 'A=32,2=32,...,K=32' or per card 'As=8,Ah=8,...' (names not given count 0)",
+    )
+    g.add_argument(
+        "--remove",
+        metavar="CARDS",
+        default="",
+        type=converter(remove_value),
+        help="cards already seen, e.g. '5 5 K 9h' (a rank without a suit makes the shoe rank-only)",
+    )
 
 
 def shoe_from_args(args):
     """The shoe of ``--decks`` or ``--shoe`` (8 decks by default), less ``--remove``'s cards."""
     from ..core.shoe import Shoe
+
     given = args.shoe if args.shoe is not None else args.decks
     shoe = given.value if given is not None else Shoe.standard(8)
     if args.remove.value:
@@ -149,32 +168,54 @@ def known_from_args(args, shoe):
     if not args.known:
         return None
     from ..core.known import parse_known
+
     known = parse_known(args.known)
-    known.physical_ways(shoe)      # a card the shoe lacks: one line, before any work
+    known.physical_ways(shoe)  # a card the shoe lacks: one line, before any work
     return known
 
 
-def add_output_options(p: argparse.ArgumentParser,
-                       formats: str = "output format: md (Markdown, default), csv or json",
-                       choices: tuple[str, ...] = FORMATS) -> None:
+def add_output_options(
+    p: argparse.ArgumentParser,
+    formats: str = "output format: md (Markdown, default), csv or json",
+    choices: tuple[str, ...] = FORMATS,
+) -> None:
     """``--format`` (one of ``choices``, checked by :func:`check_format` as it is parsed) and
     ``--output``."""
-    p.add_argument("--format", default="md", metavar="FMT", help=formats,
-                   type=converter(lambda text: check_format(text, choices), "format"))
-    p.add_argument("--output", "-o", metavar="FILE",
-                   help="write to FILE instead of standard output ('-' is standard output)")
+    p.add_argument(
+        "--format",
+        default="md",
+        metavar="FMT",
+        help=formats,
+        type=converter(lambda text: check_format(text, choices), "format"),
+    )
+    p.add_argument(
+        "--output", "-o", metavar="FILE", help="write to FILE instead of standard output ('-' is standard output)"
+    )
 
 
 def add_quiet_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--quiet", "-q", action="store_true",
-                   help="no progress bar (it is shown on standard error when that is a terminal)")
+    p.add_argument(
+        "--quiet",
+        "-q",
+        action="store_true",
+        help="no progress bar (it is shown on standard error when that is a terminal)",
+    )
 
 
 def progress_bar(total: int | None, what: str, quiet: bool = False, unit: str = "it"):
     """A tqdm bar on standard error; off with ``--quiet`` or when stderr is not a terminal."""
     from tqdm import tqdm
-    return tqdm(total=total, desc=what, unit=unit, file=sys.stderr, leave=False, dynamic_ncols=True,
-                disable=True if quiet else None, mininterval=0.5)
+
+    return tqdm(
+        total=total,
+        desc=what,
+        unit=unit,
+        file=sys.stderr,
+        leave=False,
+        dynamic_ncols=True,
+        disable=True if quiet else None,
+        mininterval=0.5,
+    )
 
 
 def whole_number(option: str, text: str, lo: int = 0, hi: int | None = None) -> int:
@@ -205,6 +246,7 @@ def fraction_value(option: str, text: str, low, high, what: str):
     """The exact value of a fraction option (``0.01``, ``1e-3`` or ``1%``), strictly between
     ``low`` and ``high`` (``what`` says so in the message), or a one-line error."""
     from fractions import Fraction
+
     t = text.strip()
     if not re.fullmatch(r"[+-]?(?:[0-9]{1,20}(?:\.[0-9]{0,20})?|\.[0-9]{1,20})(?:[eE][+-]?[0-9]{1,3})?%?", t):
         shown = t if len(t) <= 30 else t[:30] + "..."
@@ -226,12 +268,15 @@ def fraction(option: str, low, high, what: str):
 def local_jobs(jobs: int | str) -> int:
     """``--jobs`` for processes on this machine: 1 .. the number of CPUs it has."""
     import os
+
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     if not isinstance(jobs, int):
         jobs = whole_number("--jobs", jobs, 1)
     if jobs > cpus:
-        raise UsageError(f"--jobs {jobs} is more than the {cpus} CPU(s) of this machine "
-                         "(each job is a process with its own copy of the engine)")
+        raise UsageError(
+            f"--jobs {jobs} is more than the {cpus} CPU(s) of this machine "
+            "(each job is a process with its own copy of the engine)"
+        )
     return jobs
 
 
@@ -258,7 +303,7 @@ def emit(text: str) -> None:
     except BrokenPipeError:
         raise
     except OSError as e:
-        try:                            # the interpreter's last flush must not fail again
+        try:  # the interpreter's last flush must not fail again
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, sys.stdout.fileno())
         except (OSError, ValueError):
@@ -276,16 +321,26 @@ def write_output(text: str, output: str | None) -> None:
 
 def add_bet_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("bets")
-    g.add_argument("--table", metavar="NAME", action="append", default=[],
-                   help="a named rule set: its bets (see 'baccarat bets'); may be repeated")
-    g.add_argument("--bets", metavar="IDS", action="append", default=[],
-                   help="bet ids, comma separated (see 'baccarat bets'), or 'all'; may be repeated")
-    g.add_argument("--bets-file", metavar="FILE",
-                   help="a TOML file of extra bets and tables (format in docs/bets.md)")
+    g.add_argument(
+        "--table",
+        metavar="NAME",
+        action="append",
+        default=[],
+        help="a named rule set: its bets (see 'baccarat bets'); may be repeated",
+    )
+    g.add_argument(
+        "--bets",
+        metavar="IDS",
+        action="append",
+        default=[],
+        help="bet ids, comma separated (see 'baccarat bets'), or 'all'; may be repeated",
+    )
+    g.add_argument("--bets-file", metavar="FILE", help="a TOML file of extra bets and tables (format in docs/bets.md)")
 
 
 def catalog_from_args(args):
     from ..bets.catalog import catalog, load_bets_file
+
     return load_bets_file(args.bets_file) if getattr(args, "bets_file", None) else catalog()
 
 
@@ -298,6 +353,7 @@ def bets_from_args(args, cat=None, series: list | None = None):
     selected with its bets when nothing is named); without it a series bet's id is
     refused.  ``all`` names every bet settled on one coup, not the series bets."""
     from ..bets.catalog import MAIN_BETS
+
     cat = cat or catalog_from_args(args)
     ids: list[str] = []
     for name in args.table:
@@ -317,6 +373,7 @@ def bets_from_args(args, cat=None, series: list | None = None):
                 raise UsageError(f"--bets {group!r} has an empty item (two commas?)")
     if not ids and not series and getattr(args, "bets_file", None):
         from ..bets.catalog import catalog
+
         ids = [b for b in cat.bets if b not in catalog().bets]
         if series is not None:
             series.extend(s for k, s in cat.series.items() if k not in catalog().series)

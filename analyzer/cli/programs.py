@@ -81,31 +81,74 @@ def tiers(text: str) -> tuple[tuple[Fraction, Fraction], ...]:
 
 
 def register(sub) -> None:
-    p = sub.add_parser("programs", help="rolling chips, loss rebates and the tail of a trip, exactly",
-                       description=DESCRIPTION)
+    p = sub.add_parser(
+        "programs", help="rolling chips, loss rebates and the tail of a trip, exactly", description=DESCRIPTION
+    )
     add_shoe_options(p)
     g = p.add_argument_group("program")
     g.add_argument("--bet", metavar="ID", default="banker", help="the bet (default banker; see 'baccarat bets')")
     g.add_argument("--bets-file", metavar="FILE", help="a TOML file of extra bets (format in docs/bets.md)")
-    g.add_argument("--hands", default="1000", metavar="N", type=whole("--hands", 1, MAX_HANDS),
-                   help="hands in the trip (default 1000)")
-    g.add_argument("--stake", default="1", metavar="AMOUNT", type=amount_of("--stake"),
-                   help="the stake of every hand, and the value of a rolling chip (default 1)")
-    g.add_argument("--chips", default="100", metavar="C", type=whole("--chips", 1, 1_000_000),
-                   help="rolling chips to wash, one a hand (default 100)")
-    g.add_argument("--rebate", default="10", metavar="PERCENT", type=converter(lambda t: rate("--rebate", t)),
-                   help="the rate returned of the trip's net loss (default 10)")
-    g.add_argument("--threshold", default="0", metavar="AMOUNT",
-                   type=converter(lambda t: signed_amount("--threshold", t)),
-                   help="no rebate on a net loss below this (default 0)")
-    g.add_argument("--tiers", metavar="T:R,...", type=converter(tiers),
-                   help="tiers instead: the rate R%% of the highest threshold T reached, on the whole loss")
-    g.add_argument("--win", metavar="X", action="append", type=converter(lambda t: signed_amount("--win", t)),
-                   help="P(net >= X), exact and by the normal approximation (repeat; default 0)")
-    g.add_argument("--exits", metavar="N", type=whole("--exits", 1, MAX_HANDS),
-                   help="the best stop-loss and stop-win exits of a trip of at most N hands under the rebate")
-    g.add_argument("--budget", default="5", metavar="SECONDS", type=whole("--budget", 1, 600),
-                   help="refuse a trip whose exact work is estimated above this (default 5)")
+    g.add_argument(
+        "--hands",
+        default="1000",
+        metavar="N",
+        type=whole("--hands", 1, MAX_HANDS),
+        help="hands in the trip (default 1000)",
+    )
+    g.add_argument(
+        "--stake",
+        default="1",
+        metavar="AMOUNT",
+        type=amount_of("--stake"),
+        help="the stake of every hand, and the value of a rolling chip (default 1)",
+    )
+    g.add_argument(
+        "--chips",
+        default="100",
+        metavar="C",
+        type=whole("--chips", 1, 1_000_000),
+        help="rolling chips to wash, one a hand (default 100)",
+    )
+    g.add_argument(
+        "--rebate",
+        default="10",
+        metavar="PERCENT",
+        type=converter(lambda t: rate("--rebate", t)),
+        help="the rate returned of the trip's net loss (default 10)",
+    )
+    g.add_argument(
+        "--threshold",
+        default="0",
+        metavar="AMOUNT",
+        type=converter(lambda t: signed_amount("--threshold", t)),
+        help="no rebate on a net loss below this (default 0)",
+    )
+    g.add_argument(
+        "--tiers",
+        metavar="T:R,...",
+        type=converter(tiers),
+        help="tiers instead: the rate R%% of the highest threshold T reached, on the whole loss",
+    )
+    g.add_argument(
+        "--win",
+        metavar="X",
+        action="append",
+        type=converter(lambda t: signed_amount("--win", t)),
+        help="P(net >= X), exact and by the normal approximation (repeat; default 0)",
+    )
+    g.add_argument(
+        "--exits",
+        metavar="N",
+        type=whole("--exits", 1, MAX_HANDS),
+        help="the best stop-loss and stop-win exits of a trip of at most N hands under the rebate",
+    )
+    g.add_argument(
+        "--budget",
+        default="5",
+        metavar="SECONDS",
+        type=whole("--budget", 1, 600),
+        help="refuse a trip whose exact work is estimated above this (default 5)",
+    )
     add_rules_options(p)
     p.add_argument("--chart", metavar="FILE.png", help="draw the net result's distribution (needs matplotlib)")
     add_output_options(p)
@@ -138,25 +181,30 @@ def cmd_programs(args) -> int:
         raise UsageError(
             f"{args.hands:,} hands of {bet.id} are more exact work than the budget of {args.budget} s "
             f"(about {work.seconds:.0f} s): at most {work.fits:,} hands fit (--hands {work.fits}), "
-            f"or raise --budget")
+            f"or raise --budget"
+        )
     if args.exits is not None and exits_seconds(work, args.exits) > args.budget:
-        best_exits(result_bet, args.exits, args.stake, rebate, float(args.budget))   # refuses, naming what fits
+        best_exits(result_bet, args.exits, args.stake, rebate, float(args.budget))  # refuses, naming what fits
     chips = rolling_chips(result_bet, args.chips)
     pr = program(result_bet, args.hands, args.stake, rebate, wins, plan=work)
-    exits = None if args.exits is None else best_exits(result_bet, args.exits, args.stake, rebate,
-                                                        float(args.budget))
+    exits = None if args.exits is None else best_exits(result_bet, args.exits, args.stake, rebate, float(args.budget))
     chart = None
     if args.chart:
         if available():
-            docs.programs_chart(pr, f"{bet.name}, {args.hands:,} hands of {args.stake}"
-                                + (f", rules {rules.name}" if rules is not None else ""), args.chart)
+            docs.programs_chart(
+                pr,
+                f"{bet.name}, {args.hands:,} hands of {args.stake}"
+                + (f", rules {rules.name}" if rules is not None else ""),
+                args.chart,
+            )
             chart = args.chart
         else:
             print("programs: chart skipped: matplotlib is not installed (pip install '.[plots]')", file=sys.stderr)
     if args.format == "md":
         text = docs.programs_markdown(pr, chips, result_bet, analysis, chart=chart, exits=exits)
     else:
-        text = {"csv": docs.programs_csv, "json": docs.programs_json}[args.format](pr, chips, result_bet, analysis,
-                                                                                 exits=exits)
+        text = {"csv": docs.programs_csv, "json": docs.programs_json}[args.format](
+            pr, chips, result_bet, analysis, exits=exits
+        )
     write_output(text, args.output)
     return 0

@@ -49,8 +49,10 @@ def rule_choice(args):
     if (getattr(args, "player_option", None) or "").strip() != "best":
         return _rules(args), False
     import argparse
-    rules_from_args(argparse.Namespace(**{**vars(args), "player_option": "draw"}))   # offers an option?
+
+    rules_from_args(argparse.Namespace(**{**vars(args), "player_option": "draw"}))  # offers an option?
     from ..bets.rules_files import load_rules
+
     return load_rules(args.rules), True
 
 
@@ -63,6 +65,7 @@ def _decks_list(text: str) -> tuple[int, ...]:
     """``"1,2,8"`` -> ``(1, 2, 8)``: at most :data:`MAX_DECKS_LIST` different whole numbers of
     decks, each from 1 to 10,000 (the largest shoe), refused in one line before any work."""
     from ..core.shoe import MAX_CARDS
+
     most = MAX_CARDS // 52
     shown = text if len(text) <= 30 else text[:30] + "..."
     items = [t.strip() for t in text.split(",") if t.strip()]
@@ -91,15 +94,18 @@ def cmd_decks(args) -> int:
     if args.table or args.bets or args.bets_file:
         bets = bets_from_args(args)
         from ..bets.catalog import Table
-        tables = [Table("selected", "Selected bets", "The bets named on the command line.",
-                        tuple(b.id for b in bets))]
+
+        tables = [Table("selected", "Selected bets", "The bets named on the command line.", tuple(b.id for b in bets))]
     else:
         bets = tuple(cat.bets.values())
         tables = list(cat.tables.values())
     rules, best = rule_choice(args)
-    described = None if rules is None else rules.describe() + (
-        "; the Player's option played best for each shoe" if best else "")
-    if best:                                               # the best play depends on the shoe
+    described = (
+        None
+        if rules is None
+        else rules.describe() + ("; the Player's option played best for each shoe" if best else "")
+    )
+    if best:  # the best play depends on the shoe
         results = {}
         for d in decks:
             shoe = Shoe.standard(d)
@@ -109,9 +115,11 @@ def cmd_decks(args) -> int:
         results = {d: solver.solve(Shoe.standard(d)) for d in decks}
     ids = [b.id for b in bets]
     command = "baccarat decks " + f"--decks-list {','.join(map(str, decks))}" + reproduce_words(args)
-    text = {"md": lambda: reportfmt.by_decks_markdown(results, tables, command, {}),
-            "csv": lambda: reportfmt.by_decks_csv(results, ids),
-            "json": lambda: json_with_rules(reportfmt.by_decks_json(results, ids), described)}[fmt]()
+    text = {
+        "md": lambda: reportfmt.by_decks_markdown(results, tables, command, {}),
+        "csv": lambda: reportfmt.by_decks_csv(results, ids),
+        "json": lambda: json_with_rules(reportfmt.by_decks_json(results, ids), described),
+    }[fmt]()
     write_output(text, args.output)
     return 0
 
@@ -124,11 +132,13 @@ def cmd_distributions(args) -> int:
     fmt = args.format
     shoe = shoe_from_args(args)
     d = distributions(shoe, _rules(args, shoe))
-    text = {"md": lambda: reportfmt.distributions_markdown(d, "baccarat distributions " + _shoe_words(args)
-                                                           + reproduce_words(args)),
-            "csv": lambda: reportfmt.distributions_csv(d),
-            "json": lambda: json_with_rules(reportfmt.distributions_json(d),
-                                            d.rules.describe() if d.rules else None)}[fmt]()
+    text = {
+        "md": lambda: reportfmt.distributions_markdown(
+            d, "baccarat distributions " + _shoe_words(args) + reproduce_words(args)
+        ),
+        "csv": lambda: reportfmt.distributions_csv(d),
+        "json": lambda: json_with_rules(reportfmt.distributions_json(d), d.rules.describe() if d.rules else None),
+    }[fmt]()
     write_output(text, args.output)
     return 0
 
@@ -138,6 +148,7 @@ def eor_json_text(e) -> str:
     ``POST /eor`` too)."""
     from ..reports import analysis_tables as reportfmt
     from ..reports.writer import json_with_rules
+
     return json_with_rules(reportfmt.eor_json(e), e.rules and e.rules.describe())
 
 
@@ -152,12 +163,15 @@ def cmd_eor(args) -> int:
     rules = _rules(args, shoe)
     if rules is not None:
         from ..core.solver import Solver
+
         solver = Solver(bets, rules=rules)
     e = effects_of_removal(shoe, bets, cards=args.cards, solver=solver)
     command = "baccarat eor " + _shoe_words(args) + reproduce_words(args)
-    text = {"md": lambda: reportfmt.eor_markdown(e, command, {}),
-            "csv": lambda: reportfmt.eor_csv(e),
-            "json": lambda: eor_json_text(e)}[fmt]()
+    text = {
+        "md": lambda: reportfmt.eor_markdown(e, command, {}),
+        "csv": lambda: reportfmt.eor_csv(e),
+        "json": lambda: eor_json_text(e),
+    }[fmt]()
     write_output(text, args.output)
     return 0
 
@@ -168,8 +182,7 @@ def cmd_payouts(args) -> int:
 
     fmt = args.format
     if fmt == "json":
-        raise UsageError("payouts supports --format md or csv (the JSON of 'baccarat odds --breakeven' "
-                         "covers one bet)")
+        raise UsageError("payouts supports --format md or csv (the JSON of 'baccarat odds --breakeven' covers one bet)")
     shoe = shoe_from_args(args)
     a = Solver(bets_from_args(args), rules=_rules(args, shoe)).solve(shoe)
     words = "baccarat payouts " + _shoe_words(args) + reproduce_words(args)
@@ -186,6 +199,7 @@ def cmd_midcoup(args) -> int:
     from ..core.solver import Solver
     from ..reports import midcoup, midcoup_tables as mc
     from ..reports.odds_tables import shoe_json
+
     if args.table not in MIDCOUP:
         raise UsageError(f"unknown --table {args.table!r} (choose from {', '.join(MIDCOUP)})")
     fmt = args.format
@@ -194,7 +208,7 @@ def cmd_midcoup(args) -> int:
     check_outputs(args.output)
     shoe = shoe_from_args(args)
     bets = tuple(catalog().bets.values())
-    data: Any                               # what the table's builder gives, read by its own writers
+    data: Any  # what the table's builder gives, read by its own writers
     md: Callable[..., str]
     js: Callable[..., str]
     if args.table == "gold":
@@ -206,8 +220,11 @@ def cmd_midcoup(args) -> int:
         rules = _rules(args, shoe)
         tables: dict[str, tuple[Callable[[], object], Callable[..., str], Callable[..., str]]] = {
             "insurance": (lambda: midcoup.insurance_table(shoe, rules), mc.insurance_markdown, mc.insurance_json),
-            "known-card-edges": (lambda: midcoup.known_card_report(shoe, rules), mc.known_edges_markdown,
-                                 mc.known_edges_json),
+            "known-card-edges": (
+                lambda: midcoup.known_card_report(shoe, rules),
+                mc.known_edges_markdown,
+                mc.known_edges_json,
+            ),
         }
         build, md, js = tables[args.table]
         data = build()
@@ -215,8 +232,7 @@ def cmd_midcoup(args) -> int:
     if args.remove.strip():
         where += f" --remove '{args.remove}'"
     cmd = f"baccarat midcoup --table {args.table} {where}" + reproduce_words(args)
-    text = (md(data, shoe.describe(), cmd, rules) if fmt == "md"
-            else js(data, shoe_json(Solver(()).solve(shoe)), rules))
+    text = md(data, shoe.describe(), cmd, rules) if fmt == "md" else js(data, shoe_json(Solver(()).solve(shoe)), rules)
     write_output(text, args.output)
     return 0
 
@@ -224,9 +240,9 @@ def cmd_midcoup(args) -> int:
 def option_rules(args):
     """The rule set of ``midcoup --table gold``, whose Player's option it plays every way (None: Gold)."""
     from ..bets.rules_files import load_rules
+
     if getattr(args, "player_option", None):
-        raise UsageError("--table gold plays the Player's option every way (draw, stand, best): "
-                         "drop --player-option")
+        raise UsageError("--table gold plays the Player's option every way (draw, stand, best): drop --player-option")
     rules = load_rules(args.rules)
     if rules.is_default:
         return None
@@ -239,15 +255,22 @@ def cmd_report(args) -> int:
     from ..bets.rules_files import load_rules
     from ..io.files import check_folder
     from ..reports.writer import STEPS, generate
+
     decks = args.decks_list
-    rule_choice(args)                                   # bad --rules / --player-option: before any file
+    rule_choice(args)  # bad --rules / --player-option: before any file
     rules = load_rules(args.rules)
     option = args.player_option
-    check_folder(args.out, "reports")                   # a folder it may not replace: before any work
+    check_folder(args.out, "reports")  # a folder it may not replace: before any work
     start = time.perf_counter()
     with progress_bar(STEPS, "report", args.quiet) as bar:
-        files = generate(Path(args.out), decks, progress=lambda step: (bar.set_postfix_str(step), bar.update()),
-                         rules=None if rules.is_default else rules, player_option=option, words=reproduce_words(args))
+        files = generate(
+            Path(args.out),
+            decks,
+            progress=lambda step: (bar.set_postfix_str(step), bar.update()),
+            rules=None if rules.is_default else rules,
+            player_option=option,
+            words=reproduce_words(args),
+        )
     print(f"wrote {len(files)} files to {args.out} in {time.perf_counter() - start:.1f} s", file=sys.stderr)
     return 0
 
@@ -268,27 +291,41 @@ def _shoe_words(args) -> str:
 
 
 def register(sub) -> None:
-    p = sub.add_parser("decks", help="house edge of the bets by number of decks",
-                       description="Exact probability, EV and house edge of every bet for several shoe sizes "
-                                   "(all catalog bets by table, unless --table/--bets name some).")
-    p.add_argument("--decks-list", default="1,2,4,6,8", metavar="LIST", type=converter(_decks_list),
-                   help="numbers of decks (default 1,2,4,6,8)")
+    p = sub.add_parser(
+        "decks",
+        help="house edge of the bets by number of decks",
+        description="Exact probability, EV and house edge of every bet for several shoe sizes "
+        "(all catalog bets by table, unless --table/--bets name some).",
+    )
+    p.add_argument(
+        "--decks-list",
+        default="1,2,4,6,8",
+        metavar="LIST",
+        type=converter(_decks_list),
+        help="numbers of decks (default 1,2,4,6,8)",
+    )
     add_bet_options(p)
     add_rules_options(p)
     add_output_options(p)
     p.set_defaults(func=cmd_decks)
 
-    p = sub.add_parser("distributions", help="exact distributions and conditional odds of a coup",
-                       description="Final totals grid, totals by cards, winner by total, margin, cards dealt, "
-                                   "naturals, and the odds after the first 2, 3 and 4 cards.")
+    p = sub.add_parser(
+        "distributions",
+        help="exact distributions and conditional odds of a coup",
+        description="Final totals grid, totals by cards, winner by total, margin, cards dealt, "
+        "naturals, and the odds after the first 2, 3 and 4 cards.",
+    )
     add_shoe_options(p)
     add_rules_options(p)
     add_output_options(p)
     p.set_defaults(func=cmd_distributions)
 
-    p = sub.add_parser("eor", help="effects of removal and ideal count tags",
-                       description="Exact change in each bet's EV when cards of one rank leave the shoe, "
-                                   "with ideal linear count tags and their correlation.")
+    p = sub.add_parser(
+        "eor",
+        help="effects of removal and ideal count tags",
+        description="Exact change in each bet's EV when cards of one rank leave the shoe, "
+        "with ideal linear count tags and their correlation.",
+    )
     add_shoe_options(p)
     add_bet_options(p)
     p.add_argument("--cards", type=int, default=1, metavar="K", help="cards of the rank removed (default 1)")
@@ -296,22 +333,28 @@ def register(sub) -> None:
     add_output_options(p)
     p.set_defaults(func=cmd_eor)
 
-    p = sub.add_parser("payouts", help="EV as an exact polynomial in the payouts; break-even payouts",
-                       description="EV of each bet with its payouts left symbolic (sympy), and the payout "
-                                   "of its first paying event that makes it break even.")
+    p = sub.add_parser(
+        "payouts",
+        help="EV as an exact polynomial in the payouts; break-even payouts",
+        description="EV of each bet with its payouts left symbolic (sympy), and the payout "
+        "of its first paying event that makes it break even.",
+    )
     add_shoe_options(p)
     add_bet_options(p)
     add_rules_options(p)
     add_output_options(p)
     p.set_defaults(func=cmd_payouts)
 
-    p = sub.add_parser("midcoup", help="insurance odds, known-card edges, Baccarat Gold",
-                       description="insurance: P(Player, Banker, tie) once both two-card totals are known "
-                                   "(every pair without a natural); known-card-edges: the edge of seeing the "
-                                   "card at each dealing position and betting the better of Player, Banker or "
-                                   "nothing (and Dragon 7, Panda 8); gold: every catalog bet under Baccarat "
-                                   "Gold (or the --rules rule set's Player option) with the Player drawing, "
-                                   "standing or playing best on 5.")
+    p = sub.add_parser(
+        "midcoup",
+        help="insurance odds, known-card edges, Baccarat Gold",
+        description="insurance: P(Player, Banker, tie) once both two-card totals are known "
+        "(every pair without a natural); known-card-edges: the edge of seeing the "
+        "card at each dealing position and betting the better of Player, Banker or "
+        "nothing (and Dragon 7, Panda 8); gold: every catalog bet under Baccarat "
+        "Gold (or the --rules rule set's Player option) with the Player drawing, "
+        "standing or playing best on 5.",
+    )
     add_shoe_options(p)
     p.add_argument("--table", required=True, metavar="NAME", help="insurance, known-card-edges or gold")
     add_rules_options(p)
@@ -319,14 +362,26 @@ def register(sub) -> None:
     add_quiet_option(p)
     p.set_defaults(func=cmd_midcoup)
 
-    p = sub.add_parser("report", help="regenerate the reports folder",
-                       description="Regenerate every report (Markdown, CSV, JSON, and charts with the plots "
-                                   "extra) deterministically; with --rules, every report under that rule set "
-                                   "(the gold report plays its Player option every way).")
-    p.add_argument("--out", default="reports", metavar="DIR",
-                   help="output folder (default reports): new, empty, or one 'baccarat report' wrote")
+    p = sub.add_parser(
+        "report",
+        help="regenerate the reports folder",
+        description="Regenerate every report (Markdown, CSV, JSON, and charts with the plots "
+        "extra) deterministically; with --rules, every report under that rule set "
+        "(the gold report plays its Player option every way).",
+    )
+    p.add_argument(
+        "--out",
+        default="reports",
+        metavar="DIR",
+        help="output folder (default reports): new, empty, or one 'baccarat report' wrote",
+    )
     add_quiet_option(p)
-    p.add_argument("--decks-list", default="1,2,4,6,8", metavar="LIST", type=converter(_decks_list),
-                   help="shoe sizes of the by-decks report (default 1,2,4,6,8)")
+    p.add_argument(
+        "--decks-list",
+        default="1,2,4,6,8",
+        metavar="LIST",
+        type=converter(_decks_list),
+        help="shoe sizes of the by-decks report (default 1,2,4,6,8)",
+    )
     add_rules_options(p)
     p.set_defaults(func=cmd_report)

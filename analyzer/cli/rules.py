@@ -9,12 +9,21 @@ PLAYER_OPTIONS = ("draw", "stand", "best")
 
 def add_rules_options(p) -> None:
     g = p.add_argument_group("rules")
-    g.add_argument("--rules", metavar="NAME|FILE", default=None,
-                   help="drawing rules: punto_banco (default), gold, or a TOML rules file "
-                        "(see 'baccarat rules' and docs/rules.md)")
-    g.add_argument("--player-option", metavar="PLAY", default=None, type=converter(player_option),
-                   help="where the rule set lets the Player choose (gold: stand or draw on 5): "
-                        "draw, stand, or best (the exact best play by two-card hand for the shoe)")
+    g.add_argument(
+        "--rules",
+        metavar="NAME|FILE",
+        default=None,
+        help="drawing rules: punto_banco (default), gold, or a TOML rules file "
+        "(see 'baccarat rules' and docs/rules.md)",
+    )
+    g.add_argument(
+        "--player-option",
+        metavar="PLAY",
+        default=None,
+        type=converter(player_option),
+        help="where the rule set lets the Player choose (gold: stand or draw on 5): "
+        "draw, stand, or best (the exact best play by two-card hand for the shoe)",
+    )
 
 
 def player_option(text: str) -> str:
@@ -33,8 +42,9 @@ def rules_from_args(args, shoe=None):
     """``(rules, strategy)`` of the command line: ``strategy`` is the list of
     :class:`analyzer.core.choice.HandChoice` under ``--player-option best``, else ``None``."""
     from ..bets.rules_files import load_rules
+
     rules = load_rules(getattr(args, "rules", None))
-    option = getattr(args, "player_option", None)     # a value of player_option()
+    option = getattr(args, "player_option", None)  # a value of player_option()
     if option is None:
         return rules, None
     if not rules.player_option:
@@ -44,6 +54,7 @@ def rules_from_args(args, shoe=None):
     if shoe is None:
         raise UsageError("--player-option best needs a shoe (the best play depends on it)")
     from ..core.choice import best_rules
+
     return best_rules(rules, shoe.value_counts)
 
 
@@ -58,20 +69,25 @@ def rules_words(args) -> str:
 
 
 def register(sub) -> None:
-    p = sub.add_parser("rules", help="print a rule set as the familiar drawing tables",
-                       description="The drawing rules of a rule set (built-in or a TOML rules file): "
-                                   "naturals, the Player's rule and the Banker's third-card table; with "
-                                   "--player-option best, the exact best play for the shoe.")
+    p = sub.add_parser(
+        "rules",
+        help="print a rule set as the familiar drawing tables",
+        description="The drawing rules of a rule set (built-in or a TOML rules file): "
+        "naturals, the Player's rule and the Banker's third-card table; with "
+        "--player-option best, the exact best play for the shoe.",
+    )
     add_rules_options(p)
     add_shoe_options(p)
-    add_output_options(p, "md (Markdown, default), json, or toml (a rules file restating the rule set)",
-                       ("md", "json", "toml"))
+    add_output_options(
+        p, "md (Markdown, default), json, or toml (a rules file restating the rule set)", ("md", "json", "toml")
+    )
     p.set_defaults(func=cmd_rules)
 
 
 def cmd_rules(args) -> int:
     from ..bets.rules_files import rules_toml
     from ..reports.rules_tables import rules_json, rules_markdown
+
     shoe = shoe_from_args(args) if getattr(args, "player_option", None) == "best" else None
     rules, strategy = rules_from_args(args, shoe)
     if args.format == "toml":

@@ -54,6 +54,7 @@ def at_least_value(text: str) -> tuple[int, ...]:
     """
     from ..reports.runs import MAX_K
     from .options import whole_number
+
     t = text.strip()
     if t.lower() == "none":
         return ()
@@ -70,28 +71,62 @@ def register(sub) -> None:
     from ..reports.runs import MAX_COUPS
     from ..studies.runs import MAX_SHOES
     from .rules import add_rules_options
-    p = sub.add_parser("runs", help="exact longest runs and runs of at least k in a shoe; dealt shoes beside",
-                       description=DESCRIPTION)
+
+    p = sub.add_parser(
+        "runs", help="exact longest runs and runs of at least k in a shoe; dealt shoes beside", description=DESCRIPTION
+    )
     add_shoe_options(p)
     add_rules_options(p)
     g = p.add_argument_group("runs")
-    g.add_argument("--coups", metavar="N", type=whole("--coups", 1, MAX_COUPS),
-                   help="independent coups in the shoe (e.g. 80 for 8 decks; default with --shoes: the dealt "
-                        "shoes' median)")
-    g.add_argument("--ties", default="ends", metavar="ends|ignored", type=converter(ties_value),
-                   help="ends: a Tie ends a Player or Banker run (default); ignored: ties removed (appendix 4)")
-    g.add_argument("--at-least", default="3", metavar="K[,K...]", type=converter(at_least_value),
-                   help="run lengths k for the number of runs of k or more (default 3; 'none')")
+    g.add_argument(
+        "--coups",
+        metavar="N",
+        type=whole("--coups", 1, MAX_COUPS),
+        help="independent coups in the shoe (e.g. 80 for 8 decks; default with --shoes: the dealt shoes' median)",
+    )
+    g.add_argument(
+        "--ties",
+        default="ends",
+        metavar="ends|ignored",
+        type=converter(ties_value),
+        help="ends: a Tie ends a Player or Banker run (default); ignored: ties removed (appendix 4)",
+    )
+    g.add_argument(
+        "--at-least",
+        default="3",
+        metavar="K[,K...]",
+        type=converter(at_least_value),
+        help="run lengths k for the number of runs of k or more (default 3; 'none')",
+    )
     d = p.add_argument_group("dealt shoes")
-    d.add_argument("--shoes", metavar="N", type=whole("--shoes", 1, MAX_SHOES),
-                   help="also deal N shuffled shoes to the cut card (as 'baccarat study')")
+    d.add_argument(
+        "--shoes",
+        metavar="N",
+        type=whole("--shoes", 1, MAX_SHOES),
+        help="also deal N shuffled shoes to the cut card (as 'baccarat study')",
+    )
     d.add_argument("--seed", default="1", metavar="S", type=whole("--seed", 0), help="seed (default 1)")
-    d.add_argument("--cut-card", default="14", metavar="C", type=whole("--cut-card", 0),
-                   help="cards behind the cut card (default 14)")
-    d.add_argument("--after-cut", default="0", metavar="0|1", type=whole("--after-cut", 0),
-                   help="coups played after the one in which the cut card comes out (default 0)")
-    d.add_argument("--burn", default="none", metavar="RULE", type=converter(parse_burn),
-                   help="none (default), standard, or N cards burnt unseen")
+    d.add_argument(
+        "--cut-card",
+        default="14",
+        metavar="C",
+        type=whole("--cut-card", 0),
+        help="cards behind the cut card (default 14)",
+    )
+    d.add_argument(
+        "--after-cut",
+        default="0",
+        metavar="0|1",
+        type=whole("--after-cut", 0),
+        help="coups played after the one in which the cut card comes out (default 0)",
+    )
+    d.add_argument(
+        "--burn",
+        default="none",
+        metavar="RULE",
+        type=converter(parse_burn),
+        help="none (default), standard, or N cards burnt unseen",
+    )
     p.add_argument("--chart", metavar="FILE.png", help="draw the distribution of the longest run (needs matplotlib)")
     add_quiet_option(p)
     add_output_options(p)
@@ -110,39 +145,61 @@ def cmd_runs(args) -> int:
     if args.coups is None and args.shoes is None:
         raise UsageError("give --coups N (the coups of a shoe, e.g. 80 for 8 decks) or --shoes N (deal shoes)")
     if args.shoes is None:
-        given = [o for o, v, default in (("--seed", args.seed, 1), ("--cut-card", args.cut_card, 14),
-                                         ("--after-cut", args.after_cut, 0), ("--burn", args.burn, "none"))
-                 if v != default]
+        given = [
+            o
+            for o, v, default in (
+                ("--seed", args.seed, 1),
+                ("--cut-card", args.cut_card, 14),
+                ("--after-cut", args.after_cut, 0),
+                ("--burn", args.burn, "none"),
+            )
+            if v != default
+        ]
         if given:
-            raise UsageError(f"{given[0]} says how shoes are dealt: give --shoes N too (the exact figures of "
-                             "--coups are for independent coups, with no cut card or burn)")
+            raise UsageError(
+                f"{given[0]} says how shoes are dealt: give --shoes N too (the exact figures of "
+                "--coups are for independent coups, with no cut card or burn)"
+            )
     shoe = shoe_from_args(args)
     if getattr(args, "player_option", None) == "best":
-        raise UsageError("runs: --player-option best depends on the cards left, coup by coup; "
-                         "give draw or stand")
+        raise UsageError("runs: --player-option best depends on the cards left, coup by coup; give draw or stand")
     from ..bets.rules_files import rules_toml as toml_of
     from .rules import rules_from_args
+
     rules, _ = rules_from_args(args, shoe)
     rules = None if rules.is_default else rules
-    rules_toml = None if rules is None else toml_of(rules)        # the dealt shoes' rules, as the study's
+    rules_toml = None if rules is None else toml_of(rules)  # the dealt shoes' rules, as the study's
     ways = CoupWays.of(analyze(shoe, rules=rules))
     convention, at_least = args.ties, args.at_least
     if args.coups is not None:
-        check_question(ways, args.coups, at_least, convention)        # one line, before any work
+        check_question(ways, args.coups, at_least, convention)  # one line, before any work
     dealt_summary = None
     coups = args.coups
     if args.shoes is not None:
         from ..core.procedure import Procedure
         from ..studies.runs import deal_runs, dealt_summary as summary, independent_for
-        Procedure.create(shoe.cards, args.burn, args.cut_card, args.after_cut)   # one line, before any work
+
+        Procedure.create(shoe.cards, args.burn, args.cut_card, args.after_cut)  # one line, before any work
         longest_shoe = shoe.cards // 4 + 1
         if longest_shoe > MAX_COUPS or estimate_seconds(ways, longest_shoe, at_least, convention) * COUPS_SPREAD > 30:
-            raise UsageError(f"a shoe of {shoe.cards:,} cards can deal up to {longest_shoe:,} coups: too many "
-                             "for the exact comparison of dealt shoes (give a smaller shoe, or --coups "
-                             "without --shoes)")
+            raise UsageError(
+                f"a shoe of {shoe.cards:,} cards can deal up to {longest_shoe:,} coups: too many "
+                "for the exact comparison of dealt shoes (give a smaller shoe, or --coups "
+                "without --shoes)"
+            )
         with progress_bar(args.shoes, "runs: dealing", args.quiet, unit="shoe") as bar:
-            dealt = deal_runs(shoe, args.shoes, args.seed, args.cut_card, args.burn, args.after_cut,
-                              rules_toml, at_least, convention, progress=bar.update)
+            dealt = deal_runs(
+                shoe,
+                args.shoes,
+                args.seed,
+                args.cut_card,
+                args.burn,
+                args.after_cut,
+                rules_toml,
+                at_least,
+                convention,
+                progress=bar.update,
+            )
         dealt_summary = summary(dealt, independent_for(dealt, ways))
         if coups is None:
             coups = int(sorted(dealt.coups.tolist())[len(dealt.coups) // 2])
@@ -151,8 +208,9 @@ def cmd_runs(args) -> int:
     chart = None
     if args.chart:
         if available():
-            docs.runs_chart(result, f"Longest run: {shoe.describe()}, {coups:,} coups, {convention}", args.chart,
-                            dealt_summary)
+            docs.runs_chart(
+                result, f"Longest run: {shoe.describe()}, {coups:,} coups, {convention}", args.chart, dealt_summary
+            )
             chart = args.chart
         else:
             print("runs: chart skipped: matplotlib is not installed (pip install '.[plots]')", file=sys.stderr)

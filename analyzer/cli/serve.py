@@ -86,8 +86,10 @@ SERVER_SOLVERS = 32
 WORKERS = 4
 MAX_WAITING = 64
 #: The page's Content-Security-Policy: every script, style and request to this server only.
-PAGE_POLICY = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-               "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
+PAGE_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+)
 #: The name of a request's body in messages: it is what ``odds --batch -`` reads.
 BODY_NAME = "standard input"
 
@@ -101,18 +103,30 @@ class RequestError(BaccaratError):
 
 
 def register(sub) -> None:
-    p = sub.add_parser("serve", help="a local HTTP server answering odds requests (needs the serve extra)",
-                       description="An HTTP server for programs on this machine: POST /odds (one shoe), "
-                                   "POST /batch (JSON Lines), POST /eor, GET /bets, GET /rules; the documents of "
-                                   "'baccarat odds --format json' and 'baccarat eor --format json'; "
-                                   "and at GET / a live-shoe page for a browser.  Binds to 127.0.0.1 "
-                                   "by default.")
-    p.add_argument("--host", default="127.0.0.1",
-                   help="address to listen on (default 127.0.0.1: this machine only)")
-    p.add_argument("--port", default="8000", metavar="N", type=whole("--port", 0, 65535),
-                   help="port (default 8000; 0: a free one; the address is printed on standard error)")
-    p.add_argument("--card-budget", metavar="N", default=None, type=converter(card_budget),
-                   help="as for 'odds': most card-class sequences one bet may enumerate (default 40,000,000)")
+    p = sub.add_parser(
+        "serve",
+        help="a local HTTP server answering odds requests (needs the serve extra)",
+        description="An HTTP server for programs on this machine: POST /odds (one shoe), "
+        "POST /batch (JSON Lines), POST /eor, GET /bets, GET /rules; the documents of "
+        "'baccarat odds --format json' and 'baccarat eor --format json'; "
+        "and at GET / a live-shoe page for a browser.  Binds to 127.0.0.1 "
+        "by default.",
+    )
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
+    p.add_argument(
+        "--port",
+        default="8000",
+        metavar="N",
+        type=whole("--port", 0, 65535),
+        help="port (default 8000; 0: a free one; the address is printed on standard error)",
+    )
+    p.add_argument(
+        "--card-budget",
+        metavar="N",
+        default=None,
+        type=converter(card_budget),
+        help="as for 'odds': most card-class sequences one bet may enumerate (default 40,000,000)",
+    )
     p.set_defaults(func=cmd_serve)
 
 
@@ -126,6 +140,7 @@ def request_options(obj: dict, where: str = "") -> argparse.Namespace:
     request's ``bets``, ``table``, ``rules`` and ``player_option``; one line if malformed.
     ``rules`` is a built-in rule set's name only (a request never names a file)."""
     from ..core.rules import BUILTIN_RULES
+
     bets, tables, rules, option = (obj.get(k) for k in OPTION_KEYS)
     if bets is None:
         groups = []
@@ -145,12 +160,21 @@ def request_options(obj: dict, where: str = "") -> argparse.Namespace:
         if value is not None and not isinstance(value, str):
             raise BatchError(f"'{key}'{where} must be a string, got {json_kind(value)}")
     if option is not None:
-        option = player_option(option)        # what --player-option's converter gives
+        option = player_option(option)  # what --player-option's converter gives
     if rules is not None and rules.strip() not in BUILTIN_RULES:
-        raise UsageError(f"unknown rule set {rules!r} (built-in: {', '.join(BUILTIN_RULES)}; "
-                         "the server reads no rules files)")
-    return argparse.Namespace(table=list(tables), bets=groups, bets_file=None, rules=rules,
-                              player_option=option, breakeven=None, card_budget=None, quiet=True)
+        raise UsageError(
+            f"unknown rule set {rules!r} (built-in: {', '.join(BUILTIN_RULES)}; the server reads no rules files)"
+        )
+    return argparse.Namespace(
+        table=list(tables),
+        bets=groups,
+        bets_file=None,
+        rules=rules,
+        player_option=option,
+        breakeven=None,
+        card_budget=None,
+        quiet=True,
+    )
 
 
 def query_options(items) -> argparse.Namespace:
@@ -185,6 +209,7 @@ class Service:
     def __init__(self, card_budget=None, workers: int = WORKERS, size: int = SERVER_SOLVERS):
         from ..core.solver import SolverCache
         from .odds import card_engine_options
+
         self.solvers = SolverCache(size=size, options=card_engine_options(server_args(card_budget)))
         self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="baccarat-serve")
         self.work_lock = threading.Lock()
@@ -192,6 +217,7 @@ class Service:
 
     def plan(self, options):
         from .odds import OddsPlan
+
         return OddsPlan(options, solvers=self.solvers)
 
     async def run(self, fn, *args):
@@ -203,8 +229,10 @@ class Service:
         def locked():
             with self.work_lock:
                 return fn(*args)
+
         try:
             import asyncio  # here: every command imports this module to register `serve`
+
             return await asyncio.get_running_loop().run_in_executor(self.pool, locked)
         finally:
             self.waiting -= 1
@@ -212,6 +240,7 @@ class Service:
     def odds_text(self, body: bytes) -> str:
         """The answer of ``POST /odds``: ``odds --format json``'s text."""
         from ..io.tables import json_text
+
         obj = load_object(body_text(body), REQUEST_KEYS)
         shoe, known = shoe_of(obj)
         return json_text(self.plan(request_options(obj)).document(shoe, known))
@@ -220,6 +249,7 @@ class Service:
         """The answer of ``POST /eor``: ``eor --format json``'s text (one card removed)."""
         from ..reports.eor import effects_of_removal
         from .reports import eor_json_text
+
         obj = load_object(body_text(body), EOR_KEYS)
         shoe, _ = shoe_of(obj)
         plan = self.plan(request_options(obj))
@@ -231,15 +261,15 @@ class Service:
         is read and checked first, so that a bad one is refused before any answer."""
         plan = self.plan(options)
         for number, text in lines_of(io.BytesIO(body), BODY_NAME):
-            if number > MAX_BATCH_LINES:             # lines_of numbers every line from 1
-                raise RequestError(f"more than {MAX_BATCH_LINES:,} lines: the most one POST /batch "
-                                   "takes (send them in several)", 413)
+            if number > MAX_BATCH_LINES:  # lines_of numbers every line from 1
+                raise RequestError(
+                    f"more than {MAX_BATCH_LINES:,} lines: the most one POST /batch takes (send them in several)", 413
+                )
             try:
                 parse_line(text)
             except BaccaratError as e:
                 raise BatchError(f"{BODY_NAME} line {number}: {e}") from None
-        return answer_lines(lines_of(io.BytesIO(body), BODY_NAME), BODY_NAME, plan.line,
-                            plan.lines, BATCH_CHUNK)
+        return answer_lines(lines_of(io.BytesIO(body), BODY_NAME), BODY_NAME, plan.line, plan.lines, BATCH_CHUNK)
 
     def close(self) -> None:
         self.pool.shutdown(wait=False, cancel_futures=True)
@@ -293,29 +323,35 @@ def create_app(card_budget=None, workers: int = WORKERS):
 
     async def odds(request):
         if request.query_params:
-            raise RequestError("POST /odds takes no query parameters: the options are keys of the JSON "
-                               f"object ({', '.join(REQUEST_KEYS)})")
+            raise RequestError(
+                "POST /odds takes no query parameters: the options are keys of the JSON "
+                f"object ({', '.join(REQUEST_KEYS)})"
+            )
         body = await read_body(request, MAX_ODDS_BYTES, "POST /odds")
         return json_answer(await service.run(service.odds_text, body))
 
     async def eor(request):
         if request.query_params:
-            raise RequestError("POST /eor takes no query parameters: the options are keys of the JSON "
-                               f"object ({', '.join(EOR_KEYS)})")
+            raise RequestError(
+                f"POST /eor takes no query parameters: the options are keys of the JSON object ({', '.join(EOR_KEYS)})"
+            )
         body = await read_body(request, MAX_ODDS_BYTES, "POST /eor")
         return json_answer(await service.run(service.eor_text, body))
 
     async def page(request):
         # the page and its assets only from this server (no inline script, no other origin)
-        return FileResponse(STATIC_DIR / "index.html", media_type="text/html",
-                            headers={"Content-Security-Policy": PAGE_POLICY, "Cache-Control": "no-cache"})
+        return FileResponse(
+            STATIC_DIR / "index.html",
+            media_type="text/html",
+            headers={"Content-Security-Policy": PAGE_POLICY, "Cache-Control": "no-cache"},
+        )
 
     async def batch(request):
         options = query_options(request.query_params.multi_items())
         body = await read_body(request, MAX_BATCH_BYTES, "POST /batch")
         answers = await service.run(service.batch_answers, body, options)
         first, failure = await service.run(take, answers, BATCH_CHUNK)
-        if failure is not None:             # within the first lines: nothing answered yet
+        if failure is not None:  # within the first lines: nothing answered yet
             raise failure
 
         async def stream():
@@ -328,11 +364,13 @@ def create_app(card_budget=None, workers: int = WORKERS):
                     yield batch_text([json_line({"error": str(fault)})])
                     return
                 docs, fault = await service.run(take, answers, BATCH_CHUNK)
+
         return StreamingResponse(stream(), media_type="application/x-ndjson")
 
     async def bets(request):
         from ..bets.catalog import catalog
         from ..reports.odds_tables import catalog_json
+
         return json_answer(catalog_json(catalog()))
 
     async def rules(request):
@@ -340,8 +378,12 @@ def create_app(card_budget=None, workers: int = WORKERS):
         from ..io.tables import json_text
         from ..reports.rules_tables import rules_dict
         from .rules import PLAYER_OPTIONS
-        return json_answer(json_text({"rules": {n: rules_dict(r) for n, r in BUILTIN_RULES.items()},
-                                      "player_options": list(PLAYER_OPTIONS)}))
+
+        return json_answer(
+            json_text(
+                {"rules": {n: rules_dict(r) for n, r in BUILTIN_RULES.items()}, "player_options": list(PLAYER_OPTIONS)}
+            )
+        )
 
     async def baccarat_error(request, exc):
         return error(str(exc), getattr(exc, "status", 400))
@@ -357,14 +399,19 @@ def create_app(card_budget=None, workers: int = WORKERS):
         yield
         service.close()
 
-    app = Starlette(routes=[Route("/odds", odds, methods=["POST"]), Route("/batch", batch, methods=["POST"]),
-                            Route("/eor", eor, methods=["POST"]),
-                            Route("/bets", bets, methods=["GET"]), Route("/rules", rules, methods=["GET"]),
-                            Route("/", page, methods=["GET"]),
-                            Mount("/static", StaticFiles(directory=STATIC_DIR), name="static")],
-                    exception_handlers={BaccaratError: baccarat_error, HTTPException: http_error,
-                                        Exception: internal_error},
-                    lifespan=lifespan)
+    app = Starlette(
+        routes=[
+            Route("/odds", odds, methods=["POST"]),
+            Route("/batch", batch, methods=["POST"]),
+            Route("/eor", eor, methods=["POST"]),
+            Route("/bets", bets, methods=["GET"]),
+            Route("/rules", rules, methods=["GET"]),
+            Route("/", page, methods=["GET"]),
+            Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
+        ],
+        exception_handlers={BaccaratError: baccarat_error, HTTPException: http_error, Exception: internal_error},
+        lifespan=lifespan,
+    )
     app.state.service = service
     return app
 
@@ -400,14 +447,17 @@ def cmd_serve(args) -> int:
         import starlette  # noqa: F401
         import uvicorn
     except ImportError:
-        raise UsageError("baccarat serve needs Starlette and uvicorn: "
-                         "python -m pip install 'baccarat-analyzer[serve]'") from None
+        raise UsageError(
+            "baccarat serve needs Starlette and uvicorn: python -m pip install 'baccarat-analyzer[serve]'"
+        ) from None
     app = create_app(args.card_budget)
     sock = listening_socket(args.host, args.port)
-    config = uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=5,
-                            lifespan="on")
-    print(f"baccarat serve: listening on {url_of(sock)} (the live-shoe page: {url_of(sock)}/; Ctrl-C stops it)",
-          file=sys.stderr, flush=True)
+    config = uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=5, lifespan="on")
+    print(
+        f"baccarat serve: listening on {url_of(sock)} (the live-shoe page: {url_of(sock)}/; Ctrl-C stops it)",
+        file=sys.stderr,
+        flush=True,
+    )
     with sock:
         uvicorn.Server(config).run(sockets=[sock])
     # uvicorn stops on SIGINT / SIGTERM and then raises that signal again: the command line's
@@ -415,5 +465,17 @@ def cmd_serve(args) -> int:
     return 0
 
 
-__all__ = ["register", "create_app", "cmd_serve", "Service", "request_options", "query_options",
-           "RequestError", "REQUEST_KEYS", "EOR_KEYS", "MAX_ODDS_BYTES", "MAX_BATCH_BYTES", "MAX_BATCH_LINES"]
+__all__ = [
+    "register",
+    "create_app",
+    "cmd_serve",
+    "Service",
+    "request_options",
+    "query_options",
+    "RequestError",
+    "REQUEST_KEYS",
+    "EOR_KEYS",
+    "MAX_ODDS_BYTES",
+    "MAX_BATCH_BYTES",
+    "MAX_BATCH_LINES",
+]

@@ -41,118 +41,207 @@ DETECT = fraction("--detect", Fraction(0), Fraction(100), "between 0 and 100 per
 
 def register(sub) -> None:
     v = sub.add_parser(
-        "verify", help="replay a hand log against the drawing rules and the declared shoe",
+        "verify",
+        help="replay a hand log against the drawing rules and the declared shoe",
         description="Replay every coup of a hand log (CSV or JSON Lines): number of cards, third cards "
-                    "by the tableau, the reported outcome, and every card against the declared shoe. "
-                    "Exit status 1 when any rule is broken.")
-    v.add_argument("log", metavar="LOG", help="hand log: CSV with a header, JSON Lines or a JSON array, in "
-                                              "any shape 'baccarat check --help' lists")
+        "by the tableau, the reported outcome, and every card against the declared shoe. "
+        "Exit status 1 when any rule is broken.",
+    )
+    v.add_argument(
+        "log",
+        metavar="LOG",
+        help="hand log: CSV with a header, JSON Lines or a JSON array, in any shape 'baccarat check --help' lists",
+    )
     add_shoe_options(v)
     add_rules_options(v)
     _add_shape_options(v)
-    v.add_argument("--max-violations", metavar="N", default="50", type=whole("--max-violations", 0),
-                   help="list at most N violations (default 50; 0 lists them all); all are counted")
+    v.add_argument(
+        "--max-violations",
+        metavar="N",
+        default="50",
+        type=whole("--max-violations", 0),
+        help="list at most N violations (default 50; 0 lists them all); all are counted",
+    )
     add_output_options(v)
     add_quiet_option(v)
     v.set_defaults(func=cmd_verify)
 
     c = sub.add_parser(
-        "check", help="test a hand log or tallies against the exact distribution",
+        "check",
+        help="test a hand log or tallies against the exact distribution",
         description="Statistical check of a simulator: chi-square of outcomes, cards per coup and final "
-                    "totals, per-category and per-bet z-scores, with exact expected values, a Holm "
-                    "correction and a power statement.  A hand log is tested shoe-aware by default "
-                    "(each coup against the exact distribution of what is left of its shoe); tallies "
-                    "off the top.  Exit status 1 when the verdict is FAIL.")
-    c.add_argument("input", metavar="LOG|TALLIES",
-                   help="hand log (CSV, JSON Lines or a JSON array; per-card columns, ranks or point values, "
-                        "one object per coup or per shoe: the shape is detected), outcome-only log "
-                        "(shoe,outcome or bead strings shoe,results) or tallies (CSV with header "
-                        "category,count,total_return)")
+        "totals, per-category and per-bet z-scores, with exact expected values, a Holm "
+        "correction and a power statement.  A hand log is tested shoe-aware by default "
+        "(each coup against the exact distribution of what is left of its shoe); tallies "
+        "off the top.  Exit status 1 when the verdict is FAIL.",
+    )
+    c.add_argument(
+        "input",
+        metavar="LOG|TALLIES",
+        help="hand log (CSV, JSON Lines or a JSON array; per-card columns, ranks or point values, "
+        "one object per coup or per shoe: the shape is detected), outcome-only log "
+        "(shoe,outcome or bead strings shoe,results) or tallies (CSV with header "
+        "category,count,total_return)",
+    )
     add_shoe_options(c)
     _add_shape_options(c, check=True)
     add_bet_options(c)
-    c.add_argument("--reference", metavar="REF", default=None,
-                   help="shoe-aware (default for a hand log) or off-the-top (the only one for tallies)")
-    c.add_argument("--alpha", metavar="A", default="0.01", type=ALPHA,
-                   help="family-wise significance level (default 0.01)")
-    c.add_argument("--power", metavar="P", default="0.9", type=POWER,
-                   help="power for the power statement (default 0.9)")
-    c.add_argument("--detect", metavar="PP", default="0.1", type=DETECT,
-                   help="deviation for the power statement, in percentage points of a frequency or of "
-                        "the stake (default 0.1)")
+    c.add_argument(
+        "--reference",
+        metavar="REF",
+        default=None,
+        help="shoe-aware (default for a hand log) or off-the-top (the only one for tallies)",
+    )
+    c.add_argument(
+        "--alpha", metavar="A", default="0.01", type=ALPHA, help="family-wise significance level (default 0.01)"
+    )
+    c.add_argument(
+        "--power", metavar="P", default="0.9", type=POWER, help="power for the power statement (default 0.9)"
+    )
+    c.add_argument(
+        "--detect",
+        metavar="PP",
+        default="0.1",
+        type=DETECT,
+        help="deviation for the power statement, in percentage points of a frequency or of the stake (default 0.1)",
+    )
     o = c.add_mutually_exclusive_group()
-    o.add_argument("--card-order", dest="card_order", action="store_const", const=True, default=None,
-                   help="test the order of the dealt cards against a uniform shuffle (catches a shoe "
-                        "shuffled too little) on a value-level log too (a hand log with ranks gets it "
-                        "by default)")
-    o.add_argument("--no-card-order", dest="card_order", action="store_const", const=False,
-                   help="leave out the card-order test")
-    c.add_argument("--jobs", metavar="N", default="1", type=whole("--jobs", 1),
-                   help="share the shoe-aware solves among N processes (default 1; same result), or "
-                        "workers of --cluster local, or tasks per chunk of coups with --scheduler")
+    o.add_argument(
+        "--card-order",
+        dest="card_order",
+        action="store_const",
+        const=True,
+        default=None,
+        help="test the order of the dealt cards against a uniform shuffle (catches a shoe "
+        "shuffled too little) on a value-level log too (a hand log with ranks gets it "
+        "by default)",
+    )
+    o.add_argument(
+        "--no-card-order", dest="card_order", action="store_const", const=False, help="leave out the card-order test"
+    )
+    c.add_argument(
+        "--jobs",
+        metavar="N",
+        default="1",
+        type=whole("--jobs", 1),
+        help="share the shoe-aware solves among N processes (default 1; same result), or "
+        "workers of --cluster local, or tasks per chunk of coups with --scheduler",
+    )
     x = c.add_mutually_exclusive_group()
-    x.add_argument("--cluster", metavar="local",
-                   help="compute the shoe-aware sums on a Dask LocalCluster of --jobs worker processes "
-                        "on 127.0.0.1 (needs the 'cluster' extra; same result)")
-    x.add_argument("--scheduler", metavar="ADDRESS",
-                   help="compute the shoe-aware sums on an existing Dask cluster, e.g. "
-                        "tcp://scheduler.example:8786")
+    x.add_argument(
+        "--cluster",
+        metavar="local",
+        help="compute the shoe-aware sums on a Dask LocalCluster of --jobs worker processes "
+        "on 127.0.0.1 (needs the 'cluster' extra; same result)",
+    )
+    x.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="compute the shoe-aware sums on an existing Dask cluster, e.g. tcp://scheduler.example:8786",
+    )
     g = c.add_argument_group("shoe procedure (declaring any of these adds the coups-per-shoe test)")
-    g.add_argument("--cut-card", metavar="K", default=None, type=whole("--cut-card", 0),
-                   help="the simulator's cut card, K cards from the end (as 'simulate --cut-card'; default 14 "
-                        "when --burn or --after-cut is given)")
-    g.add_argument("--burn", metavar="RULE", nargs="?", const="standard", default=None,
-                   type=converter(parse_burn),
-                   help="the simulator's burn: standard (also plain --burn), N cards face down, or none")
-    g.add_argument("--after-cut", metavar="0|1", default=None, type=whole("--after-cut", 0),
-                   help="coups played after the one in which the cut card comes out (default 0)")
+    g.add_argument(
+        "--cut-card",
+        metavar="K",
+        default=None,
+        type=whole("--cut-card", 0),
+        help="the simulator's cut card, K cards from the end (as 'simulate --cut-card'; default 14 "
+        "when --burn or --after-cut is given)",
+    )
+    g.add_argument(
+        "--burn",
+        metavar="RULE",
+        nargs="?",
+        const="standard",
+        default=None,
+        type=converter(parse_burn),
+        help="the simulator's burn: standard (also plain --burn), N cards face down, or none",
+    )
+    g.add_argument(
+        "--after-cut",
+        metavar="0|1",
+        default=None,
+        type=whole("--after-cut", 0),
+        help="coups played after the one in which the cut card comes out (default 0)",
+    )
     add_rules_options(c)
     add_output_options(c)
     add_quiet_option(c)
     c.set_defaults(func=cmd_check)
 
     s = sub.add_parser(
-        "simulate", help="deal real shoes (seeded) and write a hand log and tallies",
+        "simulate",
+        help="deal real shoes (seeded) and write a hand log and tallies",
         description="Reference simulator: shuffles the declared shoe with numpy's PCG64 (seeded, "
-                    "reproducible), deals coups until the cut card comes out, and writes a hand log "
-                    "and tallies (one unit bet on each selected bet every coup).  Without --log or "
-                    "--tallies the tallies go to standard output.")
+        "reproducible), deals coups until the cut card comes out, and writes a hand log "
+        "and tallies (one unit bet on each selected bet every coup).  Without --log or "
+        "--tallies the tallies go to standard output.",
+    )
     add_shoe_options(s)
     add_rules_options(s)
     s.add_argument("--shoes", metavar="N", required=True, type=whole("--shoes", 1), help="number of shoes to deal")
-    s.add_argument("--seed", metavar="S", required=True, type=whole("--seed", 0),
-                   help="seed of the PCG64 generator (whole number)")
-    s.add_argument("--cut-card", metavar="K", default=None, type=whole("--cut-card", 0),
-                   help="the cut card is K cards from the end of the shoe (default 14); the coup in "
-                        "which it comes out is finished, then a new shoe")
-    s.add_argument("--after-cut", metavar="0|1", default="0", type=whole("--after-cut", 0),
-                   help="coups played after the one in which the cut card comes out (default 0)")
-    s.add_argument("--burn", metavar="RULE", nargs="?", const="standard", default="none",
-                   type=converter(parse_burn),
-                   help="standard (also plain --burn): turn the first card of each shoe face up (column "
-                        "'seen') and burn as many cards as its value (10 for T/J/Q/K) face down; N: burn "
-                        "N cards face down; none (default)")
+    s.add_argument(
+        "--seed", metavar="S", required=True, type=whole("--seed", 0), help="seed of the PCG64 generator (whole number)"
+    )
+    s.add_argument(
+        "--cut-card",
+        metavar="K",
+        default=None,
+        type=whole("--cut-card", 0),
+        help="the cut card is K cards from the end of the shoe (default 14); the coup in "
+        "which it comes out is finished, then a new shoe",
+    )
+    s.add_argument(
+        "--after-cut",
+        metavar="0|1",
+        default="0",
+        type=whole("--after-cut", 0),
+        help="coups played after the one in which the cut card comes out (default 0)",
+    )
+    s.add_argument(
+        "--burn",
+        metavar="RULE",
+        nargs="?",
+        const="standard",
+        default="none",
+        type=converter(parse_burn),
+        help="standard (also plain --burn): turn the first card of each shoe face up (column "
+        "'seen') and burn as many cards as its value (10 for T/J/Q/K) face down; N: burn "
+        "N cards face down; none (default)",
+    )
     s.add_argument("--log", metavar="FILE", help="write the hand log (JSON Lines if FILE ends in .jsonl)")
     s.add_argument("--tallies", metavar="FILE", help="write the tallies CSV")
     add_bet_options(s)
-    s.add_argument("--fault", metavar="FAULT", action="append", default=[],
-                   help="break the simulator on purpose, to see the checker catch it: banker-cell=T:P, "
-                        "with-replacement, biased-shuffle, commission=0.04, extra-card=As, riffles=K")
+    s.add_argument(
+        "--fault",
+        metavar="FAULT",
+        action="append",
+        default=[],
+        help="break the simulator on purpose, to see the checker catch it: banker-cell=T:P, "
+        "with-replacement, biased-shuffle, commission=0.04, extra-card=As, riffles=K",
+    )
     add_quiet_option(s)
     s.set_defaults(func=cmd_simulate)
 
 
 def _add_shape_options(p, check: bool = False) -> None:
-    p.add_argument("--columns", metavar="ROLE=HEADER,...", default=None,
-                   help="which column (or JSON key) holds what, for a simulator's own names; roles: shoe, "
-                        "player, banker, p1, p2, p3, b1, b2, b3, outcome, player_total, banker_total, seen, "
-                        "results (a bead string per shoe).  Without it the shape is detected")
-    p.add_argument("--skip-invalid", action="store_true",
-                   help="leave out rows that cannot be read (counted, with the reasons, in the report)"
-                        if not check else
-                        "leave out rows that cannot be read, and set aside coups that break the drawing "
-                        "rules (their cards still leave the shoe); both counted, with the reasons, in the "
-                        "report")
+    p.add_argument(
+        "--columns",
+        metavar="ROLE=HEADER,...",
+        default=None,
+        help="which column (or JSON key) holds what, for a simulator's own names; roles: shoe, "
+        "player, banker, p1, p2, p3, b1, b2, b3, outcome, player_total, banker_total, seen, "
+        "results (a bead string per shoe).  Without it the shape is detected",
+    )
+    p.add_argument(
+        "--skip-invalid",
+        action="store_true",
+        help="leave out rows that cannot be read (counted, with the reasons, in the report)"
+        if not check
+        else "leave out rows that cannot be read, and set aside coups that break the drawing "
+        "rules (their cards still leave the shoe); both counted, with the reasons, in the "
+        "report",
+    )
 
 
 def _open_log(args, path, source=None, bar=None):
@@ -166,6 +255,7 @@ def _open_log(args, path, source=None, bar=None):
 def _log_bar(args, path):
     """A progress bar over the bytes of the log (a long log is never read in silence)."""
     import os
+
     try:
         size = os.stat(path).st_size if path != "-" else None
     except OSError:
@@ -188,14 +278,19 @@ def cmd_verify(args) -> int:
         bar.unit_scale = True
         from ..simcheck.logs import sniff_kind
         from ..simcheck.stream import LogSource
+
         src = LogSource(args.log, progress=bar.update)
         if sniff_kind(args.log, src.head) == "tallies":
-            raise UsageError(f"{args.log}: this is a tallies file (category,count,total_return): verify replays "
-                             "hand logs coup by coup; check tallies with 'baccarat check'")
+            raise UsageError(
+                f"{args.log}: this is a tallies file (category,count,total_return): verify replays "
+                "hand logs coup by coup; check tallies with 'baccarat check'"
+            )
         stream = _open_log(args, args.log, source=src, bar=bar)
         if stream.outcomes is not None:
-            raise UsageError(f"{args.log}: {stream.outcomes.shape}: an outcome-only log has no cards to replay "
-                             f"(name the card columns with --columns, or use 'baccarat check')")
+            raise UsageError(
+                f"{args.log}: {stream.outcomes.shape}: an outcome-only log has no cards to replay "
+                f"(name the card columns with --columns, or use 'baccarat check')"
+            )
         rules = _play_rules(args, shoe)
         shoe = shoe_for(stream, shoe)
         live = args.output in (None, "-") and fmt in ("md", "csv") and not stream.whole
@@ -205,15 +300,20 @@ def cmd_verify(args) -> int:
             """The first line (md) or the header (csv), once there is something to print."""
             if not started:
                 started.append(True)
-                out.write(verify.stream_head(args.log, shoe, rules) if fmt == "md"
-                          else csv_text([], ["row", "shoe", "rule", "message"]))
+                out.write(
+                    verify.stream_head(args.log, shoe, rules)
+                    if fmt == "md"
+                    else csv_text([], ["row", "shoe", "rule", "message"])
+                )
 
         def found(v, out=sys.stdout):
             start()
             out.write(str(v) + "\n" if fmt == "md" else csv_text([[v.row, v.shoe, v.rule, v.message]]))
             out.flush()
-        rep = verify.replay_stream(stream, shoe, rules, None if limit == 0 else limit,
-                                   found=found if live else None, keep=not live)
+
+        rep = verify.replay_stream(
+            stream, shoe, rules, None if limit == 0 else limit, found=found if live else None, keep=not live
+        )
     total = rep.counts["violations"]
     if live:
         start()
@@ -244,8 +344,9 @@ def cmd_check(args) -> int:
     alpha, power, detect = args.alpha, args.power, args.detect / 100
     jobs = jobs_from_args(args)
     if args.cluster is not None and args.cluster != "local":
-        raise UsageError(f"--cluster must be 'local' (for a running cluster use --scheduler ADDRESS), "
-                         f"got {args.cluster!r}")
+        raise UsageError(
+            f"--cluster must be 'local' (for a running cluster use --scheduler ADDRESS), got {args.cluster!r}"
+        )
     dask = "--cluster" if args.cluster else "--scheduler" if args.scheduler else None
     check.refuse_inapplicable("hands", args.input, reference=args.reference, distributed=dask)
     shoe = shoe_from_args(args)
@@ -258,8 +359,15 @@ def cmd_check(args) -> int:
         src = LogSource(args.input, progress=bar.update)
         kind = sniff_kind(args.input, src.head)
         if kind == "tallies":
-            check.refuse_inapplicable("tallies", args.input, reference=args.reference, ruled=ruled,
-                                      procedure=procedure, card_order=args.card_order, distributed=dask)
+            check.refuse_inapplicable(
+                "tallies",
+                args.input,
+                reference=args.reference,
+                ruled=ruled,
+                procedure=procedure,
+                card_order=args.card_order,
+                distributed=dask,
+            )
             tallies = read_tallies(args.input, src.text())
             bets = tuple(b.id for b in bets_from_args(args, cat)) if named else None
             report = check.check_tallies(tallies, shoe, bets, cat, alpha, power, detect)
@@ -267,23 +375,42 @@ def cmd_check(args) -> int:
             stream = _open_log(args, args.input, source=src)
             if stream.outcomes is not None:
                 from ..simcheck.streaks import check_outcomes
-                check.refuse_inapplicable("outcomes", args.input, reference=args.reference, ruled=ruled,
-                                          card_order=args.card_order, distributed=dask)
+
+                check.refuse_inapplicable(
+                    "outcomes",
+                    args.input,
+                    reference=args.reference,
+                    ruled=ruled,
+                    card_order=args.card_order,
+                    distributed=dask,
+                )
                 report = check_outcomes(stream.outcomes, shoe, alpha, power, detect, procedure)
             else:
                 bets = bets_from_args(args, cat)
                 shoe = shoe_for(stream, shoe)
                 rules = _play_rules(args, shoe) if ruled else None
                 with _runner(args, jobs) as runner:
-                    report = check.check_stream(stream, shoe, args.reference or "shoe-aware",
-                                                tuple(b.id for b in bets), cat, alpha, power, detect,
-                                                jobs=runner or jobs, order=args.card_order, rules=rules,
-                                                procedure=procedure, skip_invalid=args.skip_invalid)
+                    report = check.check_stream(
+                        stream,
+                        shoe,
+                        args.reference or "shoe-aware",
+                        tuple(b.id for b in bets),
+                        cat,
+                        alpha,
+                        power,
+                        detect,
+                        jobs=runner or jobs,
+                        order=args.card_order,
+                        rules=rules,
+                        procedure=procedure,
+                        skip_invalid=args.skip_invalid,
+                    )
     out = {"md": check.report_markdown, "json": check.report_json, "csv": check.report_csv}[fmt](report)
     write_output(out, args.output)
     if args.output not in (None, "-"):
         # the report went to a file: its verdict, in one line, where the user is looking
         from ..simcheck.check_format import verdict_sentence
+
         print(f"check: {verdict_sentence(report).replace('**', '')} (report: {args.output})", file=sys.stderr)
     return 1 if report.failed else 0
 
@@ -292,9 +419,11 @@ def _runner(args, jobs):
     """A Dask runner of the shoe-aware sums (``--cluster`` / ``--scheduler``), opened for the whole
     check, or a context of ``None`` (``check_stream`` forks ``--jobs`` processes itself)."""
     import contextlib
+
     if not (args.cluster or args.scheduler):
         return contextlib.nullcontext()
     from ..simcheck.distributed import DaskRunner
+
     return DaskRunner(args.cluster, args.scheduler, jobs)
 
 
@@ -314,29 +443,46 @@ def cmd_simulate(args) -> int:
     if args.log and args.tallies and Path(args.log).resolve() == Path(args.tallies).resolve():
         raise UsageError("--log and --tallies name the same file")
     with progress_bar(shoes, "simulate", args.quiet, "shoes") as bar:
+
         def tick(n: int) -> None:
             bar.update(n)
-            check_stop()       # every 100 shoes: a SIGTERM whose KeyboardInterrupt was swallowed
+            check_stop()  # every 100 shoes: a SIGTERM whose KeyboardInterrupt was swallowed
 
         if args.log:
-            result = _simulate_to_file(Path(args.log), lambda f: simulate(
-                shoe, shoes, seed, cut, burn, bets, faults, f, log_format, progress=tick,
-                rules=rules, after_cut=after))
+            result = _simulate_to_file(
+                Path(args.log),
+                lambda f: simulate(
+                    shoe,
+                    shoes,
+                    seed,
+                    cut,
+                    burn,
+                    bets,
+                    faults,
+                    f,
+                    log_format,
+                    progress=tick,
+                    rules=rules,
+                    after_cut=after,
+                ),
+            )
         else:
-            result = simulate(shoe, shoes, seed, cut, burn, bets, faults, progress=tick,
-                              rules=rules, after_cut=after)
+            result = simulate(shoe, shoes, seed, cut, burn, bets, faults, progress=tick, rules=rules, after_cut=after)
     tallies = result.tallies_csv()
     if args.tallies:
         write_output(tallies, args.tallies)
     elif not args.log:
         emit(tallies)
     if args.log or args.tallies:
-        emit(f"simulated {result.coups:,} coup{'s' if result.coups != 1 else ''} in {result.shoes:,} "
-                         f"shoe{'s' if result.shoes != 1 else ''} of "
-                         f"{shoe.describe()} (seed {seed}, cut card {cut}{_procedure_words(burn, after)}"
-                         f"{'' if rules.is_default else f', rules {rules.name}'})"
-                         + (f"; log {args.log}" if args.log else "")
-                         + (f"; tallies {args.tallies}" if args.tallies else "") + "\n")
+        emit(
+            f"simulated {result.coups:,} coup{'s' if result.coups != 1 else ''} in {result.shoes:,} "
+            f"shoe{'s' if result.shoes != 1 else ''} of "
+            f"{shoe.describe()} (seed {seed}, cut card {cut}{_procedure_words(burn, after)}"
+            f"{'' if rules.is_default else f', rules {rules.name}'})"
+            + (f"; log {args.log}" if args.log else "")
+            + (f"; tallies {args.tallies}" if args.tallies else "")
+            + "\n"
+        )
     return 0
 
 
@@ -354,6 +500,7 @@ def _procedure(args, shoe):
 def _play_rules(args, shoe):
     """The rule set of ``--rules`` / ``--player-option`` for simulate and verify."""
     from .rules import rules_from_args
+
     return rules_from_args(args, shoe)[0]
 
 
@@ -367,5 +514,3 @@ def _simulate_to_file(path: Path, run):
     """Stream the log into a temporary file beside ``path``, then rename it into place."""
     with atomic_open(path) as f:
         return run(f)
-
-

@@ -44,57 +44,108 @@ the same command is run again."""
 
 def register(sub) -> None:
     from ..studies.params import CHUNK_SHOES
-    p = sub.add_parser("study", help="exact perfect-play and card-counting study over dealt shoes",
-                       description=DESCRIPTION)
+
+    p = sub.add_parser(
+        "study", help="exact perfect-play and card-counting study over dealt shoes", description=DESCRIPTION
+    )
     add_shoe_options(p)
     add_bet_options(p)
     from .rules import add_rules_options
+
     add_rules_options(p)
     g = p.add_argument_group("study")
-    g.add_argument("--shoes", default="1000", metavar="N", type=whole("--shoes", 1),
-                   help="number of shoes to deal (default 1000)")
-    g.add_argument("--seed", default="1", metavar="S", type=whole("--seed", 0),
-                   help="seed, a whole number >= 0 (default 1)")
-    g.add_argument("--cut-card", default="14", metavar="C", type=whole("--cut-card", 0),
-                   help="cards behind the cut card (default 14); a coup starts only while at least C "
-                        "cards remain, and the coup in which the cut card comes out is finished")
-    g.add_argument("--after-cut", default="0", metavar="0|1", type=whole("--after-cut", 0),
-                   help="coups played after the one in which the cut card comes out (default 0)")
-    g.add_argument("--burn", default="none", metavar="RULE", type=converter(parse_burn),
-                   help="none (default); standard: the first card is shown and as many cards as its "
-                        "value (10 for T J Q K) are burnt unseen; N: N cards burnt unseen")
-    g.add_argument("--count", metavar="BETS",
-                   help="bets to study with a linear count, comma separated, or 'none' "
-                        "(default: every selected bet)")
-    g.add_argument("--tags", metavar="[BET:]TAGS", action="append", default=[], type=converter(tags_value),
-                   help="count tags, e.g. 'dragon7:A=0,2=0,3=0,4=-1,5=-1,6=-1,7=-1,8=2,9=2' (ranks not "
-                        "named count 0); without BET: for the one counted bet.  Default: tags from the "
-                        "effects of removal.  May be repeated")
-    g.add_argument("--depth-step", default="52", metavar="CARDS", type=whole("--depth-step", 1),
-                   help="width of the depth buckets of the EV distribution, in cards seen (default 52)")
+    g.add_argument(
+        "--shoes", default="1000", metavar="N", type=whole("--shoes", 1), help="number of shoes to deal (default 1000)"
+    )
+    g.add_argument(
+        "--seed", default="1", metavar="S", type=whole("--seed", 0), help="seed, a whole number >= 0 (default 1)"
+    )
+    g.add_argument(
+        "--cut-card",
+        default="14",
+        metavar="C",
+        type=whole("--cut-card", 0),
+        help="cards behind the cut card (default 14); a coup starts only while at least C "
+        "cards remain, and the coup in which the cut card comes out is finished",
+    )
+    g.add_argument(
+        "--after-cut",
+        default="0",
+        metavar="0|1",
+        type=whole("--after-cut", 0),
+        help="coups played after the one in which the cut card comes out (default 0)",
+    )
+    g.add_argument(
+        "--burn",
+        default="none",
+        metavar="RULE",
+        type=converter(parse_burn),
+        help="none (default); standard: the first card is shown and as many cards as its "
+        "value (10 for T J Q K) are burnt unseen; N: N cards burnt unseen",
+    )
+    g.add_argument(
+        "--count",
+        metavar="BETS",
+        help="bets to study with a linear count, comma separated, or 'none' (default: every selected bet)",
+    )
+    g.add_argument(
+        "--tags",
+        metavar="[BET:]TAGS",
+        action="append",
+        default=[],
+        type=converter(tags_value),
+        help="count tags, e.g. 'dragon7:A=0,2=0,3=0,4=-1,5=-1,6=-1,7=-1,8=2,9=2' (ranks not "
+        "named count 0); without BET: for the one counted bet.  Default: tags from the "
+        "effects of removal.  May be repeated",
+    )
+    g.add_argument(
+        "--depth-step",
+        default="52",
+        metavar="CARDS",
+        type=whole("--depth-step", 1),
+        help="width of the depth buckets of the EV distribution, in cards seen (default 52)",
+    )
     r = p.add_argument_group("running")
-    r.add_argument("--jobs", default="1", metavar="N", type=whole("--jobs", 1),
-                   help="local processes (default 1), or workers of --cluster local")
+    r.add_argument(
+        "--jobs",
+        default="1",
+        metavar="N",
+        type=whole("--jobs", 1),
+        help="local processes (default 1), or workers of --cluster local",
+    )
     x = r.add_mutually_exclusive_group()
-    x.add_argument("--cluster", metavar="local",
-                   help="run the chunks on a Dask LocalCluster of --jobs worker processes on 127.0.0.1 "
-                        "(needs the 'cluster' extra)")
-    x.add_argument("--scheduler", metavar="ADDRESS",
-                   help="run the chunks on an existing Dask cluster, e.g. tcp://scheduler.example:8786")
-    r.add_argument("--chunk-shoes", default=str(CHUNK_SHOES), metavar="N", type=whole("--chunk-shoes", 1),
-                   help=f"shoes per chunk of work and per saved state file (default {CHUNK_SHOES}); "
-                        "the numbers do not depend on it")
+    x.add_argument(
+        "--cluster",
+        metavar="local",
+        help="run the chunks on a Dask LocalCluster of --jobs worker processes on 127.0.0.1 "
+        "(needs the 'cluster' extra)",
+    )
+    x.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="run the chunks on an existing Dask cluster, e.g. tcp://scheduler.example:8786",
+    )
+    r.add_argument(
+        "--chunk-shoes",
+        default=str(CHUNK_SHOES),
+        metavar="N",
+        type=whole("--chunk-shoes", 1),
+        help=f"shoes per chunk of work and per saved state file (default {CHUNK_SHOES}); "
+        "the numbers do not depend on it",
+    )
     s = r.add_mutually_exclusive_group()
-    s.add_argument("--state", metavar="DIR",
-                   help="where finished chunks are saved and resumed from "
-                        "(default .baccarat-study/<key of the study>)")
+    s.add_argument(
+        "--state",
+        metavar="DIR",
+        help="where finished chunks are saved and resumed from (default .baccarat-study/<key of the study>)",
+    )
     s.add_argument("--no-state", action="store_true", help="do not save chunks (no resume)")
     r.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
     o = p.add_argument_group("output")
-    o.add_argument("--chart", metavar="FILE.png",
-                   help="draw the EV by depth and the count curves (needs matplotlib)")
-    o.add_argument("--trace", metavar="FILE.csv",
-                   help="also write every coup's remaining shoe and exact EVs (at most 1000 shoes)")
+    o.add_argument("--chart", metavar="FILE.png", help="draw the EV by depth and the count curves (needs matplotlib)")
+    o.add_argument(
+        "--trace", metavar="FILE.csv", help="also write every coup's remaining shoe and exact EVs (at most 1000 shoes)"
+    )
     add_output_options(p)
     p.set_defaults(func=cmd_study)
 
@@ -137,6 +188,7 @@ def parse_tags(text: str) -> tuple[str | None, dict[str, int]]:
 
 def params_from_args(args):
     from ..studies import StudyParams
+
     shoe = shoe_from_args(args)
     bets = bets_from_args(args)
     bet_ids = [b.id for b in bets]
@@ -144,6 +196,7 @@ def params_from_args(args):
     if getattr(args, "bets_file", None):
         from ..bets.catalog import MAX_BETS_FILE_BYTES, catalog
         from ..io.files import read_text
+
         if any(b not in catalog().bets for b in bet_ids):
             bets_toml = read_text(args.bets_file, "bets file", MAX_BETS_FILE_BYTES)
     count = None
@@ -156,25 +209,38 @@ def params_from_args(args):
         bet, t = spec.value
         if bet is None:
             if len(counted) != 1:
-                raise UsageError("--tags without a bet id needs exactly one counted bet; write "
-                                 f"--tags BET:{spec} (counted: {', '.join(counted) or 'none'})")
+                raise UsageError(
+                    "--tags without a bet id needs exactly one counted bet; write "
+                    f"--tags BET:{spec} (counted: {', '.join(counted) or 'none'})"
+                )
             bet = counted[0]
         if bet in tags:
             raise UsageError(f"--tags given twice for {bet!r}")
         tags[bet] = t
     return StudyParams.create(
-        shoe, shoes=args.shoes, seed=args.seed, cut_card=args.cut_card, bet_ids=bet_ids, bets_toml=bets_toml,
-        tags=tags, count=count, depth_step=args.depth_step, chunk_shoes=args.chunk_shoes, burn=args.burn,
-        rules_toml=_study_rules(args), after_cut=args.after_cut)
+        shoe,
+        shoes=args.shoes,
+        seed=args.seed,
+        cut_card=args.cut_card,
+        bet_ids=bet_ids,
+        bets_toml=bets_toml,
+        tags=tags,
+        count=count,
+        depth_step=args.depth_step,
+        chunk_shoes=args.chunk_shoes,
+        burn=args.burn,
+        rules_toml=_study_rules(args),
+        after_cut=args.after_cut,
+    )
 
 
 def _study_rules(args) -> str | None:
     """``--rules`` / ``--player-option`` as a rules file's text (``None`` for Punto Banco)."""
     from ..bets.rules_files import rules_toml
     from .rules import rules_from_args
+
     if getattr(args, "player_option", None) == "best":
-        raise UsageError("study: --player-option best depends on the cards left, coup by coup; "
-                         "study draw or stand")
+        raise UsageError("study: --player-option best depends on the cards left, coup by coup; study draw or stand")
     rules, _ = rules_from_args(args)
     return None if rules.is_default else rules_toml(rules)
 
@@ -213,16 +279,26 @@ def series_from_args(args) -> list:
     if not series:
         return series
     if bets:
-        raise UsageError("study: name series bets alone (a study of series bets settles them over dealt "
-                         f"shoes; study {', '.join(b.id for b in bets)} in another run)")
-    for flag, given in (("--count", args.count is not None), ("--tags", bool(args.tags)),
-                        ("--trace", args.trace), ("--chart", args.chart), ("--cluster", args.cluster),
-                        ("--scheduler", args.scheduler), ("--state", args.state),
-                        ("--jobs", jobs_from_args(args) != 1)):
+        raise UsageError(
+            "study: name series bets alone (a study of series bets settles them over dealt "
+            f"shoes; study {', '.join(b.id for b in bets)} in another run)"
+        )
+    for flag, given in (
+        ("--count", args.count is not None),
+        ("--tags", bool(args.tags)),
+        ("--trace", args.trace),
+        ("--chart", args.chart),
+        ("--cluster", args.cluster),
+        ("--scheduler", args.scheduler),
+        ("--state", args.state),
+        ("--jobs", jobs_from_args(args) != 1),
+    ):
         if given:
-            raise UsageError(f"study: {flag} does not apply to series bets (they are settled in one process, "
-                             "without saved chunks)")
+            raise UsageError(
+                f"study: {flag} does not apply to series bets (they are settled in one process, without saved chunks)"
+            )
     from ..studies.series import check_series_study
+
     check_series_study(series)
     return series
 
@@ -231,15 +307,25 @@ def cmd_series_study(args, series) -> int:
     """``study --bets SERIES``: series bets placed at every eligible coup of dealt shoes."""
     from ..studies import StudyParams
     from ..studies.series import series_study, series_study_csv, series_study_dict, series_study_markdown
+
     check_outputs(args.output)
     params = StudyParams.create(
-        shoe_from_args(args), shoes=args.shoes, seed=args.seed, cut_card=args.cut_card, bet_ids=("banker",),
-        count=[], chunk_shoes=args.chunk_shoes, burn=args.burn, rules_toml=_study_rules(args),
-        after_cut=args.after_cut)
+        shoe_from_args(args),
+        shoes=args.shoes,
+        seed=args.seed,
+        cut_card=args.cut_card,
+        bet_ids=("banker",),
+        count=[],
+        chunk_shoes=args.chunk_shoes,
+        burn=args.burn,
+        rules_toml=_study_rules(args),
+        after_cut=args.after_cut,
+    )
     with progress_bar(params.shoes, "study: series bets", args.quiet, "shoes") as bar:
         studies = series_study(params, series, progress=lambda done: bar.update(done - bar.n))
     if args.format == "json":
         from ..io.tables import json_text
+
         text = json_text(series_study_dict(params, studies))
     else:
         text = {"md": series_study_markdown, "csv": series_study_csv}[args.format](params, studies)
@@ -255,30 +341,44 @@ def cmd_study(args) -> int:
     from ..studies import default_state_dir, run_study, trace_shoe
     from ..studies.charts import write_chart
     from ..studies.format import study_csv, study_json, study_markdown, trace_csv
+
     fmt = args.format
     params = params_from_args(args)
     jobs = jobs_from_args(args)
     check_outputs(args.output, args.chart, args.trace)
     if args.cluster is not None and args.cluster != "local":
-        raise UsageError(f"--cluster must be 'local' (for a running cluster use --scheduler ADDRESS), "
-                         f"got {args.cluster!r}")
+        raise UsageError(
+            f"--cluster must be 'local' (for a running cluster use --scheduler ADDRESS), got {args.cluster!r}"
+        )
     if args.trace and params.shoes > 1000:
         raise UsageError("--trace writes every coup: use it with at most 1000 shoes")
     state = None if args.no_state else Path(args.state) if args.state else default_state_dir(params)
     try:
         with progress_bar(params.shoes, "study", args.quiet, "shoes") as bar:
-            result = run_study(params, jobs=jobs, cluster=args.cluster, scheduler=args.scheduler,
-                               state_dir=state, progress=_StudyBar(bar))
+            result = run_study(
+                params,
+                jobs=jobs,
+                cluster=args.cluster,
+                scheduler=args.scheduler,
+                state_dir=state,
+                progress=_StudyBar(bar),
+            )
     except KeyboardInterrupt:
         if state is not None:
             saved = len(list(Path(state).glob("chunk-*.json"))) if Path(state).is_dir() else 0
-            print(f"study: interrupted; {saved} finished chunk(s) are saved in {state}: "
-                  "run the same command again to resume", file=sys.stderr)
+            print(
+                f"study: interrupted; {saved} finished chunk(s) are saved in {state}: "
+                "run the same command again to resume",
+                file=sys.stderr,
+            )
         raise
     if (args.cluster or args.scheduler) and not result.run["chunks_computed"]:
         # the cluster was asked for but had nothing to do: say so rather than let "in-process" surprise
-        print(f"study: all {result.run['chunks']} chunk(s) were already in {state}: nothing was sent to "
-              f"the {'cluster' if args.cluster else 'scheduler'}", file=sys.stderr)
+        print(
+            f"study: all {result.run['chunks']} chunk(s) were already in {state}: nothing was sent to "
+            f"the {'cluster' if args.cluster else 'scheduler'}",
+            file=sys.stderr,
+        )
     chart = None
     if args.chart:
         chart = write_chart(result, Path(args.chart))

@@ -108,5 +108,7 @@ def choose(backend: str, cards: int, plans) -> str:
 
 def beyond(backend: str, cards: int, bound: str) -> BetError:
     """The refusal of a shoe of ``cards`` cards that ``backend`` cannot count exactly."""
-    return BetError(f"back end {backend!r} cannot count a shoe of {cards:,} cards exactly "
-                    f"({bound}); use back end 'auto' or 'python'")
+    return BetError(
+        f"back end {backend!r} cannot count a shoe of {cards:,} cards exactly "
+        f"({bound}); use back end 'auto' or 'python'"
+    )

@@ -94,6 +94,7 @@ def primes_below(bits: int, count: int = 20) -> tuple[int, ...]:
     (31, 29, 23)
     """
     from sympy import prevprime
+
     out: list[int] = []
     p = 2**bits
     while len(out) < count:
@@ -105,6 +106,7 @@ def primes_below(bits: int, count: int = 20) -> tuple[int, ...]:
 @lru_cache(maxsize=1)
 def _controller():
     from threadpoolctl import ThreadpoolController
+
     return ThreadpoolController()
 
 
@@ -141,11 +143,11 @@ def unique_rows(rows: np.ndarray):
     values, codes = np.unique(rows, return_inverse=True)
     codes = codes.reshape(rows.shape)
     base, width = len(values), rows.shape[1]
-    if base ** width >= 2**63:
+    if base**width >= 2**63:
         u, inv = np.unique(rows, axis=0, return_inverse=True)
         return u, inv.ravel()
     key = np.zeros(rows.shape[0], dtype=np.int64)
-    for col in range(width):                     # first column most significant: rows' order
+    for col in range(width):  # first column most significant: rows' order
         key = key * base + codes[:, col]
     _, first, inv = np.unique(key, return_index=True, return_inverse=True)
     return rows[first], inv.ravel()
@@ -188,7 +190,7 @@ class _Residues:
         self.column = np.array(primes, dtype=np.int64)[:, None]
 
     def __call__(self, x: np.ndarray) -> np.ndarray:
-        if not x.flags.c_contiguous:                          # then the reshape is a view of x
+        if not x.flags.c_contiguous:  # then the reshape is a view of x
             raise ValueError("residues reduced in place must be C-contiguous")
         v = x.reshape(x.shape[:-1] + (-1, len(self.primes), self.shoes))
         if self.shoes < 8:
@@ -218,8 +220,9 @@ class BlockPlan:
     """
 
     def __init__(self, coef: np.ndarray, exponents: np.ndarray):
-        orderings = factorial(POSITIONS) // np.array([factorial(int(k)) for k in range(POSITIONS + 1)])[
-            exponents].prod(axis=1)
+        orderings = factorial(POSITIONS) // np.array([factorial(int(k)) for k in range(POSITIONS + 1)])[exponents].prod(
+            axis=1
+        )
         if coef.size and (int(coef.min()) < 0 or (coef > orderings).any()):
             # the bounds of the module docstring count sequences: at most a multiset's orderings
             raise ValueError("coefficients outside 0 .. the orderings of their multiset")
@@ -228,18 +231,20 @@ class BlockPlan:
         parts = parts[np.argsort(parts.sum(axis=1), kind="stable")]
         self.side = _Parts(parts)
         index = {tuple(p): i for i, p in enumerate(parts.tolist())}
-        of = [np.array([index[tuple(r)] for r in exponents[:, cols].tolist()])
-              for cols in (slice(0, SIDE), slice(SIDE, VALUES))]
+        of = [
+            np.array([index[tuple(r)] for r in exponents[:, cols].tolist()])
+            for cols in (slice(0, SIDE), slice(SIDE, VALUES))
+        ]
         k_of = exponents[:, :SIDE].sum(axis=1)
         self.blocks, small, small_side, order = [], [], [], []
         self.stage1 = 0
         for k in range(POSITIONS + 1):
             ms = np.nonzero(k_of == k)[0]
-            big, sm = (0, 1) if k >= 3 else (1, 0)              # the side of at least three cards
+            big, sm = (0, 1) if k >= 3 else (1, 0)  # the side of at least three cards
             big_u, bi = np.unique(of[big][ms], return_inverse=True)
             small_u, si = np.unique(of[sm][ms], return_inverse=True)
-            assert len(ms) == len(big_u) * len(small_u)        # every low part meets every high part
-            assert (np.diff(big_u) == 1).all()                 # one card count: a contiguous range
+            assert len(ms) == len(big_u) * len(small_u)  # every low part meets every high part
+            assert (np.diff(big_u) == 1).all()  # one card count: a contiguous range
             c = np.zeros((len(small_u), events, len(big_u)), dtype=np.int64)
             c[si.ravel(), :, bi.ravel()] = coef[:, ms].T
             self.stage1 = max(self.stage1, int(c.sum(axis=2).max()) if c.size else 0)
@@ -273,7 +278,7 @@ class BlockPlan:
         t = np.empty((self.n_small * self.events, x.shape[2]))
         at = 0
         for rows, side, layout in self.blocks:
-            np.matmul(layout, x[rows, side], out=t[at:at + layout.shape[0]])
+            np.matmul(layout, x[rows, side], out=t[at : at + layout.shape[0]])
             at += layout.shape[0]
         return t.reshape(self.n_small, self.events, x.shape[2])
 
@@ -289,8 +294,8 @@ class BlockPlan:
         for (rows, side, _), coef in zip(self.blocks, self.coef_blocks):
             n_big = rows.stop - rows.start
             n_small = coef.shape[1] // n_big
-            o = buf[:coef.shape[1] * columns].reshape(n_big, n_small, columns)
-            np.multiply(x[rows, side, None], small[None, s:s + n_small], out=o)
+            o = buf[: coef.shape[1] * columns].reshape(n_big, n_small, columns)
+            np.multiply(x[rows, side, None], small[None, s : s + n_small], out=o)
             s += n_small
             out += coef @ reduce(o.reshape(-1, columns)).astype(np.float64)
         return reduce(out.astype(np.int64))
@@ -317,7 +322,7 @@ class BlockPlan:
         vc = np.asarray(value_counts, dtype=np.int64)
         if vc.size and int(vc.sum(axis=1).max()) > self.float_cards:
             raise ValueError("a shoe beyond the float64 bound")
-        n = vc.T.astype(np.float64).reshape(2, SIDE, -1).transpose(1, 0, 2)     # (value, side, shoe)
+        n = vc.T.astype(np.float64).reshape(2, SIDE, -1).transpose(1, 0, 2)  # (value, side, shoe)
         f = np.empty((SIDE, POSITIONS + 1) + n.shape[1:])
         f[:, 0] = 1
         for c in range(1, POSITIONS + 1):
@@ -329,7 +334,7 @@ class BlockPlan:
         arithmetic wraps by definition): the blocks of :meth:`exact_float_ways`, in integers."""
         # counts modulo 2**64: every factor n - c, and so every product, exact modulo 2**64
         vc = np.array([[int(x) % 2**64 for x in r] for r in value_counts], dtype=np.uint64).reshape(-1, VALUES)
-        n = vc.T.reshape(2, SIDE, -1).transpose(1, 0, 2)                      # (value, side, shoe)
+        n = vc.T.reshape(2, SIDE, -1).transpose(1, 0, 2)  # (value, side, shoe)
         f = np.empty((SIDE, POSITIONS + 1) + n.shape[1:], dtype=np.uint64)
         f[:, 0] = 1
         for c in range(1, POSITIONS + 1):
@@ -341,7 +346,7 @@ class BlockPlan:
         t = np.empty((self.n_small * self.events, x.shape[2]), dtype=np.uint64)
         at = 0
         for (rows, side, _), layout in zip(self.blocks, self._layouts_u64):
-            np.matmul(layout, x[rows, side], out=t[at:at + layout.shape[0]])
+            np.matmul(layout, x[rows, side], out=t[at : at + layout.shape[0]])
             at += layout.shape[0]
         t = t.reshape(self.n_small, self.events, x.shape[2])
         return np.einsum("seb,sb->be", t, x[self.small, self.small_side])
@@ -355,8 +360,11 @@ class BlockPlan:
         rows = [[int(x) for x in vc] for vc in value_counts]
         primes = moduli_for(max(bound, 1), wrapped=wrapped is not None)
         if wrapped is not None:
-            return _with_wrapped(self.modular_ways(rows, prod(primes) - 1) if primes else
-                                 [[0] * self.events for _ in rows], primes, wrapped)
+            return _with_wrapped(
+                self.modular_ways(rows, prod(primes) - 1) if primes else [[0] * self.events for _ in rows],
+                primes,
+                wrapped,
+            )
         n_p, n_b = len(primes), len(rows)
         if not n_b or not self.events:
             return [[] for _ in rows]
@@ -374,7 +382,7 @@ class BlockPlan:
         for c in range(2, POSITIONS + 1):
             np.multiply(f[:, c - 1], factors[:, c - 1], out=f[:, c])
             f[:, c] %= mod.column
-        res = self._sums(f.reshape(SIDE * (POSITIONS + 1), -1), mod)          # (events, primes x shoes)
+        res = self._sums(f.reshape(SIDE * (POSITIONS + 1), -1), mod)  # (events, primes x shoes)
         return crt_rows(res.reshape(self.events, n_p, n_b).transpose(1, 2, 0), primes)
 
 
@@ -402,13 +410,13 @@ def crt_rows(residues: np.ndarray, primes: list[int]) -> list[list[int]]:
     >>> crt_rows(np.array([[[3, 0]], [[4, 6]]]), [5, 7])
     [[18, 20]]
     """
-    if residues.shape[1] * residues.shape[2] < 32:          # a few values: Python's Garner is faster
+    if residues.shape[1] * residues.shape[2] < 32:  # a few values: Python's Garner is faster
         lists = residues.tolist()
         return [crt([r[b] for r in lists], primes) for b in range(residues.shape[1])]
     digits = [residues[0]]
     for i in range(1, len(primes)):
         p = primes[i]
-        y = digits[-1] % p                                  # x_{<i} modulo p, by Horner
+        y = digits[-1] % p  # x_{<i} modulo p, by Horner
         for j in range(i - 2, -1, -1):
             y = (y * (primes[j] % p) + digits[j]) % p
         inv = pow(prod(primes[:i]) % p, -1, p)
@@ -418,7 +426,7 @@ def crt_rows(residues: np.ndarray, primes: list[int]) -> list[list[int]]:
     for d, p in zip(lists[-2::-1], primes[-2::-1]):
         out = [a + p * b for a, b in zip(d, out)]
     b_count, events = residues.shape[1], residues.shape[2]
-    return [out[b * events:(b + 1) * events] for b in range(b_count)]
+    return [out[b * events : (b + 1) * events] for b in range(b_count)]
 
 
 def _with_wrapped(low: list[list[int]], primes: list[int], wrapped: np.ndarray) -> list[list[int]]:

@@ -75,8 +75,12 @@ class _Hand(View):
 
     def __init__(self, hand: str, r1, s1, r2, s2):
         super().__init__()
-        self._attrs = {(f"{hand}_card1", "rank"): r1, (f"{hand}_card1", "suit"): s1,
-                       (f"{hand}_card2", "rank"): r2, (f"{hand}_card2", "suit"): s2}
+        self._attrs = {
+            (f"{hand}_card1", "rank"): r1,
+            (f"{hand}_card1", "suit"): s1,
+            (f"{hand}_card2", "rank"): r2,
+            (f"{hand}_card2", "suit"): s2,
+        }
 
     def attr(self, position: str, attribute: str) -> np.ndarray:
         return self._attrs[position, attribute]
@@ -139,10 +143,10 @@ class _PairSums:
         tail = n.shape[1:]
         same = self.same.reshape((-1,) + (1,) * len(tail))
         n1, n2 = n[first], n[second]
-        w_pair = n1 * (n2 - same)                     # ordered draws of a hand's two cards
-        t0 = self.sum_b(w_pair)                       # (gb, ...)
+        w_pair = n1 * (n2 - same)  # ordered draws of a hand's two cards
+        t0 = self.sum_b(w_pair)  # (gb, ...)
         rc = self.row(n2 - same).reshape((gb, k) + tail) + self.col(n1).reshape((gb, k) + tail)
-        rc = np.moveaxis(rc, 1, 0)                    # (k, gb, ...)
+        rc = np.moveaxis(rc, 1, 0)  # (k, gb, ...)
         corr = self.corr if n.dtype != object else self.corr.astype(object)
         banker = t0[None] - rc[first] - rc[second] + corr.reshape(corr.shape + (1,) * len(tail))
         return self.sum_p(w_pair[:, None] * banker)  # (size_p, gb, ...)
@@ -174,7 +178,7 @@ class _EqualityPairs:
         f2 = n * (n - 1)
         s, total = f2.sum(axis=0), n.sum(axis=0)
         both = (f2 * ((n - 2) * (n - 3))).sum(axis=0) + s * s - (f2 * f2).sum(axis=0)
-        one = s * ((total - 2) * (total - 3)) - both         # this hand a pair, the other not
+        one = s * ((total - 2) * (total - 3)) - both  # this hand a pair, the other not
         four = total * (total - 1) * (total - 2) * (total - 3)
         cells = {(1, 1): both, (1, 0): one, (0, 1): one, (0, 0): four - both - 2 * one}
         out = np.zeros((self.size_p, self.size_b) + np.shape(s), dtype=n.dtype)
@@ -209,8 +213,7 @@ def _signatures(features: frozenset[str], prefix: str, level: str):
 
 def evaluations(features: frozenset[str], level: str, events: int) -> int:
     """How many masks a tabulation of ``events`` reading ``features`` evaluates."""
-    return (len(_signatures(features, "player_", level)[2]) * len(_signatures(features, "banker_", level)[2])
-            * events)
+    return len(_signatures(features, "player_", level)[2]) * len(_signatures(features, "banker_", level)[2]) * events
 
 
 class CardTabulation:
@@ -221,28 +224,30 @@ class CardTabulation:
     feature dict and returning a mask.
     """
 
-    def __init__(self, events: list, features: frozenset[str], level: str, table: CoupTable,
-                 what: str = "these bets"):
+    def __init__(self, events: list, features: frozenset[str], level: str, table: CoupTable, what: str = "these bets"):
         cost = evaluations(features, level, len(events))
         if cost > MAX_EVALUATIONS:
-            raise BetError(f"{what}: the card features read ({', '.join(sorted(features))}) need about "
-                           f"{cost:,} evaluations of the coups, more than the {MAX_EVALUATIONS:,} this engine "
-                           "does in reasonable time; read fewer card features")
+            raise BetError(
+                f"{what}: the card features read ({', '.join(sorted(features))}) need about "
+                f"{cost:,} evaluations of the coups, more than the {MAX_EVALUATIONS:,} this engine "
+                "does in reasonable time; read fewer card features"
+            )
         self.level = level
         self.events = len(events)
         ranks, _suits, values = _classes(level)
         k = len(ranks)
         self.k = k
-        first = np.repeat(np.arange(k), k)    # first card of a hand's pair
-        second = np.tile(np.arange(k), k)     # second card
+        first = np.repeat(np.arange(k), k)  # first card of a hand's pair
+        second = np.tile(np.arange(k), k)  # second card
         self._same = (first == second).astype(np.int64)
         p_names, sig_p, p_values = _signatures(features, "player_", level)
         b_names, sig_b, b_values = _signatures(features, "banker_", level)
         self.sp, self.sb = len(p_values), len(b_values)
         hand_values = values[first] * 10 + values[second]
         # (Player signature, v(P1), v(P2)) and (Banker signature, v(B1), v(B2))
-        self._full = _PairSums(sig_p * 100 + hand_values, sig_b * 100 + hand_values,
-                               self.sp * 100, self.sb * 100, first, second, k)
+        self._full = _PairSums(
+            sig_p * 100 + hand_values, sig_b * 100 + hand_values, self.sp * 100, self.sb * 100, first, second, k
+        )
         # signatures only: the events that read no point value (see ways_many)
         p_eq, b_eq = _by_equality(sig_p, k), _by_equality(sig_b, k)
         self._free: _EqualityPairs | _PairSums
@@ -272,9 +277,11 @@ class CardTabulation:
                         got = mask_index.get(key)
                         if got is None:
                             if len(self._masks) >= MAX_MASKS:
-                                raise BetError(f"{what}: the card features split the coups into more than "
-                                               f"{MAX_MASKS} distinct events of point values, more than "
-                                               "this engine holds in memory; read fewer card features")
+                                raise BetError(
+                                    f"{what}: the card features split the coups into more than "
+                                    f"{MAX_MASKS} distinct events of point values, more than "
+                                    "this engine holds in memory; read fewer card features"
+                                )
                             got = mask_index[key] = len(self._masks)
                             self._masks.append(m.reshape(shape))
                         j = got
@@ -309,8 +316,8 @@ class CardTabulation:
             else:
                 out[i] = self.ways(class_counts[i], vc, backend)
         for start in range(0, len(small), chunk):
-            part = small[start:start + chunk]
-            n = np.array([class_counts[i] for i in part], dtype=np.int64).T      # (k, B)
+            part = small[start : start + chunk]
+            n = np.array([class_counts[i] for i in part], dtype=np.int64).T  # (k, B)
             w = self._free(n).reshape(self.sp, self.sb, len(part)).tolist()
             for col, i in enumerate(part):
                 total = sum(value_counts[i])
@@ -338,15 +345,16 @@ class CardTabulation:
         total = sum(value_counts)
         dtype = np.int64 if _int64(backend, total) else object
         n = np.array(class_counts, dtype=dtype)
-        w = self._full(n)                             # (sp*100, sb*100)
+        w = self._full(n)  # (sp*100, sb*100)
         w = w.reshape(self.sp, 10, 10, self.sb, 10, 10).transpose(0, 3, 1, 4, 2, 5)
-        w = w.reshape(self.sp, self.sb, 10**4)        # index v1 v2 v3 v4 = shoe order P1 B1 P2 B2
+        w = w.reshape(self.sp, self.sb, 10**4)  # index v1 v2 v3 v4 = shoe order P1 B1 P2 B2
         full = (total - 4) * (total - 5)
         rest = []
         if self._masks:
             left = np.array(value_counts, dtype=dtype)[None, :] - (
-                self._used if dtype is np.int64 else self._used.astype(object))
-            fill = left[:, self._v5] * (left[:, self._v6] - self._same56)   # (10**4, 100)
+                self._used if dtype is np.int64 else self._used.astype(object)
+            )
+            fill = left[:, self._v5] * (left[:, self._v6] - self._same56)  # (10**4, 100)
             rest = [(fill * m).sum(axis=1) for m in self._masks]
         out = []
         for terms in self._terms:

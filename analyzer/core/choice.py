@@ -32,11 +32,11 @@ from .rules import Rules
 class HandChoice:
     """One two-card Player hand on an option total and the exact best play."""
 
-    hand: tuple[int, int]        # point values, v1 <= v2
-    ways: int                    # ordered six-card deals with P1, P2 of these values (either order)
-    draw_net: int                # Player wins minus losses when the Player draws, over those deals
-    stand_net: int               # ... when the Player stands
-    draws: bool                  # the choice played
+    hand: tuple[int, int]  # point values, v1 <= v2
+    ways: int  # ordered six-card deals with P1, P2 of these values (either order)
+    draw_net: int  # Player wins minus losses when the Player draws, over those deals
+    stand_net: int  # ... when the Player stands
+    draws: bool  # the choice played
 
     @property
     def ev_draw(self) -> Fraction | None:
@@ -74,7 +74,7 @@ def best_strategy(rules: Rules, value_counts) -> list[HandChoice]:
     wd, ws = tab_draw.ways(list(value_counts)), tab_stand.ways(list(value_counts))
     out = []
     for i, hand in enumerate(hands):
-        ways = sum(wd[3 * i:3 * i + 3])
+        ways = sum(wd[3 * i : 3 * i + 3])
         dn, sn = wd[3 * i] - wd[3 * i + 1], ws[3 * i] - ws[3 * i + 1]
         default = sum(hand) % 10 in rules.player_draws
         out.append(HandChoice(hand, ways, dn, sn, dn > sn if dn != sn else default))
@@ -87,6 +87,14 @@ def best_rules(rules: Rules, value_counts) -> tuple[Rules, list[HandChoice]]:
     base = rules.with_player_option("draw")
     hands = tuple((c.hand, c.draws) for c in strategy if c.draws != (sum(c.hand) % 10 in base.player_draws))
     opt = ", ".join(map(str, sorted(rules.player_option)))
-    return (Rules(base.naturals, base.player_draws, base.banker, base.banker_if_player_stood,
-                  player_hands=hands, name=f"{rules.name}, Player's best play on {opt} by hand, for this shoe"),
-            strategy)
+    return (
+        Rules(
+            base.naturals,
+            base.player_draws,
+            base.banker,
+            base.banker_if_player_stood,
+            player_hands=hands,
+            name=f"{rules.name}, Player's best play on {opt} by hand, for this shoe",
+        ),
+        strategy,
+    )

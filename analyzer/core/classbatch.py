@@ -76,8 +76,12 @@ def splits(class_value: np.ndarray, rep_cards: np.ndarray, table: dict, coarse: 
     values = np.arange(10) >= 5
     out = [np.append(class_value >= 5, values)]
     if not coarse:
-        for hi in (table["colour"][rep_cards] == 1, table["suit"][rep_cards] >= 2,
-                   table["rank"][rep_cards] >= 7, np.zeros(len(rep_cards), dtype=bool)):
+        for hi in (
+            table["colour"][rep_cards] == 1,
+            table["suit"][rep_cards] >= 2,
+            table["rank"][rep_cards] >= 7,
+            np.zeros(len(rep_cards), dtype=bool),
+        ):
             out.append(np.append(hi, values))
     return out
 
@@ -101,7 +105,7 @@ def _halves(p_idx: np.ndarray, p_off: np.ndarray, factors: int):
         halves = []
         for a, b in ((0, 3), (3, factors)):
             u, of = unique_rows(np.concatenate([p_idx[:, a:b], p_off[:, a:b]], axis=1))
-            halves.append(half(u[:, :b - a], u[:, b - a:], of))
+            halves.append(half(u[:, : b - a], u[:, b - a :], of))
         split = sum(2 * h[0].size + h[0].shape[1] for h in halves) + p_idx.shape[0]
         if split < cost:
             return halves, split
@@ -120,14 +124,14 @@ class ClassBatchPlan:
 
     def __init__(self, idx: np.ndarray, off: np.ndarray, coef: np.ndarray, k: int, splits):
         self.k, self.events = k, coef.shape[0]
-        self.width = k + 12                        # classes, values, N, one
+        self.width = k + 12  # classes, values, N, one
         idx = np.where(idx < 0, self.width - 1, idx)
         best: tuple | None = None
         for hi in splits:
             plan = self._blocks(idx, off, coef, np.asarray(hi, dtype=bool))
             if best is None or plan[0] < best[0]:
                 best = plan
-        assert best is not None                    # splits() gives one candidate at least
+        assert best is not None  # splits() gives one candidate at least
         _, self.sides, self.blocks, self.bounds = best
 
     def _blocks(self, idx, off, coef, hi):
@@ -170,8 +174,18 @@ class ClassBatchPlan:
                 parts = (lo_u, hi_u)
             n_first, n_second = c.shape[1], c.shape[2]
             layout_t = np.ascontiguousarray(c.transpose(0, 2, 1).reshape(len(events) * n_second, n_first))
-            blocks.append((first, parts[0], 1 - first, parts[1], int(rest_of[ms[0]]), events,
-                           layout_t.astype(np.float64), n_second))
+            blocks.append(
+                (
+                    first,
+                    parts[0],
+                    1 - first,
+                    parts[1],
+                    int(rest_of[ms[0]]),
+                    events,
+                    layout_t.astype(np.float64),
+                    n_second,
+                )
+            )
             bounds.append((sums[first], cards[first]))
             cost += c.size // 5 + n_first + 3 * c.shape[0] * n_second + 300
         return cost, [s[0] for s in sides], blocks, bounds
@@ -182,7 +196,8 @@ class ClassBatchPlan:
             # every bound grows with N: the last N for which all hold (at most 458)
             n = POSITIONS - 1
             while perm(n + 1, POSITIONS) <= FLOAT_EXACT and all(
-                    s * perm(n + 1, j) <= FLOAT_EXACT for s, j in self.bounds):
+                s * perm(n + 1, j) <= FLOAT_EXACT for s, j in self.bounds
+            ):
                 n += 1
             self._max_cards = n
         return POSITIONS <= cards <= self._max_cards
@@ -197,7 +212,7 @@ class ClassBatchPlan:
             raise ValueError("a shoe beyond the float64 bound")
         n_ext = np.ones((self.width, b_count))
         n_ext[:-1] = counts.T
-        values = []                                              # (parts, B) of each side
+        values = []  # (parts, B) of each side
         for halves in self.sides:
             prods = []
             for p_idx, p_off, of in halves:

@@ -93,19 +93,23 @@ class _Features(Cards):
         return super().__missing__(name)
 
 
-_SLOT_NAMES = {0: ("player_card1", "card1"), 1: ("banker_card1", "card2"),
-               2: ("player_card2", "card3"), 3: ("banker_card2", "card4")}
+_SLOT_NAMES = {
+    0: ("player_card1", "card1"),
+    1: ("banker_card1", "card2"),
+    2: ("player_card2", "card3"),
+    3: ("banker_card2", "card4"),
+}
 
 
 def _holds(branch, f) -> np.ndarray:
     """Rows where every ``all(GROUP, TEST)`` of ``branch`` holds (dealt cards only)."""
     out = None
     for group, pred in branch:
-        test = np.append(np.asarray(pred, dtype=bool), True)       # no card: nothing to test
+        test = np.append(np.asarray(pred, dtype=bool), True)  # no card: nothing to test
         for name in group:
             m = test[f["card:" + name]]
             out = m if out is None else out & m
-    assert out is not None                  # a branch of requires holds at least one test
+    assert out is not None  # a branch of requires holds at least one test
     return out
 
 
@@ -131,8 +135,9 @@ def _dealt_sequences(table: CoupTable, forced: tuple[int, ...]):
     for p in forced:
         drawn[p - 4] = np.ones_like(drawn[p - 4])
     rows = np.flatnonzero((drawn[0] | (c5 == 0)) & (drawn[1] | (c6 == 0)))
-    values = np.stack([table.p1[rows], table.b1[rows], table.p2[rows], table.b2[rows],
-                       c5[rows], c6[rows]]).astype(np.int64)
+    values = np.stack([table.p1[rows], table.b1[rows], table.p2[rows], table.b2[rows], c5[rows], c6[rows]]).astype(
+        np.int64
+    )
     used = np.arange(POSITIONS)[None, :] < d[rows][:, None]
     drew = (table.player_cards[rows] == 3).astype(np.int64)
     dealt = used.T.copy()
@@ -162,14 +167,26 @@ class ClassTabulation:
     six-card deals of each event.
     """
 
-    def __init__(self, events, card_keys, positions, drawing: bool, table: CoupTable,
-                 what: str = "bet", budget: int | None = None, progress=None,
-                 requires=None, symmetric: bool = False, pins=None, chunk: int = CHUNK,
-                 defer: bool = False):
+    def __init__(
+        self,
+        events,
+        card_keys,
+        positions,
+        drawing: bool,
+        table: CoupTable,
+        what: str = "bet",
+        budget: int | None = None,
+        progress=None,
+        requires=None,
+        symmetric: bool = False,
+        pins=None,
+        chunk: int = CHUNK,
+        defer: bool = False,
+    ):
         self.events = len(events)
         self._chunk = chunk
         self._naturals = table.rules.naturals
-        self._onehot = None          # the classes' one-hot, for batches of suited shoes
+        self._onehot = None  # the classes' one-hot, for batches of suited shoes
         # pins: {dealing position 0-5: 52 booleans}, the cards a known position may hold;
         # a pinned fifth or sixth card is drawn whether or not the coup uses it
         pins = dict(pins or {})
@@ -182,9 +199,9 @@ class ClassTabulation:
         self.classes = classes_for(card_keys, drawing)
         k = self.k = int(self.classes.max()) + 1
         rep = np.zeros(k, dtype=np.int64)
-        rep[self.classes[::-1]] = np.arange(51, -1, -1)          # lowest card of each class
-        self.rep = np.append(rep, -1)                             # class k: no card
-        self._rank_uniform = all(len(set(self.classes[4 * r:4 * r + 4])) == 1 for r in range(13))
+        rep[self.classes[::-1]] = np.arange(51, -1, -1)  # lowest card of each class
+        self.rep = np.append(rep, -1)  # class k: no card
+        self._rank_uniform = all(len(set(self.classes[4 * r : 4 * r + 4])) == 1 for r in range(13))
         self.class_value = _TABLE["value"][:52][rep]
         budget = MAX_SEQUENCES if budget is None else budget
         self.what = what
@@ -193,16 +210,22 @@ class ClassTabulation:
         # the sequences that can be in it (its first-match test still decides).
         passes: list[tuple[Any, int | None, tuple | None]] = [(self._allowed(()), None, None)]
         if requires and all(requires):
-            passes = [(self._allowed(branch), i, (branch, alternatives[:j]))
-                      for i, alternatives in enumerate(requires) for j, branch in enumerate(alternatives)]
+            passes = [
+                (self._allowed(branch), i, (branch, alternatives[:j]))
+                for i, alternatives in enumerate(requires)
+                for j, branch in enumerate(alternatives)
+            ]
 
         def plan_of(allowed):
-            return self._drawn_plan(table, positions, allowed) if drawing \
+            return (
+                self._drawn_plan(table, positions, allowed)
+                if drawing
                 else self._first_four_plan(positions, allowed, symmetric)
+            )
 
         # a drawing pass's plan holds arrays over every dealt sequence of values (tens of MB):
         # with several passes, each is counted first, then built again when its turn comes
-        plans: list[Any]                            # a plan, or None: built when its pass comes
+        plans: list[Any]  # a plan, or None: built when its pass comes
         if drawing and len(passes) > 1:
             totals, plans = [plan_of(allowed)["total"] for allowed, _, _ in passes], [None] * len(passes)
         else:
@@ -210,8 +233,10 @@ class ClassTabulation:
             totals = [p["total"] for p in plans]
         self.sequences = sum(totals)
         if self.sequences > budget:
-            raise BetError(f"{what}: {self.sequences:,} sequences of {k} card classes over the cards it reads, "
-                           f"more than the budget of {budget:,}; read fewer card features")
+            raise BetError(
+                f"{what}: {self.sequences:,} sequences of {k} card classes over the cards it reads, "
+                f"more than the budget of {budget:,}; read fewer card features"
+            )
         self._pending: tuple | None = (events, table, plans, plan_of, passes, drawing)
         if not defer:
             bar = progress(self.sequences, what) if progress is not None else None
@@ -233,7 +258,7 @@ class ClassTabulation:
                 n = fine.shape[0]
                 index = np.full(n, self.events, dtype=np.int64)
                 taken = np.zeros(n, dtype=bool)
-                for i, fn in enumerate(events[:None if only is None else only + 1]):
+                for i, fn in enumerate(events[: None if only is None else only + 1]):
                     m = np.broadcast_to(np.asarray(fn(f), dtype=bool), taken.shape) & ~taken
                     index[m] = i
                     taken |= m
@@ -265,13 +290,13 @@ class ClassTabulation:
                     self._check_multisets(merged[0])
                 if bar is not None:
                     bar.update(n)
-            plan = chunks = fine = coarse = f = weight = None       # this pass's arrays, before the next
+            plan = chunks = fine = coarse = f = weight = None  # this pass's arrays, before the next
         keys, columns, counts = _merge(keys, columns, counts, self.events)
         # the multisets in some event (none when an impossible card test admits no sequence)
         uniq, inv = np.unique(keys, return_inverse=True)
         self._check_multisets(uniq)
-        coef = np.zeros((self.events, len(uniq)), dtype=np.int64)   # (events, multisets)
-        coef[columns, inv.ravel()] = counts                          # distinct pairs
+        coef = np.zeros((self.events, len(uniq)), dtype=np.int64)  # (events, multisets)
+        coef[columns, inv.ravel()] = counts  # distinct pairs
         del keys, inv, columns, counts
         self.coef = coef
         self._plan(uniq)
@@ -286,9 +311,11 @@ class ClassTabulation:
         """Refuse, in one line, a tabulation beyond :data:`MAX_MULTISETS` distinct multisets
         (``keys``: the sorted multiset codes of merged (multiset, event) pairs)."""
         if len(keys) > MAX_MULTISETS and np.count_nonzero(np.diff(keys)) + 1 > MAX_MULTISETS:
-            raise BetError(f"{self.what}: more than {MAX_MULTISETS:,} distinct multisets of {self.k} card "
-                           f"classes over the cards it reads, beyond the memory budget; "
-                           f"read fewer card features")
+            raise BetError(
+                f"{self.what}: more than {MAX_MULTISETS:,} distinct multisets of {self.k} card "
+                f"classes over the cards it reads, beyond the memory budget; "
+                f"read fewer card features"
+            )
 
     @property
     def nbytes(self) -> int:
@@ -299,8 +326,13 @@ class ClassTabulation:
     def arrays(self) -> dict[str, np.ndarray]:
         """The compiled tabulation as plain integer arrays (:meth:`from_arrays` gives it back)."""
         self.compile()
-        return {"coef": self.coef, "idx": self.idx, "off": self.off, "classes": self.classes,
-                "sequences": np.array([self.sequences], dtype=np.int64)}
+        return {
+            "coef": self.coef,
+            "idx": self.idx,
+            "off": self.off,
+            "classes": self.classes,
+            "sequences": np.array([self.sequences], dtype=np.int64),
+        }
 
     @classmethod
     def from_arrays(cls, arrays) -> ClassTabulation:
@@ -319,15 +351,14 @@ class ClassTabulation:
         m = coef.shape[1] if coef.ndim == 2 else -1
         if m < 0 or idx.shape != (m, POSITIONS) or off.shape != (m, POSITIONS):
             raise ValueError("a compiled tabulation's factors are six per multiset")
-        if m and (idx.min() < 0 or idx.max() > k + 10 or off.min() < 0 or off.max() >= POSITIONS
-                  or coef.min() < 0):
+        if m and (idx.min() < 0 or idx.max() > k + 10 or off.min() < 0 or off.max() >= POSITIONS or coef.min() < 0):
             raise ValueError("a compiled tabulation's factors index its extended counts")
         self = cls.__new__(cls)
         self.events = coef.shape[0]
         self._onehot = None
         self._pending = None
         self.classes, self.k = classes, k
-        self._rank_uniform = all(len(set(classes[4 * r:4 * r + 4].tolist())) == 1 for r in range(13))
+        self._rank_uniform = all(len(set(classes[4 * r : 4 * r + 4].tolist())) == 1 for r in range(13))
         self.coef, self.idx, self.off = coef, idx, off
         self.multisets, self.sequences = m, int(sequences[0])
         self.ways_table = WaysTable(coef, idx, off, k, classes)
@@ -352,7 +383,7 @@ class ClassTabulation:
                 # Banker's is the sixth then, else the fifth (features.DEAL_SLOTS_BY_DRAW)
                 for p, drew in DEAL_SLOTS_BY_DRAW[name]:
                     if p >= 4 and p in self._pins:
-                        continue                 # drawn whether or not the coup uses it
+                        continue  # drawn whether or not the coup uses it
                     restrict(p, drew, ok)
         return allowed
 
@@ -409,8 +440,10 @@ class ClassTabulation:
         """The sequences of classes at the first-four positions the events read."""
         slots = sorted({FIRST_FOUR[p] for p in positions if p in FIRST_FOUR})
         self.fine_width, self.coarse_width = len(slots), 0
-        alphabets = [np.arange(self.k) if allowed is None or allowed[s][0] is None
-                     else np.flatnonzero(allowed[s][0]) for s in slots]
+        alphabets = [
+            np.arange(self.k) if allowed is None or allowed[s][0] is None else np.flatnonzero(allowed[s][0])
+            for s in slots
+        ]
         symmetric = symmetric and all(len(a) == self.k for a in alphabets)
         total = int(np.prod([len(a) for a in alphabets])) if slots else 1
         if symmetric and slots:
@@ -427,8 +460,9 @@ class ClassTabulation:
         if plan["symmetric"]:
             # the events read the cards only as a multiset: one row per multiset,
             # weighted by its number of orderings
-            combos = np.array(list(itertools.combinations_with_replacement(range(self.k), len(slots))),
-                              dtype=np.int64).reshape(-1, len(slots))
+            combos = np.array(
+                list(itertools.combinations_with_replacement(range(self.k), len(slots))), dtype=np.int64
+            ).reshape(-1, len(slots))
             mult = np.ones(len(combos), dtype=np.int64)
             run = np.ones(len(combos), dtype=np.int64)
             for col in range(1, len(slots)):
@@ -437,13 +471,14 @@ class ClassTabulation:
             weights = math.factorial(len(slots)) // mult
             chunk = self._chunk
             pieces: list[tuple[np.ndarray, np.ndarray | None]] = [
-                (combos[i:i + chunk], weights[i:i + chunk]) for i in range(0, len(combos), chunk)]
+                (combos[i : i + chunk], weights[i : i + chunk]) for i in range(0, len(combos), chunk)
+            ]
         else:
             sizes = [len(a) for a in alphabets]
             step = max(1, self._chunk // max(1, int(np.prod(sizes[1:]))))
             pieces = []
             for start in range(0, sizes[0], step):
-                head = alphabets[0][start:start + step]
+                head = alphabets[0][start : start + step]
                 grid = np.indices((len(head),) + tuple(sizes[1:])).reshape(len(slots), -1)
                 cols = [head[grid[0]]] + [alphabets[j][grid[j]] for j in range(1, len(slots))]
                 pieces.append((np.stack(cols, axis=1), None))
@@ -468,15 +503,16 @@ class ClassTabulation:
         # by code (_dealt_sequences): the classes a card of that value may be there, and how many
         by_value, size = {}, {}
         for p in fine_slots:
-            by_value[p] = np.full((NOT_DRAWN + 1, width), k, dtype=np.int64)   # no card: class k
-            size[p] = np.ones(NOT_DRAWN + 1, dtype=np.int64)                   # ... one way
+            by_value[p] = np.full((NOT_DRAWN + 1, width), k, dtype=np.int64)  # no card: class k
+            size[p] = np.ones(NOT_DRAWN + 1, dtype=np.int64)  # ... one way
             for drew in (0, 1):
-                ok = allowed[p][drew] if allowed is not None and allowed[p][drew] is not None \
-                    else np.ones(k, dtype=bool)
+                ok = (
+                    allowed[p][drew] if allowed is not None and allowed[p][drew] is not None else np.ones(k, dtype=bool)
+                )
                 for v in range(10):
                     c = np.unique(self.classes[(value52 == v) & ok[self.classes]])
                     size[p][10 * drew + v] = len(c)
-                    by_value[p][10 * drew + v, :len(c)] = c
+                    by_value[p][10 * drew + v, : len(c)] = c
         rows, codes, used = _dealt_sequences(table, tuple(p for p in (4, 5) if p in self._pins))
         fan = {p: size[p].take(codes[p]) for p in fine_slots}
         expand = np.ones(len(rows), dtype=np.int64)
@@ -486,8 +522,17 @@ class ClassTabulation:
             keep = np.flatnonzero(expand)
             rows, codes, used, expand = rows[keep], codes[:, keep], used[keep], expand[keep]
             fan = {p: f[keep] for p, f in fan.items()}
-        return {"fine": fine_slots, "coarse": coarse_slots, "by_value": by_value, "rows": rows,
-                "codes": codes, "used": used, "fan": fan, "expand": expand, "total": int(expand.sum())}
+        return {
+            "fine": fine_slots,
+            "coarse": coarse_slots,
+            "by_value": by_value,
+            "rows": rows,
+            "codes": codes,
+            "used": used,
+            "fan": fan,
+            "expand": expand,
+            "total": int(expand.sum()),
+        }
 
     def _drawn_chunks(self, table: CoupTable, plan):
         fine_slots, coarse_slots, by_value = plan["fine"], plan["coarse"], plan["by_value"]
@@ -497,8 +542,9 @@ class ClassTabulation:
         ends = np.cumsum(expand)
         start = 0
         while start < len(rows):
-            stop = max(int(np.searchsorted(ends, (ends[start - 1] if start else 0) + self._chunk, side="right")),
-                       start + 1)
+            stop = max(
+                int(np.searchsorted(ends, (ends[start - 1] if start else 0) + self._chunk, side="right")), start + 1
+            )
             sel = slice(start, stop)
             reps = np.repeat(np.arange(stop - start), expand[sel])
             n = len(reps)
@@ -514,8 +560,11 @@ class ClassTabulation:
                 fine[:, j] = table_p.take(codes[p, sel].take(reps) * table_p.shape[1] + sub)
                 # a pinned card the coup does not use is drawn, but not dealt to a hand
                 deal[f"card{p + 1}"] = np.where(used[sel, p].take(reps), self.rep.take(fine[:, j]), -1)
-            coarse = np.stack([_COARSE_OF_CODE.take(codes[p, sel]).take(reps) for p in coarse_slots],
-                              axis=1) if coarse_slots else np.zeros((n, 0), dtype=np.int64)
+            coarse = (
+                np.stack([_COARSE_OF_CODE.take(codes[p, sel]).take(reps) for p in coarse_slots], axis=1)
+                if coarse_slots
+                else np.zeros((n, 0), dtype=np.int64)
+            )
             index = rows[sel].take(reps)
             cards = dict(deal)
             for name, slot in (("player_card1", 0), ("banker_card1", 1), ("player_card2", 2), ("banker_card2", 3)):
@@ -537,16 +586,17 @@ class ClassTabulation:
                 out[card] += n
             return out
         if not self._rank_uniform:
-            raise BetError(f"{what} reads suits, but this shoe's suits are unknown (it was given per rank, or a "
-                           "card was removed without its suit); give the shoe per card (As=8,...) or remove "
-                           "cards with their suits")
+            raise BetError(
+                f"{what} reads suits, but this shoe's suits are unknown (it was given per rank, or a "
+                "card was removed without its suit); give the shoe per card (As=8,...) or remove "
+                "cards with their suits"
+            )
         out = [0] * self.k
         for r, n in enumerate(shoe.rank_tuple):
             out[int(self.classes[4 * r])] += n
         return out
 
-    def ways_many(self, shoes, what: str = "bet", chunk: int = 64, rows=None,
-                  backend: str = "auto") -> list[list[int]]:
+    def ways_many(self, shoes, what: str = "bet", chunk: int = 64, rows=None, backend: str = "auto") -> list[list[int]]:
         """:meth:`ways` of many shoes, equal list for list, by the table's evaluator
         (:meth:`analyzer.core.ways.WaysTable.ways_many`: float64 blocks within their
         bounds, per rank multiset for a poker-like bet, int64 or residues beyond).
@@ -557,8 +607,11 @@ class ClassTabulation:
         cards, tail, suited = rows if rows is not None else shoe_rows(shoes)
         if self._onehot is None:
             self._onehot = (self.classes[:, None] == np.arange(self.k)[None, :]).astype(np.int64)
-        counts = np.concatenate([cards @ self._onehot, tail], axis=1) if suited.all() else [
-            self.class_counts(s, what) + list(s.value_counts) + [s.cards] for s in shoes]
+        counts = (
+            np.concatenate([cards @ self._onehot, tail], axis=1)
+            if suited.all()
+            else [self.class_counts(s, what) + list(s.value_counts) + [s.cards] for s in shoes]
+        )
         return self.ways_table.ways_many(counts, backend, chunk)
 
     def ways(self, shoe, what: str = "bet", backend: str = "auto") -> list[int]:

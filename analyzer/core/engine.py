@@ -80,8 +80,14 @@ class CoupValues(View):
     def __init__(self, table: CoupTable):
         super().__init__()
         self.naturals = table.rules.naturals
-        self._values = {"player_card1": table.p1, "player_card2": table.p2, "player_card3": table.p3,
-                        "banker_card1": table.b1, "banker_card2": table.b2, "banker_card3": table.b3}
+        self._values = {
+            "player_card1": table.p1,
+            "player_card2": table.p2,
+            "player_card3": table.p3,
+            "banker_card1": table.b1,
+            "banker_card2": table.b2,
+            "banker_card3": table.b3,
+        }
 
     def attr(self, position: str, attribute: str) -> np.ndarray:
         if attribute == "value":
@@ -163,17 +169,22 @@ class Tabulation:
     multisets of six values (:attr:`ways_table`), whose evaluator counts them.
     """
 
-    def __init__(self, masks: list[np.ndarray], table: CoupTable | None = None,
-                 coef: np.ndarray | None = None, partitions=None):
+    def __init__(
+        self, masks: list[np.ndarray], table: CoupTable | None = None, coef: np.ndarray | None = None, partitions=None
+    ):
         table = table or coup_table()
         if coef is None:
-            coef = np.stack([table.coefficients(m) for m in masks]) if masks else \
-                np.zeros((0, table.multisets), dtype=np.int64)
+            coef = (
+                np.stack([table.coefficients(m) for m in masks])
+                if masks
+                else np.zeros((0, table.multisets), dtype=np.int64)
+            )
         self.coef = coef
         self.events = coef.shape[0]
         self._table = table
-        self.ways_table = WaysTable.of_values(coef, table.exponents,
-                                              None if partitions is None else (tuple(partitions), table))
+        self.ways_table = WaysTable.of_values(
+            coef, table.exponents, None if partitions is None else (tuple(partitions), table)
+        )
 
     @staticmethod
     def _cells(groups: np.ndarray, size: int, table: CoupTable) -> np.ndarray:
@@ -196,8 +207,11 @@ class Tabulation:
         from the cards each coup deals (:mod:`analyzer.core.prefix`)."""
         table = table or coup_table()
         parts = [(np.asarray(code), int(cells)) for code, cells in parts]
-        coef = np.concatenate([cls._cells(code, cells, table) for code, cells in parts]) if parts else \
-            np.zeros((0, table.multisets), dtype=np.int64)
+        coef = (
+            np.concatenate([cls._cells(code, cells, table) for code, cells in parts])
+            if parts
+            else np.zeros((0, table.multisets), dtype=np.int64)
+        )
         return cls([], table, coef, parts)
 
     def ways(self, value_counts, backend: str = "auto") -> list[int]:
@@ -222,7 +236,7 @@ class Tabulation:
             vc = np.array(value_counts, dtype=np.int64).reshape(-1, VALUES)
         except OverflowError:
             vc = None
-        if vc is not None and (vc.size == 0 or int(vc.max()) < 2**52):     # the sums fit int64
+        if vc is not None and (vc.size == 0 or int(vc.max()) < 2**52):  # the sums fit int64
             return np.concatenate([vc, vc.sum(axis=1, keepdims=True)], axis=1)
         rows = [[int(x) for x in v] for v in value_counts]
         return [r + [sum(r)] for r in rows]

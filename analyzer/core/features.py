@@ -37,22 +37,38 @@ import numpy as np
 #: Card positions a bet can name.  Hand positions, and dealing positions
 #: (``card1..card4`` = P1 B1 P2 B2; ``card5`` and ``card6`` the fifth and sixth
 #: cards dealt, which go to whichever hand draws).
-HAND_POSITIONS = ("player_card1", "player_card2", "player_card3",
-                  "banker_card1", "banker_card2", "banker_card3")
+HAND_POSITIONS = ("player_card1", "player_card2", "player_card3", "banker_card1", "banker_card2", "banker_card3")
 DEAL_POSITIONS = ("card1", "card2", "card3", "card4", "card5", "card6")
 #: Positions that always hold a card, by dealing order (index into P1 B1 P2 B2).
-FIRST_FOUR = {"player_card1": 0, "banker_card1": 1, "player_card2": 2, "banker_card2": 3,
-              "card1": 0, "card2": 1, "card3": 2, "card4": 3}
+FIRST_FOUR = {
+    "player_card1": 0,
+    "banker_card1": 1,
+    "player_card2": 2,
+    "banker_card2": 3,
+    "card1": 0,
+    "card2": 1,
+    "card3": 2,
+    "card4": 3,
+}
 #: Dealing positions (0-5) a named position can stand at (a hand's third card is the
 #: fifth card dealt, or the Banker's the sixth when the Player drew).
-DEAL_SLOTS = {**{name: (slot,) for name, slot in FIRST_FOUR.items()},
-              "card5": (4,), "card6": (5,), "player_card3": (4,), "banker_card3": (4, 5)}
+DEAL_SLOTS = {
+    **{name: (slot,) for name, slot in FIRST_FOUR.items()},
+    "card5": (4,),
+    "card6": (5,),
+    "player_card3": (4,),
+    "banker_card3": (4, 5),
+}
 #: ``(dealing position, whether the Player drew)`` each named position can stand at:
 #: ``banker_card3`` is the fifth card only when the Player stood, so it is never
 #: ``player_card3``; two names are one card in some deal when these sets meet.
-DEAL_SLOTS_BY_DRAW = {**{name: ((slot, False), (slot, True)) for name, slot in FIRST_FOUR.items()},
-                      "card5": ((4, False), (4, True)), "card6": ((5, False), (5, True)),
-                      "player_card3": ((4, True),), "banker_card3": ((4, False), (5, True))}
+DEAL_SLOTS_BY_DRAW = {
+    **{name: ((slot, False), (slot, True)) for name, slot in FIRST_FOUR.items()},
+    "card5": ((4, False), (4, True)),
+    "card6": ((5, False), (5, True)),
+    "player_card3": ((4, True),),
+    "banker_card3": ((4, False), (5, True)),
+}
 
 #: Groups of cards the counting functions take: name -> positions.
 GROUPS: dict[str, tuple[str, ...]] = {
@@ -87,7 +103,7 @@ def card_table() -> dict[str, list[int]]:
         rank, suit = i // 4 + 1, i % 4
         out["rank"].append(rank)
         out["suit"].append(suit)
-        out["colour"].append(0 if suit in (1, 2) else 1)   # red 0, black 1
+        out["colour"].append(0 if suit in (1, 2) else 1)  # red 0, black 1
         out["value"].append(rank if rank <= 9 else 0)
         out["face"].append(int(rank >= 11))
         out["ten"].append(int(rank == 10))
@@ -103,6 +119,7 @@ for _column in CARD_TABLE.values():
 
 
 # --- The registry ------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Feature:
@@ -157,7 +174,7 @@ class View(dict):
         elif name in REGISTRY:
             try:
                 out = REGISTRY[name].evaluate(self)
-            except KeyError:                 # what it reads is not in this view: say which feature
+            except KeyError:  # what it reads is not in this view: say which feature
                 raise KeyError(name) from None
         else:
             raise KeyError(name)
@@ -190,8 +207,9 @@ REGISTRY: dict[str, Feature] = {}
 
 
 def _add(name, kind, doc, positions, attrs, drawing, evaluate, range_=None, naturals=False, level="value"):
-    REGISTRY[name] = Feature(name, kind, doc, tuple(positions), frozenset(attrs), drawing, evaluate,
-                             range_, naturals, level)
+    REGISTRY[name] = Feature(
+        name, kind, doc, tuple(positions), frozenset(attrs), drawing, evaluate, range_, naturals, level
+    )
 
 
 def _value(pos):
@@ -206,6 +224,7 @@ def _total(hand):
     def evaluate(v):
         two, third = v[f"{hand}_two_total"], v.attr(f"{hand}_card3", "value")
         return np.where(third >= 0, (two + third) % 10, two).astype(np.int8)
+
     return evaluate
 
 
@@ -225,32 +244,104 @@ _NATURAL_DOC = "the rule set's natural totals, 8 or 9 in Punto Banco"
 # Point values: computed for every card of the coup.
 _add("winner", "winner", "player, banker or tie", HAND_POSITIONS, {"value"}, True, _winner, (0, 2))
 for _h, _cap in (("player", "Player"), ("banker", "Banker")):
-    _add(f"{_h}_total", "int", f"{_cap}'s final total 0-9", (_P, _B)[_h == "banker"], {"value"}, True,
-         _total(_h), (0, 9))
-_add("winning_total", "int", "final total of the winning hand (the tied total on a tie)", HAND_POSITIONS,
-     {"value"}, True, lambda v: np.where(v["winner"] == 1, v["banker_total"], v["player_total"]), (0, 9))
-_add("margin", "int", "winning total minus losing total, 0-9 (0 on a tie)", HAND_POSITIONS, {"value"}, True,
-     lambda v: np.abs(v["player_total"].astype(np.int16) - v["banker_total"]), (0, 9))
+    _add(
+        f"{_h}_total", "int", f"{_cap}'s final total 0-9", (_P, _B)[_h == "banker"], {"value"}, True, _total(_h), (0, 9)
+    )
+_add(
+    "winning_total",
+    "int",
+    "final total of the winning hand (the tied total on a tie)",
+    HAND_POSITIONS,
+    {"value"},
+    True,
+    lambda v: np.where(v["winner"] == 1, v["banker_total"], v["player_total"]),
+    (0, 9),
+)
+_add(
+    "margin",
+    "int",
+    "winning total minus losing total, 0-9 (0 on a tie)",
+    HAND_POSITIONS,
+    {"value"},
+    True,
+    lambda v: np.abs(v["player_total"].astype(np.int16) - v["banker_total"]),
+    (0, 9),
+)
 for _h, _cap in (("player", "Player"), ("banker", "Banker")):
-    _add(f"{_h}_cards", "int", f"number of cards in {_cap}'s hand, 2 or 3", (f"{_h}_card3",), (), True,
-         lambda v, h=_h: (2 + v.attr(f"{h}_card3", "dealt")).astype(np.int8), (2, 3))
-_add("cards", "int", "number of cards dealt in the coup, 4-6", (_P[2], _B[2]), (), True,
-     lambda v: v["player_cards"] + v["banker_cards"], (4, 6))
-_add("natural", "bool", f"either hand's first two cards are a natural ({_NATURAL_DOC})",
-     _TWO["player"] + _TWO["banker"], {"value"}, False,
-     lambda v: v["player_natural"] | v["banker_natural"], naturals=True)
+    _add(
+        f"{_h}_cards",
+        "int",
+        f"number of cards in {_cap}'s hand, 2 or 3",
+        (f"{_h}_card3",),
+        (),
+        True,
+        lambda v, h=_h: (2 + v.attr(f"{h}_card3", "dealt")).astype(np.int8),
+        (2, 3),
+    )
+_add(
+    "cards",
+    "int",
+    "number of cards dealt in the coup, 4-6",
+    (_P[2], _B[2]),
+    (),
+    True,
+    lambda v: v["player_cards"] + v["banker_cards"],
+    (4, 6),
+)
+_add(
+    "natural",
+    "bool",
+    f"either hand's first two cards are a natural ({_NATURAL_DOC})",
+    _TWO["player"] + _TWO["banker"],
+    {"value"},
+    False,
+    lambda v: v["player_natural"] | v["banker_natural"],
+    naturals=True,
+)
 for _h, _cap in (("player", "Player"), ("banker", "Banker")):
-    _add(f"{_h}_natural", "bool", f"{_cap}'s first two cards total a natural ({_NATURAL_DOC})", _TWO[_h],
-         {"value"}, False, _natural(_h), naturals=True)
+    _add(
+        f"{_h}_natural",
+        "bool",
+        f"{_cap}'s first two cards total a natural ({_NATURAL_DOC})",
+        _TWO[_h],
+        {"value"},
+        False,
+        _natural(_h),
+        naturals=True,
+    )
 for _h, _cap in (("player", "Player"), ("banker", "Banker")):
-    _add(f"{_h}_two_total", "int", f"total of {_cap}'s first two cards", _TWO[_h], {"value"}, False,
-         _two_total(_h), (0, 9))
+    _add(
+        f"{_h}_two_total",
+        "int",
+        f"total of {_cap}'s first two cards",
+        _TWO[_h],
+        {"value"},
+        False,
+        _two_total(_h),
+        (0, 9),
+    )
 for _h, _cap in (("player", "Player"), ("banker", "Banker")):
     for _d, _nth in ((1, "first"), (2, "second"), (3, "third")):
-        _add(f"{_h}_value{_d}", "int", f"point value of {_cap}'s {_nth} card" + (", -1 if none" if _d == 3 else ""),
-             (f"{_h}_card{_d}",), {"value"}, _d == 3, _value(f"{_h}_card{_d}"), (-1 if _d == 3 else 0, 9))
-_add("max_value", "int", "highest point value among all cards of the coup", HAND_POSITIONS, {"value"}, True,
-     lambda v: np.maximum.reduce([v.attr(p, "value") for p in HAND_POSITIONS]), (0, 9))
+        _add(
+            f"{_h}_value{_d}",
+            "int",
+            f"point value of {_cap}'s {_nth} card" + (", -1 if none" if _d == 3 else ""),
+            (f"{_h}_card{_d}",),
+            {"value"},
+            _d == 3,
+            _value(f"{_h}_card{_d}"),
+            (-1 if _d == 3 else 0, 9),
+        )
+_add(
+    "max_value",
+    "int",
+    "highest point value among all cards of the coup",
+    HAND_POSITIONS,
+    {"value"},
+    True,
+    lambda v: np.maximum.reduce([v.attr(p, "value") for p in HAND_POSITIONS]),
+    (0, 9),
+)
 
 #: The point-value features (this first group), as the value engine counts them.
 VALUE_FEATURES = tuple(REGISTRY)
@@ -259,15 +350,38 @@ VALUE_FEATURES = tuple(REGISTRY)
 # T=10, J=11, Q=12, K=13 (write ``K`` or ``13``).
 _SAME = {"pair": ("rank",), "suited_pair": ("rank", "suit"), "suited": ("suit",)}
 for _h, _cap in (("player", "Player"), ("banker", "Banker")):
-    _add(f"{_h}_pair", "bool", f"{_cap}'s first two cards have the same rank" +
-         (" (10-J is not a pair)" if _h == "player" else ""), _TWO[_h], {"rank"}, False,
-         lambda v, h=_h: v.attr(f"{h}_card1", "rank") == v.attr(f"{h}_card2", "rank"), level="card")
+    _add(
+        f"{_h}_pair",
+        "bool",
+        f"{_cap}'s first two cards have the same rank" + (" (10-J is not a pair)" if _h == "player" else ""),
+        _TWO[_h],
+        {"rank"},
+        False,
+        lambda v, h=_h: v.attr(f"{h}_card1", "rank") == v.attr(f"{h}_card2", "rank"),
+        level="card",
+    )
 for _h, _cap in (("player", "Player"), ("banker", "Banker")):
-    _add(f"{_h}_suited_pair", "bool", f"{_cap}'s first two cards have the same rank and suit", _TWO[_h],
-         {"rank", "suit"}, False, lambda v, h=_h: v[f"{h}_pair"] & v[f"{h}_suited"], level="card")
+    _add(
+        f"{_h}_suited_pair",
+        "bool",
+        f"{_cap}'s first two cards have the same rank and suit",
+        _TWO[_h],
+        {"rank", "suit"},
+        False,
+        lambda v, h=_h: v[f"{h}_pair"] & v[f"{h}_suited"],
+        level="card",
+    )
 for _h, _cap in (("player", "Player"), ("banker", "Banker")):
-    _add(f"{_h}_suited", "bool", f"{_cap}'s first two cards have the same suit", _TWO[_h], {"suit"}, False,
-         lambda v, h=_h: v.attr(f"{h}_card1", "suit") == v.attr(f"{h}_card2", "suit"), level="card")
+    _add(
+        f"{_h}_suited",
+        "bool",
+        f"{_cap}'s first two cards have the same suit",
+        _TWO[_h],
+        {"suit"},
+        False,
+        lambda v, h=_h: v.attr(f"{h}_card1", "suit") == v.attr(f"{h}_card2", "suit"),
+        level="card",
+    )
 _ORDINAL = {1: "first", 2: "second"}
 for _a, _kind in (("rank", "int"), ("suit", "suit")):
     for _h, _cap in (("player", "Player"), ("banker", "Banker")):
@@ -276,13 +390,22 @@ for _a, _kind in (("rank", "int"), ("suit", "suit")):
                 _doc = f"rank of {_cap}'s {_ORDINAL[_d]} card" + (", A=1 .. K=13" if (_h, _d) == ("player", 1) else "")
             else:
                 _doc = f"suit of {_cap}'s {_ORDINAL[_d]} card" + (
-                    ": spades, hearts, diamonds or clubs" if (_h, _d) == ("player", 1) else "")
-            _add(f"{_h}_{_a}{_d}", _kind, _doc, (f"{_h}_card{_d}",), {_a}, False,
-                 lambda v, p=f"{_h}_card{_d}", a=_a: v.attr(p, a), (1, 13) if _a == "rank" else (0, 3), level="card")
+                    ": spades, hearts, diamonds or clubs" if (_h, _d) == ("player", 1) else ""
+                )
+            _add(
+                f"{_h}_{_a}{_d}",
+                _kind,
+                _doc,
+                (f"{_h}_card{_d}",),
+                {_a},
+                False,
+                lambda v, p=f"{_h}_card{_d}", a=_a: v.attr(p, a),
+                (1, 13) if _a == "rank" else (0, 3),
+                level="card",
+            )
 
 #: Card features: ranks and suits of the first two cards of each hand (the pair engine's).
-CARD_FEATURES: dict[str, tuple[str, str]] = {
-    n: (f.kind, f.doc) for n, f in REGISTRY.items() if f.level == "card"}
+CARD_FEATURES: dict[str, tuple[str, str]] = {n: (f.kind, f.doc) for n, f in REGISTRY.items() if f.level == "card"}
 
 # Every card of the coup: ``POSITION_ATTRIBUTE``.  A position with no card reads rank 0,
 # suit and colour -1, value -1, and false.
@@ -294,7 +417,7 @@ POSITION_FEATURES: dict[str, tuple[str, str]] = {
 }
 for _name, (_pos, _attr) in POSITION_FEATURES.items():
     _where = _pos.replace("_", " ")
-    _drawn = _pos not in FIRST_FOUR or _attr == "dealt"       # whether it holds a card: the drawing's
+    _drawn = _pos not in FIRST_FOUR or _attr == "dealt"  # whether it holds a card: the drawing's
 
     def _read(v, p=_pos, a=_attr):
         return v.attr(p, a)
@@ -306,9 +429,17 @@ for _name, (_pos, _attr) in POSITION_FEATURES.items():
     _range = None
     if _attr in CARD_RANGES:
         _range = (0 if _attr == "rank" else -1, CARD_RANGES[_attr][1])
-    _add(_name, _kind, f"{_where}: {_what} (no card: " +
-         ("false)" if _kind == "bool" else "0)" if _attr == "rank" else "-1)"), (_pos,), {_attr}, _drawn, _read,
-         _range, level="card")
+    _add(
+        _name,
+        _kind,
+        f"{_where}: {_what} (no card: " + ("false)" if _kind == "bool" else "0)" if _attr == "rank" else "-1)"),
+        (_pos,),
+        {_attr},
+        _drawn,
+        _read,
+        _range,
+        level="card",
+    )
 
 #: feature name -> (kind, description), every feature of :data:`REGISTRY`.
 FEATURES: dict[str, tuple[str, str]] = {n: (f.kind, f.doc) for n, f in REGISTRY.items()}

@@ -19,8 +19,7 @@ def data_frame(rows: list[dict]):
     try:
         import pandas as pd
     except ImportError:
-        raise BaccaratError("to_frame() needs pandas: python -m pip install 'baccarat-analyzer[frames]'") \
-            from None
+        raise BaccaratError("to_frame() needs pandas: python -m pip install 'baccarat-analyzer[frames]'") from None
     out = []
     for row in rows:
         full = {}
@@ -60,6 +59,7 @@ def frame_html(make_frame, title: str) -> str | None:
     except ImportError:
         return None
     import html
+
     table = make_frame().to_html(index=False, max_rows=None, max_cols=None)
     return f"<p><strong>{html.escape(title)}</strong></p>\n{table}"
 

@@ -57,8 +57,10 @@ class Known:
     def pins(self) -> dict[int, tuple[bool, ...]]:
         """For the card engine: dealing position 0-5 -> which of the 52 cards
         (rank-major, suits s h d c) the known card at it can be."""
-        return {pos - 1: tuple(RANKS[i // 4] == rank and (suit is None or SUITS[i % 4] == suit)
-                               for i in range(52)) for pos, rank, suit in self.cards}
+        return {
+            pos - 1: tuple(RANKS[i // 4] == rank and (suit is None or SUITS[i % 4] == suit) for i in range(52))
+            for pos, rank, suit in self.cards
+        }
 
     def describe(self) -> str:
         return ", ".join(f"{POSITION_NAMES[p - 1]} (position {p}) = {card_name(r, s)}" for p, r, s in self.cards)
@@ -89,8 +91,10 @@ class Known:
                 raise ShoeError(f"--known names {len(pins)} card(s) of rank {rank}, but the shoe holds {have}")
             suited = [s for s in pins if s is not None]
             if suited and not shoe.suited:
-                raise ShoeError(f"--known {card_name(rank, suited[0])} names a suit, but this shoe's suits are "
-                                "unknown; give the shoe per card or name the rank only")
+                raise ShoeError(
+                    f"--known {card_name(rank, suited[0])} names a suit, but this shoe's suits are "
+                    "unknown; give the shoe per card or name the rank only"
+                )
             taken = 0
             for suit in SUITS:
                 k = suited.count(suit)
@@ -133,8 +137,10 @@ def parse_known(items) -> Known:
     for pos_text, card in pairs:
         pos_text = str(pos_text).strip()
         if not re.fullmatch(r"[0-9]{1,3}", pos_text) or not 1 <= int(pos_text) <= POSITIONS:
-            raise KnownError(f"--known position {pos_text!r} is outside 1-6 "
-                             "(1 P1, 2 B1, 3 P2, 4 B2, 5 and 6 the fifth and sixth cards)")
+            raise KnownError(
+                f"--known position {pos_text!r} is outside 1-6 "
+                "(1 P1, 2 B1, 3 P2, 4 B2, 5 and 6 the fifth and sixth cards)"
+            )
         pos = int(pos_text)
         if pos in seen:
             raise KnownError(f"--known position {pos} is given twice ({seen[pos]} and {card})")

@@ -49,6 +49,6 @@ def exact_dot(coef: np.ndarray, idx: np.ndarray, off: np.ndarray, n: list[int], 
             mono = (mono * fac[:, col]) % p
         acc = np.zeros(coef.shape[0], dtype=np.int64)
         for start in range(0, mono.shape[0], CHUNK):
-            acc = (acc + coef[:, start:start + CHUNK] @ mono[start:start + CHUNK]) % p
+            acc = (acc + coef[:, start : start + CHUNK] @ mono[start : start + CHUNK]) % p
         residues.append([int(x) for x in acc])
     return crt(residues, primes)

@@ -55,8 +55,8 @@ POSITIONS = 6
 #: The largest shoe whose ways :class:`PrefixPlan` counts exactly: ``N (N-1) ... (N-5) < 2**53``
 #: (458 cards; every shoe of 8 decks or fewer).
 FLOAT_CARDS = next(n for n in range(POSITIONS, 10**4) if falling(n + 1, POSITIONS) >= 2**53)
-MAX_ROWS = 600          # y gathered per product (a few residues): two such blocks stay in cache
-SUB = 128               # coups per pass
+MAX_ROWS = 600  # y gathered per product (a few residues): two such blocks stay in cache
+SUB = 128  # coups per pass
 
 
 def _function_of(x: np.ndarray, y: np.ndarray, cells_x: int, cells_y: int):
@@ -104,28 +104,28 @@ class PrefixPlan:
         totals = table.player_total.astype(np.int64) * 10 + table.banker_total
         tot = next((f for f in families if f.cells == 100 and np.array_equal(f.code, totals)), None)
         self.tot_rows = tot.rows if tot is not None else None
-        self.derived = []                   # (rows, matrix): a function of the totals cell
+        self.derived = []  # (rows, matrix): a function of the totals cell
         others = []
         for fam in families:
-            m = _function_of(tot.code, fam.code, tot.cells, fam.cells) if tot is not None and fam is not tot \
-                else None
+            m = _function_of(tot.code, fam.code, tot.cells, fam.cells) if tot is not None and fam is not tot else None
             if m is not None:
                 self.derived.append((fam.rows, m))
             elif fam is not tot:
                 others.append(fam)
         pow7 = np.int64(7) ** np.arange(10, dtype=np.int64)
-        Ls = (6, 5, 4)                      # rows of L = 6 first: the products of s = 6, 5 use a prefix of them
+        Ls = (6, 5, 4)  # rows of L = 6 first: the products of s = 6, 5 use a prefix of them
         prefix, keys = {}, []
         for L in Ls:
             sel = np.flatnonzero(cards == L)
             step = 10 ** (POSITIONS - L)
             for fam in families:
                 if not np.array_equal(fam.code[sel], fam.code[(sel // step) * step]):
-                    raise ValueError(f"partition at rows {fam.rows.start}-{fam.rows.stop - 1}: "
-                                     "the cell reads undealt positions")
+                    raise ValueError(
+                        f"partition at rows {fam.rows.start}-{fam.rows.stop - 1}: the cell reads undealt positions"
+                    )
             first = sel[sel % step == 0]
             digits = seq[:L, first].astype(np.int64)
-            ycode = pow7[digits].sum(axis=0) - (digits == 0).sum(axis=0)     # value 0 left out (7**0 = 1)
+            ycode = pow7[digits].sum(axis=0) - (digits == 0).sum(axis=0)  # value 0 left out (7**0 = 1)
             prefix[L] = (first, ycode)
             keys.append(ycode)
         yu = np.unique(np.concatenate(keys))
@@ -145,8 +145,11 @@ class PrefixPlan:
             per_l = []
             tc = tot.code[first] if tot is not None else None
             for fam in others:
-                m = (_function_of(tc, fam.code[first], tot.cells, fam.cells) if tot is not None and tc is not None
-                     else None)
+                m = (
+                    _function_of(tc, fam.code[first], tot.cells, fam.cells)
+                    if tot is not None and tc is not None
+                    else None
+                )
                 if m is not None:
                     per_l.append((fam.rows, m))
                 else:
@@ -154,10 +157,10 @@ class PrefixPlan:
             cells = np.unique(tc) if tc is not None else np.zeros(0, dtype=np.int64)
             res = (cells // 10 + cells % 10) % 10
             nt = int(np.bincount(res, minlength=10).max())
-            tgt = np.full((10, nt), tot.cells if tot is not None else 0, dtype=np.int64)   # padding: a spare row
+            tgt = np.full((10, nt), tot.cells if tot is not None else 0, dtype=np.int64)  # padding: a spare row
             slot_of[L] = np.zeros(tot.cells if tot is not None else 0, dtype=np.int64)
             for g in range(10):
-                tgt[g, :(res == g).sum()] = cells[res == g]
+                tgt[g, : (res == g).sum()] = cells[res == g]
                 slot_of[L][cells[res == g]] = np.arange((res == g).sum())
             self.lay[L] = (off, nt, np.array(shared_rows, dtype=np.int64), tgt.ravel(), per_l)
             off += nt + len(shared_rows)
@@ -170,13 +173,13 @@ class PrefixPlan:
                 continue
             use = [L for L in Ls if L >= s]
             rows = sum(self.lay[L][1] + len(self.lay[L][2]) for L in use)
-            width = max(2, int(np.bincount(yg[idx], minlength=10).max()))   # one y: a slow product
+            width = max(2, int(np.bincount(yg[idx], minlength=10).max()))  # one y: a slow product
             i1 = np.zeros((10, width), dtype=np.int64)
             i2 = np.zeros((10, width), dtype=np.int64)
             for g in range(10):
                 ig = idx[yg[idx] == g]
                 col[ig] = np.arange(len(ig))
-                i1[g, :len(ig)], i2[g, :len(ig)] = h1i[ig], h2i[ig]
+                i1[g, : len(ig)], i2[g, : len(ig)] = h1i[ig], h2i[ig]
             coef = np.zeros((10, rows, width))
             for L in use:
                 o, nt, shared, _, _ = self.lay[L]
@@ -192,14 +195,15 @@ class PrefixPlan:
             step = max(1, min(10, MAX_ROWS // width))
             for g0 in range(0, 10, step):
                 g1 = min(10, g0 + step)
-                self.blocks.append((s, g0, g1, i1[g0:g1].ravel(), i2[g0:g1].ravel(),
-                                    np.ascontiguousarray(coef[g0:g1]), width, rows))
+                self.blocks.append(
+                    (s, g0, g1, i1[g0:g1].ravel(), i2[g0:g1].ravel(), np.ascontiguousarray(coef[g0:g1]), width, rows)
+                )
         # the factor (n_0)_{L-s} of row r for s < 6; index POSITIONS + 1 (a zero row of f) for L < s
         self.e0 = np.full((POSITIONS, self.R), POSITIONS + 1, dtype=np.int64)
         for L in Ls:
             o, nt, shared = self.lay[L][:3]
             for s in range(min(L + 1, POSITIONS)):
-                self.e0[s, o:o + nt + len(shared)] = L - s
+                self.e0[s, o : o + nt + len(shared)] = L - s
         self._size = max(len(b[3]) for b in self.blocks)
         self._buf = (np.empty((self._size, SUB)), np.empty((self._size, SUB)))
         self.blocks.sort(key=lambda b: -b[0])
@@ -212,13 +216,13 @@ class PrefixPlan:
         """``(B, E)`` int64 exact ways for the value counts ``vc`` (``(B, 10)``)."""
         if vc.shape[0] <= SUB:
             return self._ways(vc)
-        return np.concatenate([self._ways(vc[i:i + SUB]) for i in range(0, vc.shape[0], SUB)])
+        return np.concatenate([self._ways(vc[i : i + SUB]) for i in range(0, vc.shape[0], SUB)])
 
     def _ways(self, vc: np.ndarray) -> np.ndarray:
         B = vc.shape[0]
         N = vc.sum(axis=1).astype(np.float64)
         v = vc.T
-        f = np.zeros((10, POSITIONS + 2, B))                # f[v, k] = (n_v)_k; f[v, 7] = 0
+        f = np.zeros((10, POSITIONS + 2, B))  # f[v, k] = (n_v)_k; f[v, 7] = 0
         f[:, 0, :] = 1
         for k in range(1, POSITIONS + 1):
             np.multiply(f[:, k - 1, :], np.maximum(v - (k - 1), 0), out=f[:, k, :])
@@ -235,29 +239,29 @@ class PrefixPlan:
         mb, tb = self._buf if B == SUB else (np.empty((self._size, B)), np.empty((self._size, B)))
         acc = self._acc if B == SUB else np.empty((10, self.R, B))
         out = self._out if B == SUB else np.empty(self._out.shape[:-1] + (B,))
-        F = f[0][self.e0]                                     # (n_0)_{L-s} of each row, s < 6
-        acc[:, self._rows6:] = 0
-        for s, g0, g1, i1, i2, coef, width, rows in self.blocks:   # s = 6 first: it fills acc[:, :rows6]
+        F = f[0][self.e0]  # (n_0)_{L-s} of each row, s < 6
+        acc[:, self._rows6 :] = 0
+        for s, g0, g1, i1, i2, coef, width, rows in self.blocks:  # s = 6 first: it fills acc[:, :rows6]
             n = len(i1)
             m = y1.take(i1, axis=0, out=mb[:n], mode="clip")
             m *= y2.take(i2, axis=0, out=tb[:n], mode="clip")
             if s == POSITIONS:
                 np.matmul(coef, m.reshape(g1 - g0, width, B), out=acc[g0:g1, :rows])
             else:
-                part = out[:g1 - g0, :rows]
+                part = out[: g1 - g0, :rows]
                 np.matmul(coef, m.reshape(g1 - g0, width, B), out=part)
                 part *= F[s, :rows]
                 acc[g0:g1, :rows] += part
         W = np.zeros((self.E, B))
         for L, (o, nt, shared, tgt, per_l) in self.lay.items():
-            a = acc[:, o:o + nt + len(shared)]
+            a = acc[:, o : o + nt + len(shared)]
             if L < POSITIONS:
                 rest = np.maximum(N - L, 0)
                 for j in range(1, POSITIONS - L):
                     rest *= np.maximum(N - L - j, 0)
                 a *= rest
             if nt:
-                wt = np.zeros((self._cells + 1, B))        # the last row takes the padding
+                wt = np.zeros((self._cells + 1, B))  # the last row takes the padding
                 wt[tgt] = a[:, :nt].reshape(-1, B)
                 wt = wt[:-1]
                 W[self.tot_rows] += wt

@@ -68,20 +68,27 @@ class Procedure:
         """Check the procedure against a shoe of ``cards`` cards."""
         burn = parse_burn(burn)
         if isinstance(cut_card, bool) or not isinstance(cut_card, int) or cut_card < COUP_CARDS:  # type: ignore[redundant-expr]  # checked at run time
-            raise ProcedureError(f"--cut-card must be a whole number >= {COUP_CARDS} (a coup can use "
-                                 f"{COUP_CARDS} cards), got {cut_card!r}")
+            raise ProcedureError(
+                f"--cut-card must be a whole number >= {COUP_CARDS} (a coup can use "
+                f"{COUP_CARDS} cards), got {cut_card!r}"
+            )
         if cut_card > cards:
-            raise ProcedureError(f"--cut-card {cut_card} is deeper than the shoe ({cards} cards): "
-                                 f"no coup could be dealt")
+            raise ProcedureError(
+                f"--cut-card {cut_card} is deeper than the shoe ({cards} cards): no coup could be dealt"
+            )
         if isinstance(after_cut, bool) or after_cut not in AFTER_CUT:
             raise ProcedureError(f"--after-cut must be 0 or 1, got {after_cut!r}")
         if cut_card < COUP_CARDS * (1 + after_cut):
-            raise ProcedureError(f"--after-cut {after_cut} needs --cut-card at least "
-                                 f"{COUP_CARDS * (1 + after_cut)} (every coup after the cut card can use "
-                                 f"{COUP_CARDS} cards), got {cut_card}")
+            raise ProcedureError(
+                f"--after-cut {after_cut} needs --cut-card at least "
+                f"{COUP_CARDS * (1 + after_cut)} (every coup after the cut card can use "
+                f"{COUP_CARDS} cards), got {cut_card}"
+            )
         if burn not in ("none", "standard") and int(burn) > cards - cut_card:
-            raise ProcedureError(f"--burn {burn} is beyond the shoe: {cards} cards with {cut_card} behind "
-                                 f"the cut card leave at most {cards - cut_card} to burn")
+            raise ProcedureError(
+                f"--burn {burn} is beyond the shoe: {cards} cards with {cut_card} behind "
+                f"the cut card leave at most {cards - cut_card} to burn"
+            )
         return cls(burn, cut_card, after_cut)
 
     @property
@@ -112,8 +119,9 @@ class Procedure:
     def describe(self) -> str:
         """``burn standard, cut card 14`` (the after-cut coups only when there are any)."""
         burn = {"none": "no burn", "standard": "burn standard"}.get(self.burn, f"burn {self.burn} cards face down")
-        return (f"{burn}, cut card {self.cut_card}"
-                + (f", {self.after_cut} coup after the cut card" if self.after_cut else ""))
+        return f"{burn}, cut card {self.cut_card}" + (
+            f", {self.after_cut} coup after the cut card" if self.after_cut else ""
+        )
 
 
 __all__ = ["AFTER_CUT", "COUP_CARDS", "DEFAULT_CUT", "Procedure", "ProcedureError", "parse_burn"]

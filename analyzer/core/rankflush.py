@@ -47,8 +47,8 @@ class RankFlushPlan:
         self.r, self.events = r, events
         self.ranks, self.mults = ranks, mults
         self.orderings, self.one_suit, self.event = orderings, one_suit, event
-        self._flat = [ranks[:, j] * (r + 1) + mults[:, j] for j in range(r)]   # columns of F[rank, k]
-        self._order = np.argsort(event, kind="stable")            # groups by event, for reduceat
+        self._flat = [ranks[:, j] * (r + 1) + mults[:, j] for j in range(r)]  # columns of F[rank, k]
+        self._order = np.argsort(event, kind="stable")  # groups by event, for reduceat
         self._present, self._starts = np.unique(event[self._order], return_index=True)
 
     @classmethod
@@ -80,7 +80,7 @@ class RankFlushPlan:
         first[:, 1:] = digits[:, 1:] != digits[:, :-1]
         orderings = math.factorial(r) // np.prod(np.where(first, _factorials(counts), 1), axis=1)
         if (paying.sum(axis=0) > 1).any() or (coef.sum(axis=0) != np.where(paying.any(axis=0), orderings, 0)).any():
-            return None                           # not a plain symmetric count (weights, pins)
+            return None  # not a plain symmetric count (weights, pins)
         event = np.where(paying.any(axis=0), paying.argmax(axis=0), events)
         # every multiset of a group present, with one event, or none present (pays nothing)
         found: dict[int, tuple[int, int]] = {}
@@ -105,13 +105,19 @@ class RankFlushPlan:
             size = math.prod(math.comb(SUITS + k - 1, k) for k in mult.values())
             size = SUITS if one else size - SUITS
             if e >= events:
-                continue                          # pays nothing: nothing to count
+                continue  # pays nothing: nothing to count
             if n != size:
-                return None                       # part of the group pays nothing: not constant
+                return None  # part of the group pays nothing: not constant
             distinct = sorted(mult)
-            rows.append((distinct + [RANKS] * (r - len(distinct)),
-                         [mult[x] for x in distinct] + [0] * (r - len(distinct)),
-                         math.factorial(r) // math.prod(math.factorial(k) for k in mult.values()), one, e))
+            rows.append(
+                (
+                    distinct + [RANKS] * (r - len(distinct)),
+                    [mult[x] for x in distinct] + [0] * (r - len(distinct)),
+                    math.factorial(r) // math.prod(math.factorial(k) for k in mult.values()),
+                    one,
+                    e,
+                )
+            )
         if not rows:
             return None
         rank_rows, mult_rows, orderings, one_suit, ev = (np.array(x, dtype=np.int64) for x in zip(*rows))
@@ -124,15 +130,15 @@ class RankFlushPlan:
         which bounds every product and sum before ``rest``, is below ``2**63``: the caller
         checks, :mod:`analyzer.core.ways`), or with ``big`` in Python integers."""
         dtype = object if big else np.int64
-        n = np.zeros((RANKS + 1, SUITS + 1), dtype=dtype)      # row 13: no card; column 4: the rank
+        n = np.zeros((RANKS + 1, SUITS + 1), dtype=dtype)  # row 13: no card; column 4: the rank
         n[:RANKS, :SUITS] = np.array(list(card_counts), dtype=dtype).reshape(RANKS, SUITS)
         n[:, SUITS] = n[:, :SUITS].sum(axis=1)
-        f: np.ndarray = np.empty((RANKS + 1, SUITS + 1, self.r + 1), dtype=dtype)   # n (n-1) ... (n-k+1)
+        f: np.ndarray = np.empty((RANKS + 1, SUITS + 1, self.r + 1), dtype=dtype)  # n (n-1) ... (n-k+1)
         f[:, :, 0] = 1
         for k in range(1, self.r + 1):
             f[:, :, k] = f[:, :, k - 1] * np.maximum(n - (k - 1), 0)
-        f = f.transpose(1, 0, 2).reshape(SUITS + 1, -1)           # rows: the suits, then the rank
-        prod = f[:, self._flat[0]]                                  # (suits + rank, groups)
+        f = f.transpose(1, 0, 2).reshape(SUITS + 1, -1)  # rows: the suits, then the rank
+        prod = f[:, self._flat[0]]  # (suits + rank, groups)
         for j in range(1, self.r):
             prod = prod * f[:, self._flat[j]]
         one = prod[0] + prod[1] + prod[2] + prod[3]
@@ -149,8 +155,8 @@ class RankFlushPlan:
         multisets' parts with their signs stay within twice the ordered selections,
         ``2 N (N-1) ... (N-r+1)``, which must be at most ``2**53``."""
         if getattr(self, "_max_cards", None) is None:
-            lo, hi = self.r, FLOAT_EXACT           # the bound holds at lo, fails at hi (r >= 1)
-            while hi - lo > 1:                     # perm(n, r) grows with n: bisect
+            lo, hi = self.r, FLOAT_EXACT  # the bound holds at lo, fails at hi (r >= 1)
+            while hi - lo > 1:  # perm(n, r) grows with n: bisect
                 mid = (lo + hi) // 2
                 lo, hi = (mid, hi) if 2 * math.perm(mid, self.r) <= FLOAT_EXACT else (lo, mid)
             self._max_cards = lo
@@ -164,11 +170,11 @@ class RankFlushPlan:
         several suits is the rank product less the one-suit sum, so ``W_one`` is
         ``-orderings`` there)."""
         if getattr(self, "_tables", None) is None:
-            flat = np.stack(self._flat, axis=1)                              # (groups, r)
+            flat = np.stack(self._flat, axis=1)  # (groups, r)
             uniq, of = np.unique(flat, axis=0, return_inverse=True)
             of = of.ravel()
             h = (self.r + 1) // 2
-            one_col = (RANKS * (self.r + 1))                                 # rank 13, k 0: 1
+            one_col = RANKS * (self.r + 1)  # rank 13, k 0: 1
             second = uniq[:, h:] if self.r > h else np.full((len(uniq), 1), one_col)
             halves = [np.unique(x, axis=0, return_inverse=True) for x in (uniq[:, :h], second)]
             w_one = np.zeros((len(uniq), self.events))
@@ -178,8 +184,10 @@ class RankFlushPlan:
             np.add.at(w_rank, (of, self.event), np.where(self.one_suit, 0, self.orderings))
             # one weight per (rank multiset, suit or rank) row of the products: (events, R x 5)
             weights = np.concatenate([np.repeat(w_one[:, None, :], SUITS, axis=1), w_rank[:, None, :]], axis=1)
-            self._tables = ([(np.ascontiguousarray(u.T), inv.ravel()) for u, inv in halves],
-                            np.ascontiguousarray(weights.reshape(-1, self.events).T))
+            self._tables = (
+                [(np.ascontiguousarray(u.T), inv.ravel()) for u, inv in halves],
+                np.ascontiguousarray(weights.reshape(-1, self.events).T),
+            )
         return self._tables
 
     def ways_many(self, card_counts: np.ndarray, rests) -> list[list[int]]:
@@ -192,10 +200,10 @@ class RankFlushPlan:
         if b_count and not self.float_exact(int(counts.sum(axis=1).max())):
             raise ValueError("a shoe beyond the float64 bound")
         halves, weights = self._batch_tables()
-        n = np.zeros((RANKS + 1, SUITS + 1, b_count))           # rank 13: no card; row 4: the rank
+        n = np.zeros((RANKS + 1, SUITS + 1, b_count))  # rank 13: no card; row 4: the rank
         n[:RANKS, :SUITS] = counts.T.reshape(RANKS, SUITS, b_count)
         n[:, SUITS] = n[:, :SUITS].sum(axis=1)
-        f: np.ndarray = np.empty((RANKS + 1, self.r + 1, SUITS + 1, b_count))   # F[rank, k] = n (n-1) ... (n-k+1)
+        f: np.ndarray = np.empty((RANKS + 1, self.r + 1, SUITS + 1, b_count))  # F[rank, k] = n (n-1) ... (n-k+1)
         f[:, 0] = 1
         for k in range(1, self.r + 1):
             f[:, k] = f[:, k - 1] * np.maximum(n - (k - 1), 0)
@@ -206,7 +214,7 @@ class RankFlushPlan:
             for c in cols[1:]:
                 p = p * f[c]
             parts.append(p[of])
-        prod = parts[0] * parts[1]                              # (rank multisets, suits + rank, B)
+        prod = parts[0] * parts[1]  # (rank multisets, suits + rank, B)
         with one_blas_thread():
             sums = (weights @ prod.reshape(-1, b_count)).T.astype(np.int64).tolist()
         return [[x * rest for x in row] for row, rest in zip(sums, rests)]

@@ -26,8 +26,7 @@ def reads_drawing(features, positions) -> bool:
     """True when a condition's count depends on the drawing rules: it reads a feature
     the registry marks ``drawing`` (a total, the outcome, a third card, whether a card
     was dealt) or a position beyond the first four."""
-    return any(REGISTRY[n].drawing for n in features if n in REGISTRY) or \
-        any(p not in FIRST_FOUR for p in positions)
+    return any(REGISTRY[n].drawing for n in features if n in REGISTRY) or any(p not in FIRST_FOUR for p in positions)
 
 
 def classes_for(card_keys, with_value: bool) -> np.ndarray:

@@ -66,7 +66,7 @@ def pay_weights(pays: tuple[Fraction, ...]) -> tuple[tuple[int, tuple[int, ...]]
     out = []
     for power in (1, 2):
         lcm = math.lcm(*(p.denominator for p in pays)) ** power
-        out.append((lcm, tuple(p.numerator ** power * (lcm // p.denominator ** power) for p in pays)))
+        out.append((lcm, tuple(p.numerator**power * (lcm // p.denominator**power) for p in pays)))
     return tuple(out)
 
 
@@ -74,7 +74,7 @@ def pay_weights(pays: tuple[Fraction, ...]) -> tuple[tuple[int, tuple[int, ...]]
 class BetResult:
     """Exact figures of one bet on one shoe.  The events partition all deals."""
 
-    bet: Any   # the priced bet (an analyzer.bets.Bet)
+    bet: Any  # the priced bet (an analyzer.bets.Bet)
     deals: int
     events: tuple[EventResult, ...]
 
@@ -129,23 +129,44 @@ class BetResult:
         >>> analyze(Shoe.standard(8)).bet("banker")
         <BetResult 'banker': house edge 1.0579% (EV -114753351728/10847218479825), 3 events over 4998398275503360 deals>
         """
-        return (f"<BetResult {self.bet.id!r}: house edge {percent_text(self.house_edge)} "
-                f"(EV {fraction_text(self.ev)}), {len(self.events)} events over {self.deals} deals>")
+        return (
+            f"<BetResult {self.bet.id!r}: house edge {percent_text(self.house_edge)} "
+            f"(EV {fraction_text(self.ev)}), {len(self.events)} events over {self.deals} deals>"
+        )
 
     def _repr_html_(self) -> str | None:
         """A notebook's table of the pay table's events (pandas; ``None`` without it)."""
-        return frame_html(self.to_frame, f"{self.bet.id}: house edge {percent_text(self.house_edge)} "
-                                         f"over {self.deals} deals")
+        return frame_html(
+            self.to_frame, f"{self.bet.id}: house edge {percent_text(self.house_edge)} over {self.deals} deals"
+        )
 
     def to_frame(self):
         """The pay table's events: event, pays, ways, deals, probability (pandas)."""
-        return data_frame([{"bet": self.bet.id, "event": e.event, "pays": e.pays, "ways": e.ways,
-                            "deals": e.deals, "probability": e.probability} for e in self.events])
+        return data_frame(
+            [
+                {
+                    "bet": self.bet.id,
+                    "event": e.event,
+                    "pays": e.pays,
+                    "ways": e.ways,
+                    "deals": e.deals,
+                    "probability": e.probability,
+                }
+                for e in self.events
+            ]
+        )
 
     def metrics(self) -> dict:
         """EV, house edge, variance, hit frequency (exact) and standard deviation (float)."""
-        return {"bet": self.bet.id, "name": self.bet.name, "ev": self.ev, "house_edge": self.house_edge,
-                "variance": self.variance, "hit_frequency": self.hit_frequency, "std_dev": self.std_dev}
+        return {
+            "bet": self.bet.id,
+            "name": self.bet.name,
+            "ev": self.ev,
+            "house_edge": self.house_edge,
+            "variance": self.variance,
+            "hit_frequency": self.hit_frequency,
+            "std_dev": self.std_dev,
+        }
 
 
 @dataclass(frozen=True)
@@ -186,10 +207,13 @@ class Analysis:
         extra = ""
         if self.rules and not self.rules.is_default:
             extra += f"; rules {self.rules.name}"
-        if self.known:                      # a Known has no is_default
+        if self.known:  # a Known has no is_default
             extra += f"; known {self.known.describe()}"
-        odds = ", ".join(f"{o} {short_float(Fraction(w, self.deals))}" for o, w in self.outcomes.items()) \
-            if self.deals else "no deals"
+        odds = (
+            ", ".join(f"{o} {short_float(Fraction(w, self.deals))}" for o, w in self.outcomes.items())
+            if self.deals
+            else "no deals"
+        )
         return f"<Analysis of {shoe}{extra}: {self.deals} deals; {odds}; {bet_list(self.bets)}>"
 
     def _repr_html_(self) -> str | None:
@@ -202,12 +226,27 @@ class Analysis:
         if what == "bets":
             return data_frame([r.metrics() for r in self.bets.values()])
         if what == "events":
-            return data_frame([{"bet": r.bet.id, "event": e.event, "pays": e.pays, "ways": e.ways,
-                                "deals": e.deals, "probability": e.probability}
-                               for r in self.bets.values() for e in r.events])
+            return data_frame(
+                [
+                    {
+                        "bet": r.bet.id,
+                        "event": e.event,
+                        "pays": e.pays,
+                        "ways": e.ways,
+                        "deals": e.deals,
+                        "probability": e.probability,
+                    }
+                    for r in self.bets.values()
+                    for e in r.events
+                ]
+            )
         if what == "outcomes":
-            return data_frame([{"outcome": o, "ways": w, "deals": self.deals,
-                                "probability": Fraction(w, self.deals)} for o, w in self.outcomes.items()])
+            return data_frame(
+                [
+                    {"outcome": o, "ways": w, "deals": self.deals, "probability": Fraction(w, self.deals)}
+                    for o, w in self.outcomes.items()
+                ]
+            )
         raise ValueError(f"to_frame: unknown table {what!r} (bets, events or outcomes)")
 
 
@@ -224,8 +263,9 @@ class BetLayout:
         self.ids = tuple(bet.id for bet, *_ in self.entries)
         self.index = {bet_id: i for i, bet_id in enumerate(self.ids)}
         #: each bet's :func:`pay_weights`, its ``otherwise`` pays last
-        self.weights = tuple(pay_weights(tuple(p for _, p in events) + (other[1],))
-                             for _, events, other, _, _ in self.entries)
+        self.weights = tuple(
+            pay_weights(tuple(p for _, p in events) + (other[1],)) for _, events, other, _, _ in self.entries
+        )
 
     def __reduce__(self):
         return BetLayout, (self.entries,)

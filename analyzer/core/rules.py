@@ -30,16 +30,16 @@ from .errors import BaccaratError
 #: Banker's rule when Player drew a third card, as printed:
 #: (Banker two-card totals, Banker draws when Player's third card is, Banker stands when it is)
 BANKER_RULE_TABLE: tuple[tuple[tuple[int, ...], str, str], ...] = (
-    ((0, 1, 2), "any",    "-"),
-    ((3,),      "0-7, 9", "8"),
-    ((4,),      "2-7",    "0, 1, 8, 9"),
-    ((5,),      "4-7",    "0-3, 8, 9"),
-    ((6,),      "6, 7",   "0-5, 8, 9"),
-    ((7,),      "never",  "always"),
+    ((0, 1, 2), "any", "-"),
+    ((3,), "0-7, 9", "8"),
+    ((4,), "2-7", "0, 1, 8, 9"),
+    ((5,), "4-7", "0-3, 8, 9"),
+    ((6,), "6, 7", "0-5, 8, 9"),
+    ((7,), "never", "always"),
 )
 
-NATURAL_TOTALS = (8, 9)          # a two-card 8 or 9 ends the coup
-PLAYER_DRAWS_ON = range(6)     # Player draws on 0-5, stands on 6-7
+NATURAL_TOTALS = (8, 9)  # a two-card 8 or 9 ends the coup
+PLAYER_DRAWS_ON = range(6)  # Player draws on 0-5, stands on 6-7
 BANKER_DRAWS_ON_IF_PLAYER_STOOD = range(6)
 
 
@@ -125,8 +125,11 @@ class Coup:
 
     @property
     def natural(self) -> bool:
-        return len(self.player) == 2 and len(self.banker) == 2 and (
-            is_natural(hand_total(self.player)) or is_natural(hand_total(self.banker)))
+        return (
+            len(self.player) == 2
+            and len(self.banker) == 2
+            and (is_natural(hand_total(self.player)) or is_natural(hand_total(self.banker)))
+        )
 
 
 def play_coup(values: Iterable[int], rules: Rules | None = None) -> Coup:
@@ -152,8 +155,10 @@ def play_coup(values: Iterable[int], rules: Rules | None = None) -> Coup:
 WINNERS = ("player", "banker", "tie")
 
 #: ``WINNER_CODE[10 * player_total + banker_total]``: the higher final total wins, equal is a tie.
-WINNER_CODE = np.array([WINNERS.index("player" if p > b else "banker" if b > p else "tie")
-                        for p in range(10) for b in range(10)], dtype=np.int8)
+WINNER_CODE = np.array(
+    [WINNERS.index("player" if p > b else "banker" if b > p else "tie") for p in range(10) for b in range(10)],
+    dtype=np.int8,
+)
 WINNER_CODE.flags.writeable = False
 
 
@@ -174,19 +179,19 @@ class Deal(NamedTuple):
     ``cards`` are ``int8``."""
 
     # Any: each field is an array or a numpy scalar, as the values given are.
-    player_two: Any             # Player's two-card total 0-9
+    player_two: Any  # Player's two-card total 0-9
     banker_two: Any
-    player_natural: Any         # the two-card total is a natural of the rule set
+    player_natural: Any  # the two-card total is a natural of the rule set
     banker_natural: Any
-    natural: Any                # either is: nobody draws
-    player_drew: Any            # the hand drew a third card
+    natural: Any  # either is: nobody draws
+    player_drew: Any  # the hand drew a third card
     banker_drew: Any
-    player_third: Any           # the point value of the hand's third card, -1 for none
+    player_third: Any  # the point value of the hand's third card, -1 for none
     banker_third: Any
-    player_total: Any           # final totals 0-9
+    player_total: Any  # final totals 0-9
     banker_total: Any
-    winner: Any                 # 0 Player, 1 Banker, 2 tie (:data:`WINNERS`)
-    cards: Any                  # cards the coup uses, 4-6
+    winner: Any  # 0 Player, 1 Banker, 2 tie (:data:`WINNERS`)
+    cards: Any  # cards the coup uses, 4-6
 
 
 def deal(rules: Rules, p1, b1, p2, b2, c5, c6, player_draws=None) -> Deal:
@@ -216,24 +221,39 @@ def deal(rules: Rules, p1, b1, p2, b2, c5, c6, player_draws=None) -> Deal:
     # statement deals arrays and a single coup alike: arrays index the tables as numpy
     # arrays, one coup as bytes (Python integers: as fast as a coup written for one).
     natural_at, player_rule, banker_rule = (
-        (np.frombuffer(t, dtype=np.int8) for t in rules.lookup) if isinstance(p1, np.ndarray) else rules.lookup)
+        (np.frombuffer(t, dtype=np.int8) for t in rules.lookup) if isinstance(p1, np.ndarray) else rules.lookup
+    )
     p_two = (p1 + p2) % 10
     b_two = (b1 + b2) % 10
     p_natural = natural_at[p_two]
     b_natural = natural_at[b_two]
-    open_ = (1 - p_natural) * (1 - b_natural)           # 1 when neither hand has a natural
+    open_ = (1 - p_natural) * (1 - b_natural)  # 1 when neither hand has a natural
     p_drew = open_ * (player_rule[10 * p1 + p2] if player_draws is None else player_draws)
-    p_third = p_drew * (c5 + 1) - 1                     # c5 if the Player drew, else -1
-    b_drew = open_ * banker_rule[11 * b_two + 1 + p_third]   # (1 + p_third == 0: the Player stood)
-    b_card = c5 + p_drew * (c6 - c5)                    # c6 if the Player drew, else c5
+    p_third = p_drew * (c5 + 1) - 1  # c5 if the Player drew, else -1
+    b_drew = open_ * banker_rule[11 * b_two + 1 + p_third]  # (1 + p_third == 0: the Player stood)
+    b_card = c5 + p_drew * (c6 - c5)  # c6 if the Player drew, else c5
     b_third = b_drew * (b_card + 1) - 1
     p_total = (p_two + p_drew * c5) % 10
     b_total = (b_two + b_drew * b_card) % 10
-    return Deal(p_two, b_two, p_natural == 1, b_natural == 1, open_ == 0, p_drew == 1, b_drew == 1,
-                p_third, b_third, p_total, b_total, winner_codes(p_total, b_total), 4 + p_drew + b_drew)
+    return Deal(
+        p_two,
+        b_two,
+        p_natural == 1,
+        b_natural == 1,
+        open_ == 0,
+        p_drew == 1,
+        b_drew == 1,
+        p_third,
+        b_third,
+        p_total,
+        b_total,
+        winner_codes(p_total, b_total),
+        4 + p_drew + b_drew,
+    )
 
 
 # -- rule sets as data ---------------------------------------------------------------
+
 
 class RulesError(BaccaratError):
     """A rules file or rule set that cannot be used (one-line message)."""
@@ -253,8 +273,9 @@ def format_values(values) -> str:
     parts, start = [], vals[0]
     for prev, cur in zip(vals, vals[1:] + [None]):
         if cur != prev + 1:
-            parts.append(str(start) if start == prev else f"{start}, {prev}" if prev == start + 1
-                         else f"{start}-{prev}")
+            parts.append(
+                str(start) if start == prev else f"{start}, {prev}" if prev == start + 1 else f"{start}-{prev}"
+            )
             start = cur
     return ", ".join(parts)
 
@@ -293,8 +314,10 @@ class Rules:
     def player_grid(self) -> tuple[tuple[bool, ...], ...]:
         """``grid[v1][v2]``: does the Player (no natural) draw holding point values v1, v2?"""
         hands = dict(self.player_hands)
-        return tuple(tuple(hands.get((min(a, b), max(a, b)), (a + b) % 10 in self.player_draws)
-                           for b in range(10)) for a in range(10))
+        return tuple(
+            tuple(hands.get((min(a, b), max(a, b)), (a + b) % 10 in self.player_draws) for b in range(10))
+            for a in range(10)
+        )
 
     @cached_property
     def lookup(self) -> tuple[bytes, bytes, bytes]:
@@ -303,10 +326,11 @@ class Rules:
         :attr:`player_grid`; ``banker[11 * t + k]``: the Banker on ``t`` draws when the
         Player stood (``k = 0``, :attr:`banker_if_player_stood`) or drew a third card of
         point value ``p`` (``k = 1 + p``, :attr:`banker`)."""
-        return (bytes(t in self.naturals for t in range(10)),
-                bytes(cell for row in self.player_grid for cell in row),
-                bytes(cell for t, row in enumerate(self.banker)
-                      for cell in (t in self.banker_if_player_stood,) + row))
+        return (
+            bytes(t in self.naturals for t in range(10)),
+            bytes(cell for row in self.player_grid for cell in row),
+            bytes(cell for t, row in enumerate(self.banker) for cell in (t in self.banker_if_player_stood,) + row),
+        )
 
     def banker_rows(self) -> tuple[tuple[tuple[int, ...], str, str], ...]:
         """The Banker table shaped like :data:`BANKER_RULE_TABLE` (consecutive equal rows merged)."""
@@ -325,27 +349,36 @@ class Rules:
         """``draw`` or ``stand`` on every total of :attr:`player_option` (``best`` needs a
         shoe: :func:`analyzer.core.choice.best_rules`)."""
         if not self.player_option:
-            raise RulesError(f"rule set {self.name!r} offers the Player no option "
-                             "(its rules file has no player_option)")
+            raise RulesError(
+                f"rule set {self.name!r} offers the Player no option (its rules file has no player_option)"
+            )
         if choice not in ("draw", "stand"):
             raise RulesError(f"unknown --player-option {choice!r} (choose from draw, stand, best)")
         opt = self.player_option
         draws = (self.player_draws | opt) if choice == "draw" else (self.player_draws - opt)
-        return Rules(self.naturals, draws, self.banker, self.banker_if_player_stood,
-                     name=f"{self.name}, Player {'draws' if choice == 'draw' else 'stands'} on "
-                          f"{format_values(opt)}")
+        return Rules(
+            self.naturals,
+            draws,
+            self.banker,
+            self.banker_if_player_stood,
+            name=f"{self.name}, Player {'draws' if choice == 'draw' else 'stands'} on {format_values(opt)}",
+        )
 
     def describe(self) -> str:
         """One line for a report header."""
         naturals = f"naturals {'/'.join(map(str, sorted(self.naturals)))}" if self.naturals else "no naturals"
-        return (f"{self.name} ({naturals}, Player draws on "
-                f"{format_values(self.player_draws)}"
-                + (f", may choose on {format_values(self.player_option)}" if self.player_option else "")
-                + (f", by hand on {len(self.player_hands)} two-card hands" if self.player_hands else "")
-                + "; Banker: " + "; ".join(f"{','.join(map(str, t))} " + (
-                    "draws" if d == "any" else "stands" if d == "never" else f"draws on {d}")
-                    for t, d, _ in self.banker_rows())
-                + f"; when the Player stood, on {format_values(self.banker_if_player_stood)})")
+        return (
+            f"{self.name} ({naturals}, Player draws on "
+            f"{format_values(self.player_draws)}"
+            + (f", may choose on {format_values(self.player_option)}" if self.player_option else "")
+            + (f", by hand on {len(self.player_hands)} two-card hands" if self.player_hands else "")
+            + "; Banker: "
+            + "; ".join(
+                f"{','.join(map(str, t))} " + ("draws" if d == "any" else "stands" if d == "never" else f"draws on {d}")
+                for t, d, _ in self.banker_rows()
+            )
+            + f"; when the Player stood, on {format_values(self.banker_if_player_stood)})"
+        )
 
 
 _VALUE_CELL = re.compile(r"\s*(any|always|never|-|[0-9]+(\s*-\s*[0-9]+)?(\s*,\s*[0-9]+(\s*-\s*[0-9]+)?)*)\s*")
@@ -368,12 +401,12 @@ def parse_cell(text, where: str) -> frozenset[int]:
             if backwards:
                 raise RulesError(f"{where}: range {backwards[0]!r} runs backwards")
             # checked before a range is spelt out: "2-99999999999999999999" is one line, not 2 GB
-            bad = sorted(max(lo, 10) for lo, hi in spans if hi > 9)        # the smallest total beyond 9
+            bad = sorted(max(lo, 10) for lo, hi in spans if hi > 9)  # the smallest total beyond 9
             if bad:
                 raise RulesError(f"{where}: total {bad[0]} is outside 0-9")
         vals = set(parse_values(t))
     else:
-        raise RulesError(f"{where}: expected totals like \"0-5\" or \"0-3, 8, 9\", got {text!r}")
+        raise RulesError(f'{where}: expected totals like "0-5" or "0-3, 8, 9", got {text!r}')
     bad = sorted(v for v in vals if not 0 <= v <= 9)
     if bad:
         raise RulesError(f"{where}: total {bad[0]} is outside 0-9")
@@ -405,8 +438,9 @@ def rules_from_mapping(doc: dict, source: str = "rules") -> Rules:
     stood = parse_cell(doc["banker_if_player_stood"], f"{source}: banker_if_player_stood") - naturals
     table = doc["banker"]
     if not isinstance(table, dict):
-        raise RulesError(f"{source}: banker must be a table of rows "
-                         "('\"0, 1, 2\" = { draws = \"any\", stands = \"-\" }')")
+        raise RulesError(
+            f'{source}: banker must be a table of rows (\'"0, 1, 2" = {{ draws = "any", stands = "-" }}\')'
+        )
     grid = [[False] * 10 for _ in range(10)]
     seen: dict[int, str] = {}
     for key, row in table.items():
@@ -427,8 +461,10 @@ def rules_from_mapping(doc: dict, source: str = "rules") -> Rules:
             if draws & stands:
                 raise RulesError(f"{where}: Player's third card {min(draws & stands)} is in both draws and stands")
             if (draws | stands) != frozenset(range(10)):
-                raise RulesError(f"{where}: draws and stands leave Player's third card "
-                                 f"{min(frozenset(range(10)) - draws - stands)} out")
+                raise RulesError(
+                    f"{where}: draws and stands leave Player's third card "
+                    f"{min(frozenset(range(10)) - draws - stands)} out"
+                )
         for t in sorted(totals):
             if t in naturals:
                 raise RulesError(f"{where}: extra row: Banker {t} is a natural (the coup is over)")
@@ -443,8 +479,13 @@ def rules_from_mapping(doc: dict, source: str = "rules") -> Rules:
 
 
 def _builtin_punto_banco() -> Rules:
-    return Rules(frozenset(NATURAL_TOTALS), frozenset(PLAYER_DRAWS_ON), BANKER_DRAWS,
-                 frozenset(BANKER_DRAWS_ON_IF_PLAYER_STOOD), name="punto_banco")
+    return Rules(
+        frozenset(NATURAL_TOTALS),
+        frozenset(PLAYER_DRAWS_ON),
+        BANKER_DRAWS,
+        frozenset(BANKER_DRAWS_ON_IF_PLAYER_STOOD),
+        name="punto_banco",
+    )
 
 
 #: Today's rules, the default everywhere.
@@ -454,15 +495,20 @@ PUNTO_BANCO = _builtin_punto_banco()
 #: when the Player drew, the Banker with 0-3 always draws, with 4 or 5 draws only on a
 #: Player's third card of 3-7, with 6 or 7 stands; when the Player stood, as in Punto
 #: Banco.  The Player draws on 0-5 and may choose on 5.
-GOLD = rules_from_mapping({
-    "name": "gold",
-    "naturals": "8, 9",
-    "player_draws": "0-5",
-    "player_option": "5",
-    "banker_if_player_stood": "0-5",
-    "banker": {"0-3": {"draws": "any", "stands": "-"},
-               "4, 5": {"draws": "3-7", "stands": "0-2, 8, 9"},
-               "6, 7": {"draws": "never", "stands": "always"}},
-}, "gold")
+GOLD = rules_from_mapping(
+    {
+        "name": "gold",
+        "naturals": "8, 9",
+        "player_draws": "0-5",
+        "player_option": "5",
+        "banker_if_player_stood": "0-5",
+        "banker": {
+            "0-3": {"draws": "any", "stands": "-"},
+            "4, 5": {"draws": "3-7", "stands": "0-2, 8, 9"},
+            "6, 7": {"draws": "never", "stands": "always"},
+        },
+    },
+    "gold",
+)
 
 BUILTIN_RULES = {"punto_banco": PUNTO_BANCO, "gold": GOLD}

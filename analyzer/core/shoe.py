@@ -78,10 +78,9 @@ class Shoe:
             if len(cards) != 52:
                 raise ShoeError("a suited shoe needs 52 card counts")
             if not _plain_counts(cards):
-                cards = tuple(_check_count(card_name(RANKS[i // 4], SUITS[i % 4]), n)
-                              for i, n in enumerate(cards))
+                cards = tuple(_check_count(card_name(RANKS[i // 4], SUITS[i % 4]), n) for i, n in enumerate(cards))
             quads = iter(cards)
-            ranks = tuple(map(sum, zip(quads, quads, quads, quads)))     # each rank's four suits
+            ranks = tuple(map(sum, zip(quads, quads, quads, quads)))  # each rank's four suits
             given = tuple(rank_counts) if rank_counts is not None else ranks
             if tuple(given) != ranks:
                 raise ShoeError("rank counts disagree with card counts")
@@ -134,7 +133,7 @@ class Shoe:
         if suited == {True}:
             cards = [0] * 52
             for (r, s), n in parsed.items():
-                assert s is not None                        # suited == {True}
+                assert s is not None  # suited == {True}
                 cards[4 * RANK_INDEX[r] + SUIT_INDEX[s]] = n
             return cls(None, cards)
         ranks = [0] * 13
@@ -163,8 +162,9 @@ class Shoe:
             if not eq or not key or not value:
                 raise ShoeError(f"malformed shoe item {item!r}: write RANK=COUNT or CARD=COUNT")
             if not re.fullmatch(r"[0-9]{1,7}", value):
-                raise ShoeError(f"count for {key!r} must be a whole number from 0 to {MAX_CARDS:,}, "
-                                f"got {_short(value)}")
+                raise ShoeError(
+                    f"count for {key!r} must be a whole number from 0 to {MAX_CARDS:,}, got {_short(value)}"
+                )
             card = card_name(*parse_card(key))
             if card in counts:
                 raise ShoeError(f"{key!r} is given twice")
@@ -179,8 +179,13 @@ class Shoe:
         a card without a suit removes one card of that rank and makes the
         result rank-only, since which suit left the shoe is then unknown.
         """
-        names = cards.replace(",", " ").split() if isinstance(cards, str) else \
-            cards if isinstance(cards, list) else list(cards)
+        names = (
+            cards.replace(",", " ").split()
+            if isinstance(cards, str)
+            else cards
+            if isinstance(cards, list)
+            else list(cards)
+        )
         # each distinct name parsed once (a batch line names hundreds of cards, of 52 kinds);
         # any shortfall is then found again card by card below, for the message naming the
         # first card missing
@@ -251,8 +256,9 @@ class Shoe:
     def card_counts(self) -> dict[str, int]:
         """``{card: count}`` for all 52 cards; raises for a rank-only shoe."""
         if self._cards is None:
-            raise ShoeError("this shoe's suits are unknown (it was given by rank, "
-                            "or a card of unnamed suit was removed)")
+            raise ShoeError(
+                "this shoe's suits are unknown (it was given by rank, or a card of unnamed suit was removed)"
+            )
         return dict(zip(CARD_NAMES, self._cards))
 
     @property

@@ -59,7 +59,6 @@ _CLASS_TABS: dict = {}
 MAX_SET_SEQUENCES = 200_000_000
 
 
-
 def forget_tabulations() -> None:
     """Empty the cache of card-engine tabulations (a solver keeps its own): for a long run
     that compiled bets it will not compile again (a hold band's joint bets), before it goes on."""
@@ -137,11 +136,13 @@ def _symmetric(conditions) -> bool:
 
 def _first_match(conditions: list, i: int):
     """Event ``i`` of a pay table: its condition holds and no earlier one does."""
+
     def mask(features):
         m = conditions[i].mask(features)
         for earlier in conditions[:i]:
             m = m & ~earlier.mask(features)
         return m
+
     return mask
 
 
@@ -175,8 +176,17 @@ class Solver:
     True
     """
 
-    def __init__(self, bets, rules=None, known=None, budget=None, progress=None, fallback=True,
-                 backend: str | None = None, store=DEFAULT):
+    def __init__(
+        self,
+        bets,
+        rules=None,
+        known=None,
+        budget=None,
+        progress=None,
+        fallback=True,
+        backend: str | None = None,
+        store=DEFAULT,
+    ):
         self.backend = check_backend(backend)
         self._store = _STORE[0] if store is DEFAULT else store
         self.bets = tuple(bets)
@@ -196,8 +206,10 @@ class Solver:
             key = hashlib.blake2b(coef.tobytes(), digest_size=20).digest()
             if key not in index:
                 if len(rows) >= MAX_EVENTS:
-                    raise BetError(f"more than {MAX_EVENTS:,} distinct payout events in one solve; "
-                                   "price the bets in smaller groups")
+                    raise BetError(
+                        f"more than {MAX_EVENTS:,} distinct payout events in one solve; "
+                        "price the bets in smaller groups"
+                    )
                 index[key] = len(rows)
                 rows.append(coef)
             return index[key]
@@ -209,7 +221,7 @@ class Solver:
         card_events: dict[str, list] = {}
         card_names: dict[str, list[str]] = {}
         card_features: dict[str, frozenset[str]] = {}
-        value_bets: list[tuple[int, list]] = []      # (index into _sources, conditions)
+        value_bets: list[tuple[int, list]] = []  # (index into _sources, conditions)
         self.suited_bets: list[str] = []
         self._class_tabs: list[ClassTabulation] = []
         self._to_compile: dict = {}
@@ -222,8 +234,12 @@ class Solver:
                     tab = self._class_tab(bet, conds, table, budget, progress)
                 except BetError:
                     # beyond the budget: the first-two-card engine may count it without enumerating
-                    if not fallback or needs_class_engine(conds) or self.known or \
-                            evaluations(used, level_for(used), len(conds)) > MAX_EVALUATIONS:
+                    if (
+                        not fallback
+                        or needs_class_engine(conds)
+                        or self.known
+                        or evaluations(used, level_for(used), len(conds)) > MAX_EVALUATIONS
+                    ):
                         raise
             if tab is not None:
                 level = f"class{len(self._class_tabs)}"
@@ -232,7 +248,7 @@ class Solver:
                 sources = [(level, i) for i in range(len(conds))]
             elif not used:
                 value_bets.append((len(self._sources), conds))
-                sources = []                # filled below, from the rows of every such bet at once
+                sources = []  # filled below, from the rows of every such bet at once
             else:
                 base = level = level_for(used)
                 if level == CARD_LEVEL:
@@ -240,8 +256,11 @@ class Solver:
                 # bets share a tabulation while their signatures stay within the engine's
                 # evaluations; beyond, the next bet starts another ("card#1", ...)
                 n = 0
-                while level in card_events and evaluations(card_features[level] | used, base,
-                                                           len(card_events[level]) + len(conds)) > MAX_EVALUATIONS:
+                while (
+                    level in card_events
+                    and evaluations(card_features[level] | used, base, len(card_events[level]) + len(conds))
+                    > MAX_EVALUATIONS
+                ):
                     n += 1
                     level = f"{base}#{n}"
                 card_names.setdefault(level, []).append(bet.id)
@@ -275,13 +294,23 @@ class Solver:
         tab = _CLASS_TABS.get(cache_key) or self._to_compile.get(cache_key) or self._stored(cache_key)
         if tab is None:
             # estimated only: the set's sequences are checked together, then compiled
-            tab = ClassTabulation([c.mask for c in conds], keys, positions, drawing, table,
-                                  f"bet {bet.id!r}", budget=budget, progress=progress,
-                                  requires=[c.requires for c in conds], symmetric=_symmetric(conds), pins=pins,
-                                  defer=True)
+            tab = ClassTabulation(
+                [c.mask for c in conds],
+                keys,
+                positions,
+                drawing,
+                table,
+                f"bet {bet.id!r}",
+                budget=budget,
+                progress=progress,
+                requires=[c.requires for c in conds],
+                symmetric=_symmetric(conds),
+                pins=pins,
+                defer=True,
+            )
             self._to_compile[cache_key] = tab
         elif cache_key in _CLASS_TABS:
-            _CLASS_TABS[cache_key] = _CLASS_TABS.pop(cache_key)      # most recently used last
+            _CLASS_TABS[cache_key] = _CLASS_TABS.pop(cache_key)  # most recently used last
         return tab
 
     def _value_rows(self, bets, table, features, pin) -> list[np.ndarray]:
@@ -289,13 +318,23 @@ class Solver:
         (``bets``: each bet's conditions; one ``(events, 5005)`` array a bet, its events
         first-match, known cards pinned), from :attr:`store` when it holds them for these
         conditions, rules and known values (one entry for the set)."""
-        key = stored_key(("value", tuple(tuple(c.text for c in conds) for conds in bets), self.rules,
-                          self.known.values if self.known else None))
+        key = stored_key(
+            (
+                "value",
+                tuple(tuple(c.text for c in conds) for conds in bets),
+                self.rules,
+                self.known.values if self.known else None,
+            )
+        )
         sizes = [len(conds) for conds in bets]
         if self._store is not None:
             got = (self._store.load(key) or {}).get("rows")
-            if got is not None and got.dtype == np.int64 and got.shape == (sum(sizes), table.multisets) \
-                    and (got >= 0).all():
+            if (
+                got is not None
+                and got.dtype == np.int64
+                and got.shape == (sum(sizes), table.multisets)
+                and (got >= 0).all()
+            ):
                 return np.split(got, np.cumsum(sizes)[:-1])
         out = []
         for conds in bets:
@@ -324,8 +363,9 @@ class Solver:
     @staticmethod
     def _keep(cache_key, tab) -> None:
         _CLASS_TABS[cache_key] = tab
-        while len(_CLASS_TABS) > 1 and (len(_CLASS_TABS) > MAX_CACHED_TABS or
-                                         sum(t.nbytes for t in _CLASS_TABS.values()) > MAX_CACHED_BYTES):
+        while len(_CLASS_TABS) > 1 and (
+            len(_CLASS_TABS) > MAX_CACHED_TABS or sum(t.nbytes for t in _CLASS_TABS.values()) > MAX_CACHED_BYTES
+        ):
             _CLASS_TABS.pop(next(iter(_CLASS_TABS)))
 
     def _compile_class_tabs(self, budget, progress) -> None:
@@ -336,8 +376,10 @@ class Solver:
         total = sum(tab.sequences for _, tab in pending)
         limit = max(MAX_SET_SEQUENCES, budget or 0)
         if total > limit:
-            raise BetError(f"these {len(pending):,} card bets need {total:,} sequences of card classes together, "
-                           f"more than the {limit:,} one run enumerates; price them in smaller groups")
+            raise BetError(
+                f"these {len(pending):,} card bets need {total:,} sequences of card classes together, "
+                f"more than the {limit:,} one run enumerates; price them in smaller groups"
+            )
         bar = progress(total, f"{len(pending)} card bets") if progress is not None and pending else None
         for key, tab in pending:
             tab.compile(bar)
@@ -380,7 +422,8 @@ class Solver:
                         raise BetError(
                             f"bet {self.suited_bets[0]!r} reads suits, but this shoe's suits are unknown "
                             "(it was given per rank, or a card was removed without its suit); "
-                            "give the shoe per card (As=8,...) or remove cards with their suits")
+                            "give the shoe per card (As=8,...) or remove cards with their suits"
+                        )
         value_counts = [shoe.value_counts for shoe in shoes]
         # a batch's matrix products on one BLAS thread, the limit set once for all of them
         with nullcontext() if _single else one_blas_thread():
@@ -405,8 +448,11 @@ class Solver:
             if isinstance(tab, tuple):
                 class_tab, bet_id = tab
                 what = f"bet {bet_id!r}"
-                got = [class_tab.ways(shoes[0], what, self.backend)] if _single else \
-                    class_tab.ways_many(shoes, what, rows=rows, backend=self.backend)
+                got = (
+                    [class_tab.ways(shoes[0], what, self.backend)]
+                    if _single
+                    else class_tab.ways_many(shoes, what, rows=rows, backend=self.backend)
+                )
                 for w, lw in zip(ways, got):
                     w[level] = lw
                 continue
@@ -433,8 +479,7 @@ class Solver:
         value_ways = ways["value"]
         outcomes = dict(zip(OUTCOMES, (value_ways[r] for r in self._outcome_rows)))
         bets = results(layout, deals, order(got) if order else tuple(got))
-        return built(Analysis, shoe=shoe, deals=deals, outcomes=outcomes, bets=bets,
-                     rules=self.rules, known=self.known)
+        return built(Analysis, shoe=shoe, deals=deals, outcomes=outcomes, bets=bets, rules=self.rules, known=self.known)
 
     def _gathering(self):
         """For :meth:`_analysis`, once: :class:`BetResults`; the bets' :class:`BetLayout`;
@@ -444,8 +489,15 @@ class Solver:
         entries = []
         flat: list[tuple[str, int]] = []
         for bet, sources in zip(self.bets, self._sources):
-            entries.append((bet, tuple((e.event, e.pays) for e in bet.events),
-                            (bet.otherwise_event, bet.otherwise), len(flat), len(flat) + len(sources)))
+            entries.append(
+                (
+                    bet,
+                    tuple((e.event, e.pays) for e in bet.events),
+                    (bet.otherwise_event, bet.otherwise),
+                    len(flat),
+                    len(flat) + len(sources),
+                )
+            )
             flat += sources
         by_level: dict[str, list[tuple[int, int]]] = {}
         for at, (level, row) in enumerate(flat):

@@ -104,8 +104,7 @@ def integer_arithmetic(backend: str, cards: int) -> str:
     kind (the pair engine's closed form, :mod:`analyzer.core.cardengine`) for a shoe of
     ``cards`` cards: int64 under its bound (refused beyond when asked for by name),
     else Python integers."""
-    return choose(backend, cards, (("int64", "int64", falling(cards, POSITIONS) <= INT64_LIMIT, True,
-                                    INT64_BOUND),))
+    return choose(backend, cards, (("int64", "int64", falling(cards, POSITIONS) <= INT64_LIMIT, True, INT64_BOUND),))
 
 
 def _orderings(exponents: np.ndarray) -> np.ndarray:
@@ -204,9 +203,9 @@ class WaysTable:
             return coef, list(range(events)), []
         basis: list[int] = []
         derived = []
-        rows = np.vstack([coef, self.every])                 # the last row: every sequence
+        rows = np.vstack([coef, self.every])  # the last row: every sequence
         floats = rows.astype(float)
-        gram = floats @ floats.T                             # proposals by the normal equations
+        gram = floats @ floats.T  # proposals by the normal equations
         for r in range(events):
             use = basis + [events]
             q = np.linalg.lstsq(gram[np.ix_(use, use)], gram[use, r], rcond=None)[0]
@@ -231,7 +230,7 @@ class WaysTable:
             return None
         try:
             return BlockPlan(self.counted[0], self.exponents)
-        except ValueError:                   # coefficients beyond the blocks' bounds
+        except ValueError:  # coefficients beyond the blocks' bounds
             return None
 
     @cached_property
@@ -253,7 +252,7 @@ class WaysTable:
         fine = self.idx < self.k
         r = int(fine[0].sum())
         if not (fine[:, :r].all() and (self.idx[:, r:] == self.k + VALUES).all()):
-            return None                       # a value read, or not the first r columns
+            return None  # a value read, or not the first r columns
         card_of_class = np.empty(52, dtype=np.int64)
         card_of_class[self.classes] = np.arange(52)
         return RankFlushPlan.detect(self.coef, self.idx[:, :r], card_of_class)
@@ -265,11 +264,11 @@ class WaysTable:
             return None
         if "class_batch" not in self._state:
             rep = np.zeros(self.k, dtype=np.int64)
-            rep[self.classes[::-1]] = np.arange(51, -1, -1)      # lowest card of each class
+            rep[self.classes[::-1]] = np.arange(51, -1, -1)  # lowest card of each class
             coarse = bool(((self.idx >= self.k) & (self.idx < self.k + VALUES)).any())
             self._state["class_batch"] = ClassBatchPlan(
-                self.idx, self.off, self.coef, self.k,
-                splits(CARD_TABLE["value"][:52][rep], rep, CARD_TABLE, coarse))
+                self.idx, self.off, self.coef, self.k, splits(CARD_TABLE["value"][:52][rep], rep, CARD_TABLE, coarse)
+            )
         return self._state["class_batch"]
 
     @cached_property
@@ -293,9 +292,14 @@ class WaysTable:
         out = []
         width = self.idx.shape[1]
         for cols in (slice(0, min(3, width)), slice(min(3, width), width)):
-            if cols.start == cols.stop:          # no factor: a half of 1
-                out.append((np.zeros((0, 1), dtype=np.int64), np.zeros((0, 1), dtype=np.int64),
-                            np.zeros(self.multisets, dtype=np.int64)))
+            if cols.start == cols.stop:  # no factor: a half of 1
+                out.append(
+                    (
+                        np.zeros((0, 1), dtype=np.int64),
+                        np.zeros((0, 1), dtype=np.int64),
+                        np.zeros(self.multisets, dtype=np.int64),
+                    )
+                )
                 continue
             u, of = unique_rows(np.concatenate([self.idx[:, cols], self.off[:, cols]], axis=1))
             w = u.shape[1] // 2
@@ -343,17 +347,24 @@ class WaysTable:
         for the first :data:`SINGLE_PLAN_AFTER` shoes under ``"auto"``, plain int64 when it
         is exact (no plan is built for them)."""
         int64 = falling(n, POSITIONS) <= INT64_LIMIT
-        if backend == "auto" and int64 and self._state.get("single", 0) < SINGLE_PLAN_AFTER and \
-                "counted" not in self.__dict__ and "rank_flush" not in self.__dict__:
+        if (
+            backend == "auto"
+            and int64
+            and self._state.get("single", 0) < SINGLE_PLAN_AFTER
+            and "counted" not in self.__dict__
+            and "rank_flush" not in self.__dict__
+        ):
             return [("int64_plain", "int64", True, True, INT64_BOUND)]
         plans = []
         rf = self.rank_flush
         if rf is not None:
-            plans += [("rank_flush", "int64", math.perm(n, rf.r) < 2**63, True, INT64_BOUND),
-                      ("rank_flush_big", "python", True, True, "")]
+            plans += [
+                ("rank_flush", "int64", math.perm(n, rf.r) < 2**63, True, INT64_BOUND),
+                ("rank_flush_big", "python", True, True, ""),
+            ]
         plans.append(("int64", "int64", int64, True, INT64_BOUND))
         if (not int64 or backend == "residues") and (self.blocks is not None or self._modular):
-            plans.append(("residues", "residues", True, True, ""))     # needed beyond int64 only
+            plans.append(("residues", "residues", True, True, ""))  # needed beyond int64 only
         return plans
 
     def ways_many(self, rows, backend: str = "auto", chunk: int = BATCH_CHUNK) -> list[list[int]]:
@@ -375,14 +386,14 @@ class WaysTable:
         return self._many(rows, backend, chunk, True)
 
     def _many(self, rows, backend: str, chunk: int, as_array: bool):
-        ext: np.ndarray | None                              # the rows as int64, when they fit
-        lists: list[list[int]] | None                       # as Python integers, unless given as int64
+        ext: np.ndarray | None  # the rows as int64, when they fit
+        lists: list[list[int]] | None  # as Python integers, unless given as int64
         if isinstance(rows, np.ndarray) and rows.dtype == np.int64 and rows.ndim == 2:
             ext, lists = rows, None
         else:
             lists = [[int(x) for x in r] for r in rows]
             # counts beyond int64 (no int64 or float64 plan is exact for them) stay Python integers
-            fits = all(-2**62 < x < 2**62 for r in lists for x in r)
+            fits = all(-(2**62) < x < 2**62 for r in lists for x in r)
             ext = np.array(lists, dtype=np.int64).reshape(len(lists), self.width) if fits else None
         if ext is None:
             assert lists is not None
@@ -409,17 +420,22 @@ class WaysTable:
         chosen = {n: self._chosen(n, backend) for n in set(sizes)}
         if len(set(chosen.values())) == 1:
             plan = next(iter(chosen.values()))
-            groups: list[tuple[str, list[int] | None]] = [(plan, None)]   # every shoe: contiguous slices
+            groups: list[tuple[str, list[int] | None]] = [(plan, None)]  # every shoe: contiguous slices
         else:
             by: dict[str, list[int]] = {}
             for i, n in enumerate(sizes):
                 by.setdefault(chosen[n], []).append(i)
             groups = list(by.items())
-        out = None if len(groups) == 1 else \
-            np.empty((b_count, self.events), dtype=dtype) if as_array else [None] * b_count
+        out = (
+            None
+            if len(groups) == 1
+            else np.empty((b_count, self.events), dtype=dtype)
+            if as_array
+            else [None] * b_count
+        )
         for plan, members in groups:
             count = b_count if members is None else len(members)
-            step = count if plan == "prefix" else chunk      # the prefix plan takes its own passes
+            step = count if plan == "prefix" else chunk  # the prefix plan takes its own passes
             if plan == "int64":
                 step = max(1, min(chunk, BATCH_ELEMENTS // max(1, self.multisets)))
             parts = []
@@ -429,19 +445,20 @@ class WaysTable:
                     part = slice(start, start + step)
                     got = self._run(plan, None if ext is None else ext[part], None if lists is None else lists[part])
                 else:
-                    part = members[start:start + step]
-                    got = self._run(plan, None if ext is None else ext[part],
-                                    None if lists is None else [lists[i] for i in part])
+                    part = members[start : start + step]
+                    got = self._run(
+                        plan, None if ext is None else ext[part], None if lists is None else [lists[i] for i in part]
+                    )
                 if out is None:
                     parts.append(shaped(got))
                 elif as_array:
                     assert isinstance(out, np.ndarray)
                     out[part] = shaped(got)
                 else:
-                    assert isinstance(part, list)                # several plans: the members of each
+                    assert isinstance(part, list)  # several plans: the members of each
                     for i, w in zip(part, shaped(got)):
                         out[i] = w
-            if out is None:                                # one plan for every shoe, in order
+            if out is None:  # one plan for every shoe, in order
                 if len(parts) == 1:
                     return parts[0]
                 return np.concatenate(parts) if as_array else [w for got in parts for w in got]
@@ -450,8 +467,12 @@ class WaysTable:
     def _chosen(self, n: int, backend: str) -> str:
         """The plan of a batch of shoes of ``n`` cards (:func:`~analyzer.core.backend.choose`,
         kept per size and back end once no plan is still to be built)."""
-        pending = self.k and self.rank_flush is None and "class_batch" not in self._state \
+        pending = (
+            self.k
+            and self.rank_flush is None
+            and "class_batch" not in self._state
             and self.coef.shape[1] <= CLASS_BATCH_MAX
+        )
         cache = self._state.setdefault("chosen", {})
         plan = cache.get((n, backend))
         if plan is None:
@@ -475,32 +496,70 @@ class WaysTable:
             few = len(self.counted[1]) < RESIDUE_EVENTS
             first: tuple[tuple[str, str, bool, bool, str], ...] = ()
             if self.partitions is not None and self.prefix is not None:
-                first = (("prefix", "float64", POSITIONS <= n <= FLOAT_CARDS, True,
-                          f"the prefix sums are exact up to {FLOAT_CARDS} cards"),)
-            return first + (("blocks", "float64", n <= self.blocks.float_cards, True,
-                     f"this table's float64 blocks are exact up to {self.blocks.float_cards} cards"),
-                    ("int64", "int64", int64, few, INT64_BOUND),
-                    ("residues", "residues", True, True, ""))
+                first = (
+                    (
+                        "prefix",
+                        "float64",
+                        POSITIONS <= n <= FLOAT_CARDS,
+                        True,
+                        f"the prefix sums are exact up to {FLOAT_CARDS} cards",
+                    ),
+                )
+            return first + (
+                (
+                    "blocks",
+                    "float64",
+                    n <= self.blocks.float_cards,
+                    True,
+                    f"this table's float64 blocks are exact up to {self.blocks.float_cards} cards",
+                ),
+                ("int64", "int64", int64, few, INT64_BOUND),
+                ("residues", "residues", True, True, ""),
+            )
         plans = []
         rf = self.rank_flush
         if rf is not None:
-            plans += [("rank_flush_float", "float64", rf.float_exact(n), True,
-                       "beyond the float64 bound of this bet's batch plan"),
-                      ("rank_flush", "int64", math.perm(n, rf.r) < 2**63, True, INT64_BOUND),
-                      ("rank_flush_big", "python", True, True, "")]
+            plans += [
+                (
+                    "rank_flush_float",
+                    "float64",
+                    rf.float_exact(n),
+                    True,
+                    "beyond the float64 bound of this bet's batch plan",
+                ),
+                ("rank_flush", "int64", math.perm(n, rf.r) < 2**63, True, INT64_BOUND),
+                ("rank_flush_big", "python", True, True, ""),
+            ]
         elif self.k:
-            ready = ("class_batch" in self._state or backend == "float64"
-                     or self._state.get("batched", 0) >= classbatch.PLAN_AFTER)
+            ready = (
+                "class_batch" in self._state
+                or backend == "float64"
+                or self._state.get("batched", 0) >= classbatch.PLAN_AFTER
+            )
             multisets = self.coef.shape[1]
             if multisets > CLASS_BATCH_MAX:
-                plans.append(("class_batch", "float64", False, True,
-                              f"this bet's table of {multisets:,} class multisets is beyond the "
-                              f"float64 batch plan's {CLASS_BATCH_MAX:,}"))
+                plans.append(
+                    (
+                        "class_batch",
+                        "float64",
+                        False,
+                        True,
+                        f"this bet's table of {multisets:,} class multisets is beyond the "
+                        f"float64 batch plan's {CLASS_BATCH_MAX:,}",
+                    )
+                )
             elif ready:
                 class_batch = self.class_batch()
-                assert class_batch is not None              # a class table (self.k) has one
-                plans.append(("class_batch", "float64", class_batch.float_exact(n), True,
-                              "beyond the float64 bound of this bet's batch plan"))
+                assert class_batch is not None  # a class table (self.k) has one
+                plans.append(
+                    (
+                        "class_batch",
+                        "float64",
+                        class_batch.float_exact(n),
+                        True,
+                        "beyond the float64 bound of this bet's batch plan",
+                    )
+                )
         plans.append(("int64", "int64", int64, True, INT64_BOUND))
         if self._modular:
             plans.append(("residues", "residues", True, True, ""))
@@ -513,17 +572,17 @@ class WaysTable:
         whenever the counts fit int64)."""
         if plan in ("python", "residues", "rank_flush", "rank_flush_big"):
             if rows is None:
-                assert ext is not None          # one of them is given
+                assert ext is not None  # one of them is given
                 rows = ext.tolist()
             if plan == "python":
                 return [self._python(r) for r in rows]
             if plan == "residues":
                 return self._residues(rows)
             return self._rank_flush(rows, plan == "rank_flush_big")
-        assert ext is not None                  # the other plans are chosen when the counts fit int64
+        assert ext is not None  # the other plans are chosen when the counts fit int64
         if plan == "rank_flush_float":
             rf = self.rank_flush
-            assert rf is not None               # the plan exists: it was chosen
+            assert rf is not None  # the plan exists: it was chosen
             rests = [falling(n - rf.r, POSITIONS - rf.r) for n in ext[:, -1].tolist()]
             return rf.ways_many(ext[:, self.classes], rests)
         if plan == "prefix":
@@ -538,7 +597,7 @@ class WaysTable:
         if plan == "blocks":
             assert self.blocks is not None
             return self.complete_many(self.blocks.exact_float_ways(ext[:, :VALUES]), deals)
-        if self.multisets > HALVES_MAX:       # the halves' tables would cost more memory than they save
+        if self.multisets > HALVES_MAX:  # the halves' tables would cost more memory than they save
             return [self._int64_one(r, falling(r[-1], POSITIONS)) for r in ext.tolist()]
         # int64: every monomial the product of its two halves
         (i1, o1, of1), (i2, o2, of2) = self._halves
@@ -560,7 +619,7 @@ class WaysTable:
         if "python" not in self._state:
             self._state["python"] = [(np.flatnonzero(row), row[row != 0].astype(object)) for row in self.coef]
         idx_t, off_t = self.idx.T, self.off.T
-        n_ext = np.array(counts, dtype=object)                  # Python integers of any size
+        n_ext = np.array(counts, dtype=object)  # Python integers of any size
         mono = n_ext[idx_t[0]] - off_t[0]
         for col in range(1, idx_t.shape[0]):
             mono = mono * (n_ext[idx_t[col]] - off_t[col])
@@ -569,12 +628,12 @@ class WaysTable:
     def _rank_flush(self, rows, big: bool) -> list[list[int]]:
         """Shoe by shoe per rank multiset, in int64 or (``big``) Python integers."""
         rf = self.rank_flush
-        assert rf is not None                   # the plan was chosen: the table has it
+        assert rf is not None  # the plan was chosen: the table has it
         r = rf.r
-        assert self.classes is not None         # a class table
+        assert self.classes is not None  # a class table
         out = []
         for row in rows:
-            cards = [row[c] for c in self.classes.tolist()]          # one card a class
+            cards = [row[c] for c in self.classes.tolist()]  # one card a class
             out.append(rf.ways(cards, row[-1], falling(row[-1] - r, POSITIONS - r), big))
         return out
 
@@ -616,7 +675,7 @@ class WaysTable:
         _, basis, derived = self.counted
         if not derived:
             return counted
-        assert deals is not None                # rows derived: the caller gives the deals
+        assert deals is not None  # rows derived: the caller gives the deals
         if self.derived_weight * max(deals) > INT64_LIMIT:
             return [self.complete(w, d) for w, d in zip(counted.tolist(), deals)]
         out = np.empty((self.events, counted.shape[0]), dtype=np.int64)

@@ -55,8 +55,15 @@ def shown(value, limit: int = 40) -> str:
 
 def json_kind(value) -> str:
     """What a JSON value is, for a message: "an object", "a list", "a string", ..."""
-    return {dict: "an object", list: "a list", str: "a string", bool: "true/false", int: "a number",
-            float: "a number", type(None): "null"}.get(type(value), type(value).__name__)
+    return {
+        dict: "an object",
+        list: "a list",
+        str: "a string",
+        bool: "true/false",
+        int: "a number",
+        float: "a number",
+        type(None): "null",
+    }.get(type(value), type(value).__name__)
 
 
 def _pairs(pairs):
@@ -81,7 +88,7 @@ def load_object(text: str, keys: tuple[str, ...] = KEYS) -> dict:
     """The JSON object of ``text`` (a batch line, a request body), its keys among ``keys``;
     :class:`BatchError` (one line) for anything else: blank, malformed, a repeated key, NaN."""
     if not text.strip():
-        raise BatchError("blank line (every line must be a JSON object, e.g. {\"decks\": 8})")
+        raise BatchError('blank line (every line must be a JSON object, e.g. {"decks": 8})')
     try:
         obj = json.loads(text, object_pairs_hook=_pairs, parse_constant=_no_constant)
     except RecursionError:
@@ -90,7 +97,7 @@ def load_object(text: str, keys: tuple[str, ...] = KEYS) -> dict:
         if isinstance(e, BaccaratError):
             raise
         msg = e.msg if isinstance(e, json.JSONDecodeError) else str(e)
-        if "Exceeds the limit" in msg:         # Python's int_max_str_digits
+        if "Exceeds the limit" in msg:  # Python's int_max_str_digits
             msg = "a number of more than 4300 digits"
         where = f" at column {e.colno}" if isinstance(e, json.JSONDecodeError) else ""
         raise BatchError(f"malformed JSON{where}: {msg}") from None
@@ -107,6 +114,7 @@ def shoe_of(obj: dict):
     ``known``; others are not read)."""
     from ..core.known import parse_known
     from ..core.shoe import Shoe
+
     decks, spec, remove, pins = (obj.get(k) for k in KEYS)
     if decks is not None and spec is not None:
         raise BatchError("give 'decks' or 'shoe', not both")
@@ -116,8 +124,9 @@ def shoe_of(obj: dict):
         elif isinstance(spec, dict):
             shoe = Shoe.from_counts(spec)
         else:
-            raise BatchError(f"'shoe' must be a string 'A=32,...' or an object {{\"A\": 32, ...}}, "
-                             f"got {json_kind(spec)}")
+            raise BatchError(
+                f"'shoe' must be a string 'A=32,...' or an object {{\"A\": 32, ...}}, got {json_kind(spec)}"
+            )
     elif decks is not None:
         if isinstance(decks, bool) or not isinstance(decks, int):
             raise BatchError(f"'decks' must be a whole number from 1 to 10000, got {shown(decks)}")
@@ -126,7 +135,7 @@ def shoe_of(obj: dict):
         shoe = Shoe.standard(8)
     if remove is not None:
         if isinstance(remove, list):
-            if set(map(type, remove)) - {str}:             # in C, over hundreds of names
+            if set(map(type, remove)) - {str}:  # in C, over hundreds of names
                 bad = next(c for c in remove if type(c) is not str)
                 raise BatchError(f"'remove' must list card names (strings), got {shown(bad)}")
             shoe = shoe.remove(remove)
@@ -138,16 +147,14 @@ def shoe_of(obj: dict):
     known = None
     if pins is not None:
         if not isinstance(pins, dict):
-            raise BatchError(f"'known' must be an object position -> card, e.g. {{\"1\": \"9\"}}, "
-                             f"got {json_kind(pins)}")
+            raise BatchError(f'\'known\' must be an object position -> card, e.g. {{"1": "9"}}, got {json_kind(pins)}')
         bad = [(p, c) for p, c in pins.items() if not isinstance(c, str)]
         if bad:
-            raise BatchError(f"'known' position {bad[0][0]!r}: the card must be a string, "
-                             f"got {shown(bad[0][1])}")
+            raise BatchError(f"'known' position {bad[0][0]!r}: the card must be a string, got {shown(bad[0][1])}")
         try:
             known = parse_known(pins) or None
             if known:
-                known.physical_ways(shoe)      # a card the shoe lacks: refused before any work
+                known.physical_ways(shoe)  # a card the shoe lacks: refused before any work
         except BaccaratError as e:
             raise type(e)(str(e).replace("--known", "'known'")) from None
     return shoe, known
@@ -183,8 +190,7 @@ def lines_of(f, name: str, limit: int = MAX_LINE_BYTES):
         number += 1
         body = raw[:-1] if raw.endswith(b"\n") else raw
         if len(body) > limit:
-            raise BatchError(f"{name} line {number}: longer than {limit / 2**20:g} MiB, "
-                             "the most one line may hold")
+            raise BatchError(f"{name} line {number}: longer than {limit / 2**20:g} MiB, the most one line may hold")
         if number == 1 and body.startswith(b"\xef\xbb\xbf"):
             body = body[3:]
         try:
@@ -239,7 +245,7 @@ def answer_lines(lines, name: str, document, documents=None, size: int = 1):
             try:
                 docs = documents([(shoe, known) for _, shoe, known in pending])
             except BaccaratError:
-                docs = None                   # answered line by line below: the right line fails
+                docs = None  # answered line by line below: the right line fails
         if docs is not None:
             yield docs
         else:
@@ -255,7 +261,7 @@ def answer_lines(lines, name: str, document, documents=None, size: int = 1):
         try:
             line = next(lines, None)
         except BaccaratError:
-            yield from flush()                # a line too long, not UTF-8: the ones before first
+            yield from flush()  # a line too long, not UTF-8: the ones before first
             raise
         if line is None:
             break
@@ -263,7 +269,7 @@ def answer_lines(lines, name: str, document, documents=None, size: int = 1):
         try:
             shoe, known = parse_line(text)
         except BaccaratError as e:
-            yield from flush()                # the lines before it are answered first
+            yield from flush()  # the lines before it are answered first
             raise BatchError(f"{name} line {number}: {e}") from None
         pending.append((number, shoe, known))
         if len(pending) >= size:
@@ -271,5 +277,20 @@ def answer_lines(lines, name: str, document, documents=None, size: int = 1):
     yield from flush()
 
 
-__all__ = ["BatchError", "KEYS", "MAX_LINE_BYTES", "answer_lines", "batch_text", "count_lines", "input_name",
-           "json_kind", "json_line", "lines_of", "load_object", "parse_line", "read_lines", "shoe_of", "shown"]
+__all__ = [
+    "BatchError",
+    "KEYS",
+    "MAX_LINE_BYTES",
+    "answer_lines",
+    "batch_text",
+    "count_lines",
+    "input_name",
+    "json_kind",
+    "json_line",
+    "lines_of",
+    "load_object",
+    "parse_line",
+    "read_lines",
+    "shoe_of",
+    "shown",
+]

@@ -64,6 +64,7 @@ def default_folder() -> Path:
     if env:
         return Path(env)
     import platformdirs
+
     return Path(platformdirs.user_cache_dir("baccarat-analyzer", appauthor=False))
 
 
@@ -114,7 +115,7 @@ class TableCache:
         """The arrays stored under ``key``, verified, or ``None``."""
         path = self._path(key)
         try:
-            if path.stat().st_size > self.max_bytes:      # not one of ours: never read whole
+            if path.stat().st_size > self.max_bytes:  # not one of ours: never read whole
                 raise OSError("too large")
             data = path.read_bytes()
         except OSError:
@@ -125,14 +126,14 @@ class TableCache:
                 arrays = {n: z[n] for n in z.files}
             stored_key = bytes(arrays.pop("__key__")).decode()
             digest = bytes(arrays.pop("__digest__")).decode()
-        except Exception:           # not an archive of plain arrays (a damaged or foreign file)
+        except Exception:  # not an archive of plain arrays (a damaged or foreign file)
             self.misses += 1
             return None
         if stored_key != self._full_key(key) or digest != _digest(stored_key, arrays):
             self.misses += 1
             return None
         try:
-            os.utime(path)          # recently used: removed last
+            os.utime(path)  # recently used: removed last
         except OSError:
             pass
         self.hits += 1
@@ -156,8 +157,10 @@ class TableCache:
             tmp = None
             self._trim()
         except OSError as e:
-            self._say(f"cannot write the table cache in {str(self.folder)!r} ({e.strerror or e}); "
-                      f"continuing without it (turn it off with --no-cache or {ENV_OFF}=1)")
+            self._say(
+                f"cannot write the table cache in {str(self.folder)!r} ({e.strerror or e}); "
+                f"continuing without it (turn it off with --no-cache or {ENV_OFF}=1)"
+            )
         finally:
             if tmp is not None:
                 try:

@@ -159,8 +159,10 @@ def check_not_input(output: str | Path | None, *inputs: str | Path | None) -> No
         except OSError:
             same = os.path.realpath(out) == os.path.realpath(path)
         if same:
-            raise OutputError(f"cannot write {str(output)!r}: it is an input of this command ({str(path)!r}), "
-                              "which writing would replace")
+            raise OutputError(
+                f"cannot write {str(output)!r}: it is an input of this command ({str(path)!r}), "
+                "which writing would replace"
+            )
 
 
 def _remove_stale(target: Path) -> None:
@@ -187,9 +189,9 @@ def _killed_runs(target: Path, tags: tuple[str, ...] = ()):
         name = entry.name
         if not (name.startswith(prefix) and name.endswith(_TMP_SUFFIX)):
             continue
-        pid = name[len(prefix):-len(_TMP_SUFFIX)]
+        pid = name[len(prefix) : -len(_TMP_SUFFIX)]
         tag = next((t for t in tags if pid.endswith(t)), "")
-        pid = pid[:-len(tag)] if tag else pid
+        pid = pid[: -len(tag)] if tag else pid
         if not pid.isdigit() or int(pid) == os.getpid() or _alive(int(pid)):
             continue
         yield entry, tag
@@ -246,8 +248,11 @@ def atomic_open(path: str | Path, binary: bool = False):
         # a device, FIFO or terminal, or a file with other hard links: write into it
         try:
             # (type: ignore: mypy picks no overload of open() for a mode and **kwargs)
-            f = open(target, "wb" if binary else "w",  # type: ignore[call-overload]  # noqa: SIM115 (closed by `with f:` below: open's errors are told apart)
-                     **({} if binary else {"encoding": "utf-8", "newline": ""}))
+            f = open(  # noqa: SIM115 (closed by `with f:` below: open's errors are told apart)
+                target,
+                "wb" if binary else "w",  # type: ignore[call-overload]
+                **({} if binary else {"encoding": "utf-8", "newline": ""}),
+            )
         except OSError as e:
             raise OutputError(f"cannot write {name!r}: {e.strerror or e}") from None
         try:
@@ -276,7 +281,7 @@ def atomic_open(path: str | Path, binary: bool = False):
                 os.chown(tmp, st.st_uid, st.st_gid)
         else:
             os.chmod(tmp, 0o666 & ~_umask())
-        check_stop()       # a SIGTERM / Ctrl-C whose KeyboardInterrupt was swallowed: no commit
+        check_stop()  # a SIGTERM / Ctrl-C whose KeyboardInterrupt was swallowed: no commit
         os.replace(tmp, target)
     except OSError as e:
         tmp.unlink(missing_ok=True)
@@ -306,8 +311,7 @@ def read_text(path: str | Path, what: str = "file", limit: int = MAX_INPUT_BYTES
     except OSError as e:
         raise InputError(f"cannot read {what} {name!r}: {e.strerror or e}") from None
     if len(data) > limit:
-        raise InputError(f"{what} {name!r} is larger than {limit / 2**20:g} MiB, the most this "
-                         "command reads")
+        raise InputError(f"{what} {name!r} is larger than {limit / 2**20:g} MiB, the most this command reads")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
@@ -330,13 +334,14 @@ def parse_toml(text: str, source: str, error: type[BaccaratError] = InputError) 
     analyzer.io.files.InputError: t.toml: nested more deeply than a TOML file here may be
     """
     import tomllib
+
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise error(f"{source}: TOML syntax error: {e}") from None
     except RecursionError:
         raise error(f"{source}: nested more deeply than a TOML file here may be") from None
-    except ValueError:                     # tomllib's int() of a number beyond Python's digit limit
+    except ValueError:  # tomllib's int() of a number beyond Python's digit limit
         raise error(f"{source}: a number of more than {sys.get_int_max_str_digits():,} digits") from None
 
 
@@ -373,17 +378,20 @@ def check_folder(path: str | Path, kind: str) -> Path:
             raise OutputError(f"cannot read folder {name!r}: {e.strerror or e}") from None
         if entries:
             if not manifest.is_file():
-                raise OutputError(f"folder {name!r} is not empty and was not written by baccarat {kind}; "
-                                  "give a new or empty folder")
+                raise OutputError(
+                    f"folder {name!r} is not empty and was not written by baccarat {kind}; give a new or empty folder"
+                )
             doc = read_json(manifest)
             if not isinstance(doc, dict) or doc.get("kind") != kind:
-                raise OutputError(f"folder {name!r} holds a baccarat manifest of another kind; "
-                                  f"give a new or empty folder for the {kind}")
+                raise OutputError(
+                    f"folder {name!r} holds a baccarat manifest of another kind; "
+                    f"give a new or empty folder for the {kind}"
+                )
         if not os.access(p, os.W_OK | os.X_OK):
             raise OutputError(f"cannot write the {kind} into {name!r}: permission denied")
         return p
     parent = p.parent if str(p.parent) else Path(".")
-    for up in (parent, *parent.parents):        # the first that exists must be a folder
+    for up in (parent, *parent.parents):  # the first that exists must be a folder
         if up.exists():
             if not up.is_dir():
                 raise OutputError(f"cannot create {name!r}: {str(up)!r} is not a folder")
@@ -412,14 +420,17 @@ _OLD = ".old"
 def _stage_names(target: Path, pid: int) -> tuple[Path, Path]:
     """The staging folder of ``target`` for process ``pid``, and the name its previous
     content is renamed to while the new one takes its place."""
-    return (target.with_name(f".{target.name}.{pid}{_TMP_SUFFIX}"),
-            target.with_name(f".{target.name}.{pid}{_OLD}{_TMP_SUFFIX}"))
+    return (
+        target.with_name(f".{target.name}.{pid}{_TMP_SUFFIX}"),
+        target.with_name(f".{target.name}.{pid}{_OLD}{_TMP_SUFFIX}"),
+    )
 
 
 def _remove_stale_folders(target: Path) -> None:
     """Remove the staging folders of ``target`` left by runs that were killed; a previous
     folder renamed aside by a run killed before it put the new one in place is put back."""
     import shutil
+
     for entry, tag in _killed_runs(target, (_OLD,)):
         old = tag == _OLD
         try:
@@ -460,6 +471,7 @@ def staged_folder(path: str | Path, kind: str):
     killed run is removed by the next run.  ``path`` a symlink: its target is replaced.
     """
     import shutil
+
     p = check_folder(path, kind)
     name = str(path)
     target = Path(os.path.realpath(p)) if p.is_symlink() else Path(os.path.abspath(p))
@@ -467,8 +479,9 @@ def staged_folder(path: str | Path, kind: str):
         cwd = Path(os.path.realpath(os.getcwd()))
         real = Path(os.path.realpath(target))
         if real == cwd or real in cwd.parents:
-            raise OutputError(f"cannot replace folder {name!r}: it holds the current folder "
-                              "(give --out a folder outside it)")
+            raise OutputError(
+                f"cannot replace folder {name!r}: it holds the current folder (give --out a folder outside it)"
+            )
         if os.path.ismount(target):
             raise OutputError(f"cannot replace folder {name!r}: it is a mount point (give a folder in it)")
     parent = target.parent
@@ -477,11 +490,13 @@ def staged_folder(path: str | Path, kind: str):
     except OSError as e:
         raise OutputError(f"cannot create folder {str(parent)!r}: {e.strerror or e}") from None
     if not os.access(parent, os.W_OK | os.X_OK):
-        raise OutputError(f"cannot write the {kind} into {name!r}: folder {str(parent)!r} is not writable "
-                          "(the new folder is written beside it, then renamed)")
+        raise OutputError(
+            f"cannot write the {kind} into {name!r}: folder {str(parent)!r} is not writable "
+            "(the new folder is written beside it, then renamed)"
+        )
     _remove_stale_folders(target)
     stage, aside = _stage_names(target, os.getpid())
-    for leftover in (stage, aside):                    # this process's, of an earlier call
+    for leftover in (stage, aside):  # this process's, of an earlier call
         if os.path.lexists(leftover):
             shutil.rmtree(leftover, ignore_errors=True)
     try:
@@ -505,7 +520,7 @@ def staged_folder(path: str | Path, kind: str):
     except BaseException:
         if moved and not os.path.lexists(target):
             try:
-                os.rename(aside, target)            # the previous folder back under its name
+                os.rename(aside, target)  # the previous folder back under its name
             except OSError:
                 pass
         shutil.rmtree(stage, ignore_errors=True)

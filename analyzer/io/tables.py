@@ -66,8 +66,13 @@ def int_text(n: int) -> str:
     if n.bit_length() <= _STR_BITS:
         return str(n)
     import decimal
-    ctx = decimal.Context(prec=decimal.MAX_PREC, Emax=decimal.MAX_EMAX, Emin=decimal.MIN_EMIN,
-                          traps=[decimal.Inexact, decimal.Rounded, decimal.InvalidOperation])
+
+    ctx = decimal.Context(
+        prec=decimal.MAX_PREC,
+        Emax=decimal.MAX_EMAX,
+        Emin=decimal.MIN_EMIN,
+        traps=[decimal.Inexact, decimal.Rounded, decimal.InvalidOperation],
+    )
     powers: dict[int, Decimal] = {}
 
     def power(w: int) -> Decimal:
@@ -95,7 +100,7 @@ def ratio(num: int, den: int) -> tuple[str, float | None]:
     """
     g = math.gcd(num, den)
     try:
-        f = num / den                 # int true division: correctly rounded, as Fraction's float()
+        f = num / den  # int true division: correctly rounded, as Fraction's float()
     except OverflowError:
         f = None
     return f"{num // g}/{den // g}", (f if f is None or math.isfinite(f) else None)
@@ -147,8 +152,9 @@ def percent(x: Fraction | float | int, digits: int = 6) -> str:
 def md_table(rows, headers, align=None) -> str:
     """A GitHub-flavoured Markdown table; cells are printed as given."""
     rows = [[md_cell(c) for c in row] for row in rows]
-    return tabulate(rows, headers=[md_cell(h) for h in headers], tablefmt="github",
-                    disable_numparse=True, colalign=align)
+    return tabulate(
+        rows, headers=[md_cell(h) for h in headers], tablefmt="github", disable_numparse=True, colalign=align
+    )
 
 
 def md_cell(value) -> str:

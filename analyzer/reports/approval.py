@@ -70,7 +70,7 @@ class Award:
     pays: Fraction
     ways: int
     deals: int
-    rarest: int                 # the stated limit: one in ``rarest`` coups
+    rarest: int  # the stated limit: one in ``rarest`` coups
 
     @property
     def probability(self) -> Fraction:
@@ -98,7 +98,7 @@ class MaxWin:
 
     bet: str
     pays: Fraction
-    events: tuple[str, ...]     # the events paying it
+    events: tuple[str, ...]  # the events paying it
     ways: int
     deals: int
 
@@ -130,12 +130,12 @@ class WinToDrop:
     """The house's win per amount staked, ``amounts`` on the wagers every hand."""
 
     amounts: tuple[tuple[str, Fraction], ...]
-    staked: Fraction                # per hand (the drop, taken as the handle)
-    win: Fraction                   # expected house win per hand
-    variance: Fraction | None       # of the house's result per hand; None when not exact
+    staked: Fraction  # per hand (the drop, taken as the handle)
+    win: Fraction  # expected house win per hand
+    variance: Fraction | None  # of the house's result per hand; None when not exact
     hands_per_hour: int
     hours_per_day: int
-    bands: tuple[PeriodBand, ...]   # empty when the variance is not known
+    bands: tuple[PeriodBand, ...]  # empty when the variance is not known
     note: str = ""
 
     @property
@@ -162,7 +162,7 @@ class Approval:
     awards: tuple[Award, ...]
     max_wins: tuple[MaxWin, ...]
     win_to_drop: WinToDrop
-    appendix: Any = field(default=None)     # an :class:`Appendix`
+    appendix: Any = field(default=None)  # an :class:`Appendix`
 
     @property
     def flagged(self) -> tuple[Award, ...]:
@@ -178,8 +178,9 @@ def awards(sheet: ParSheet, rarest: int = GLI_GAMES) -> tuple[Award, ...]:
     >>> [(a.event, a.ways, a.deals, a.below_gli) for a in awards(sheet)]
     [('tie', 475627426473216, 4998398275503360, False)]
     """
-    return tuple(Award(w.id, r.event, r.pays, r.ways, sheet.deals, rarest)
-                 for w in sheet.wagers for r in w.rows if r.pays > 0)
+    return tuple(
+        Award(w.id, r.event, r.pays, r.ways, sheet.deals, rarest) for w in sheet.wagers for r in w.rows if r.pays > 0
+    )
 
 
 def max_wins(sheet: ParSheet) -> tuple[MaxWin, ...]:
@@ -200,8 +201,9 @@ def max_wins(sheet: ParSheet) -> tuple[MaxWin, ...]:
     return tuple(out)
 
 
-def win_to_drop(sheet: ParSheet, amounts: dict[str, Fraction] | None, hands_per_hour: int,
-                hours_per_day: int) -> WinToDrop:
+def win_to_drop(
+    sheet: ParSheet, amounts: dict[str, Fraction] | None, hands_per_hour: int, hours_per_day: int
+) -> WinToDrop:
     """The win to drop of ``amounts`` (wager id -> amount staked each hand; default one unit on
     each wager of the sheet), with its :data:`BAND_LEVEL` % bands over the periods of :data:`DAYS`.
 
@@ -216,8 +218,7 @@ def win_to_drop(sheet: ParSheet, amounts: dict[str, Fraction] | None, hands_per_
     ids = [w.id for w in sheet.wagers]
     for b in amounts:
         if b not in ids:
-            raise ApprovalError(f"--mix names {b!r}, which is not a wager of the sheet "
-                                f"({', '.join(ids)})")
+            raise ApprovalError(f"--mix names {b!r}, which is not a wager of the sheet ({', '.join(ids)})")
     mix = tuple((w.id, Fraction(amounts[w.id])) for w in sheet.wagers if amounts.get(w.id, 0))
     if not mix:
         raise ApprovalError("--mix stakes nothing: give at least one wager a positive amount")
@@ -228,8 +229,13 @@ def win_to_drop(sheet: ParSheet, amounts: dict[str, Fraction] | None, hands_per_
     variance: Fraction | None = own
     note = ""
     if len(mix) > MAX_HOLD_WAGERS:
-        variance, note = None, (f"the variance is not computed for more than {MAX_HOLD_WAGERS} wagers in the "
-                                f"mix (it needs the joint counts of every pair)")
+        variance, note = (
+            None,
+            (
+                f"the variance is not computed for more than {MAX_HOLD_WAGERS} wagers in the "
+                f"mix (it needs the joint counts of every pair)"
+            ),
+        )
     elif len(mix) > 1:
         bets = tuple(wagers[b].bet for b, _ in mix)
         try:
@@ -243,20 +249,34 @@ def win_to_drop(sheet: ParSheet, amounts: dict[str, Fraction] | None, hands_per_
     bands: tuple[PeriodBand, ...] = ()
     if variance is not None:
         z = z_value(BAND_LEVEL)
-        bands = tuple(PeriodBand(p, d * per_day, win / staked,
-                                 z * math.sqrt(variance / (d * per_day)) / float(staked))
-                      for p, d in DAYS.items())
+        bands = tuple(
+            PeriodBand(p, d * per_day, win / staked, z * math.sqrt(variance / (d * per_day)) / float(staked))
+            for p, d in DAYS.items()
+        )
     return WinToDrop(mix, staked, win, variance, hands_per_hour, hours_per_day, bands, note)
 
 
-def approval(sheet: ParSheet, amounts: dict[str, Fraction] | None = None, hands_per_hour: int = 70,
-             hours_per_day: int = 24, rarest: int = GLI_GAMES) -> Approval:
+def approval(
+    sheet: ParSheet,
+    amounts: dict[str, Fraction] | None = None,
+    hands_per_hour: int = 70,
+    hours_per_day: int = 24,
+    rarest: int = GLI_GAMES,
+) -> Approval:
     """Every approval figure of ``sheet`` (see the module's docstring)."""
-    for name, v, lo in (("hands per hour", hands_per_hour, 1), ("hours per day", hours_per_day, 1),
-                        ("the rarest award's odds", rarest, 1)):
+    for name, v, lo in (
+        ("hands per hour", hands_per_hour, 1),
+        ("hours per day", hours_per_day, 1),
+        ("the rarest award's odds", rarest, 1),
+    ):
         if isinstance(v, bool) or not isinstance(v, int) or v < lo:  # type: ignore[redundant-expr]  # checked at run time
             raise ApprovalError(f"{name} must be a whole number of at least {lo}, got {v!r}")
     if hours_per_day > 24:
         raise ApprovalError(f"hours per day must be at most 24, got {hours_per_day}")
-    return Approval(sheet, rarest, awards(sheet, rarest), max_wins(sheet),
-                    win_to_drop(sheet, amounts, hands_per_hour, hours_per_day))
+    return Approval(
+        sheet,
+        rarest,
+        awards(sheet, rarest),
+        max_wins(sheet),
+        win_to_drop(sheet, amounts, hands_per_hour, hours_per_day),
+    )

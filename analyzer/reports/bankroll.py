@@ -84,19 +84,19 @@ class Plan:
 
     unit: Fraction
     limit: Fraction | None
-    weights: tuple[tuple[int, Fraction], ...]   # (numerator over D, pays to 1), equal pays merged
-    denominator: int                              # D
+    weights: tuple[tuple[int, Fraction], ...]  # (numerator over D, pays to 1), equal pays merged
+    denominator: int  # D
     tick: Fraction
     system: System
-    start: int                                    # the bankroll in ticks
-    stakes: tuple[int, ...]                       # each state's stake in ticks
-    moves: tuple                                  # see _moves
+    start: int  # the bankroll in ticks
+    stakes: tuple[int, ...]  # each state's stake in ticks
+    moves: tuple  # see _moves
     coups: int
-    span: tuple[int, int]                         # lowest and highest bankroll reachable, in ticks
-    rows: int                                     # system states ever holding a live bankroll, + 1
-    seconds: float                                # estimated work
-    memory: int                                   # estimated peak bytes
-    fits: int                                     # the largest number of coups within the budgets
+    span: tuple[int, int]  # lowest and highest bankroll reachable, in ticks
+    rows: int  # system states ever holding a live bankroll, + 1
+    seconds: float  # estimated work
+    memory: int  # estimated peak bytes
+    fits: int  # the largest number of coups within the budgets
 
 
 def _weights(events) -> tuple[tuple[tuple[int, Fraction], ...], int]:
@@ -133,14 +133,30 @@ def plan(events, bankroll, unit, coups: int, system: str = "flat", limit=None) -
     moves = _moves(sysm, stakes, weights)
     bits = max(den.bit_length(), 1)
     seconds, memory, span, rows, fits = _cost(int(start / tick), stakes, moves, coups, bits)
-    return Plan(unit, limit, weights, den, tick, sysm, int(start / tick), stakes, moves, coups, span, rows,
-                seconds, memory, fits)
+    return Plan(
+        unit,
+        limit,
+        weights,
+        den,
+        tick,
+        sysm,
+        int(start / tick),
+        stakes,
+        moves,
+        coups,
+        span,
+        rows,
+        seconds,
+        memory,
+        fits,
+    )
 
 
 def _moves(sysm: System, stakes, weights):
     """Per state: (next state, change of bankroll in ticks, weight) of every event."""
-    return tuple(tuple((sysm.next(s, (w > 0) - (w < 0)), int(stakes[s] * w), m) for m, w in weights)
-                 for s in range(len(stakes)))
+    return tuple(
+        tuple((sysm.next(s, (w > 0) - (w < 0)), int(stakes[s] * w), m) for m, w in weights) for s in range(len(stakes))
+    )
 
 
 def _advance(windows: dict, stakes, moves) -> dict:
@@ -196,14 +212,14 @@ class BankrollResult:
     tick: Fraction
     ruin_probability: Fraction
     double_first_probability: Fraction
-    undecided_probability: Fraction       # neither ruined nor doubled after N coups
+    undecided_probability: Fraction  # neither ruined nor doubled after N coups
     expected_coups: Fraction
     mean_final: Fraction
-    ahead_probability: Fraction           # final bankroll above the start
-    final_quantiles: tuple[tuple[Fraction, Fraction], ...]   # (q, smallest bankroll b with P(final <= b) >= q)
-    final_ticks: tuple[tuple[int, int], ...]                 # (bankroll in ticks, numerator over denominator)
+    ahead_probability: Fraction  # final bankroll above the start
+    final_quantiles: tuple[tuple[Fraction, Fraction], ...]  # (q, smallest bankroll b with P(final <= b) >= q)
+    final_ticks: tuple[tuple[int, int], ...]  # (bankroll in ticks, numerator over denominator)
     denominator: int
-    states: int                           # most cells (bankroll x system state x doubled) of one coup
+    states: int  # most cells (bankroll x system state x doubled) of one coup
     plan: Plan
     #: A long flat session (:mod:`.sessions`): no ruin and no doubling can happen within its
     #: coups, so the final bankroll is the start plus the net of a flat trip; its exact figures
@@ -221,8 +237,9 @@ class BankrollResult:
         A long flat session keeps only exact figures: this raises :class:`BankrollError`
         (its floats are :meth:`float_distribution`)."""
         if self.trip is not None:
-            raise BankrollError("a long flat session keeps its exact figures, not its whole distribution "
-                                "(see float_distribution())")
+            raise BankrollError(
+                "a long flat session keeps its exact figures, not its whole distribution (see float_distribution())"
+            )
         return [(b * self.tick, Fraction(m, self.denominator)) for b, m in self.final_ticks]
 
     def to_frame(self):
@@ -243,8 +260,9 @@ class BankrollResult:
         return ([b * tick for b, _ in self.final_ticks], [m / self.denominator for _, m in self.final_ticks])
 
 
-def bankroll_session(events, bankroll, unit, coups: int, system: str = "flat", limit=None,
-                     progress=None) -> BankrollResult:
+def bankroll_session(
+    events, bankroll, unit, coups: int, system: str = "flat", limit=None, progress=None
+) -> BankrollResult:
     """The exact session of ``coups`` coups on a bet whose coups pay ``pays`` with probability ``p``.
 
     ``events`` is a sequence of ``(p, pays)`` (or a :class:`~analyzer.core.results.BetResult`).
@@ -285,12 +303,14 @@ def run(p: Plan, progress=None) -> BankrollResult:
         if p.fits == 0:
             raise BankrollError(
                 f"even one coup of {system} is more exact work than the budget of {WORK_BUDGET:g} s and "
-                f"{MEMORY_BUDGET >> 20:,} MiB: use a larger unit, a smaller bankroll or a lower table limit")
+                f"{MEMORY_BUDGET >> 20:,} MiB: use a larger unit, a smaller bankroll or a lower table limit"
+            )
         raise BankrollError(
             f"{coups:,} coups of {system} are more exact work than the budget of {WORK_BUDGET:g} s and "
             f"{MEMORY_BUDGET >> 20:,} MiB (about {p.seconds:.1f} s and {p.memory / 2**20:,.0f} MiB by coup "
             f"{p.fits + 1:,} already); at most {p.fits:,} coups fit (--coups {p.fits}), or use a larger unit, "
-            "a smaller bankroll or a lower table limit")
+            "a smaller bankroll or a lower table limit"
+        )
     return _run(p, system, progress)
 
 
@@ -304,11 +324,25 @@ def _long(p: Plan, progress=None) -> BankrollResult:
         progress(p.coups)
     start = p.start * p.tick
     return BankrollResult(
-        system="flat", bankroll=start, unit=p.unit, limit=p.limit, coups=p.coups, tick=p.tick,
-        ruin_probability=Fraction(0), double_first_probability=Fraction(0), undecided_probability=Fraction(1),
-        expected_coups=Fraction(p.coups), mean_final=start + trip.mean, ahead_probability=trip.ahead,
-        final_quantiles=tuple((q, start + v) for q, v in trip.quantiles), final_ticks=(),
-        denominator=p.denominator ** p.coups, states=len(trip.points), plan=p, trip=trip)
+        system="flat",
+        bankroll=start,
+        unit=p.unit,
+        limit=p.limit,
+        coups=p.coups,
+        tick=p.tick,
+        ruin_probability=Fraction(0),
+        double_first_probability=Fraction(0),
+        undecided_probability=Fraction(1),
+        expected_coups=Fraction(p.coups),
+        mean_final=start + trip.mean,
+        ahead_probability=trip.ahead,
+        final_quantiles=tuple((q, start + v) for q, v in trip.quantiles),
+        final_ticks=(),
+        denominator=p.denominator**p.coups,
+        states=len(trip.points),
+        plan=p,
+        trip=trip,
+    )
 
 
 def _run(p: Plan, system: str, progress=None) -> BankrollResult:
@@ -322,45 +356,45 @@ def _run(p: Plan, system: str, progress=None) -> BankrollResult:
     spare = np.zeros_like(mass)
     mass[0, 0, start] = 1
     windows = {0: (start, start + 1)}
-    ruined: list[tuple[int, int, int, int]] = []   # (coup, bankroll, flag, numerator over D**coup)
+    ruined: list[tuple[int, int, int, int]] = []  # (coup, bankroll, flag, numerator over D**coup)
     alive_acc, states = 0, 0
     for t in range(n + 1):
         alive = 0
         states = max(states, 2 * sum(hi - lo for lo, hi in windows.values()))
-        for s, w in sorted(windows.items()):       # ruin: the stake is not covered
+        for s, w in sorted(windows.items()):  # ruin: the stake is not covered
             if w is None:
                 continue
             # (a stake below the lowest bankroll reachable is a negative index here: clamp it)
             cut = min(max(stakes[s], w[0]), w[1])
             if cut > w[0]:
-                block = mass[s, :, w[0]:cut]
+                block = mass[s, :, w[0] : cut]
                 for f, i in zip(*np.nonzero(block)):
                     ruined.append((t, base + w[0] + int(i), int(f), block[f, i]))
                 block[...] = 0
             if cut < w[1]:
-                live = mass[s, :, cut:w[1]]
+                live = mass[s, :, cut : w[1]]
                 alive += sum(live.ravel().tolist())
         if t == n:
             break
         alive_acc = alive_acc * D + alive
         new = spare
         for s, w in sorted(windows.items()):
-            if max(w[0], stakes[s]) >= w[1]:          # (_advance's windows are never None)
+            if max(w[0], stakes[s]) >= w[1]:  # (_advance's windows are never None)
                 continue
             a, hi = max(w[0], stakes[s]), w[1]
             src = mass[s, :, a:hi]
             for dest, delta, m in moves[s]:
-                new[dest, :, a + delta:hi + delta] += src * m
+                new[dest, :, a + delta : hi + delta] += src * m
         for s, w in sorted(windows.items()):
             if w is not None:
-                mass[s, :, w[0]:w[1]] = 0
+                mass[s, :, w[0] : w[1]] = 0
         spare, mass = mass, new
         windows = _advance(windows, stakes, moves)
-        for s, w in sorted(windows.items()):       # doubled: move the mass to the flag
+        for s, w in sorted(windows.items()):  # doubled: move the mass to the flag
             if w[1] > twice:
                 a = max(w[0], twice)
-                mass[s, 1, a:w[1]] += mass[s, 0, a:w[1]]
-                mass[s, 0, a:w[1]] = 0
+                mass[s, 1, a : w[1]] += mass[s, 0, a : w[1]]
+                mass[s, 0, a : w[1]] = 0
         if progress is not None:
             progress(1)
     return _summarise(p, system, mass, windows, base, ruined, alive_acc, states)
@@ -368,7 +402,7 @@ def _run(p: Plan, system: str, progress=None) -> BankrollResult:
 
 def _summarise(p, system, mass, windows, base, ruined, alive_acc, states) -> BankrollResult:
     n, D = p.coups, p.denominator
-    total = D ** n
+    total = D**n
     final: dict[int, int] = {}
     ruin = ruin_doubled = 0
     for t, b, f, m in ruined:
@@ -379,8 +413,8 @@ def _summarise(p, system, mass, windows, base, ruined, alive_acc, states) -> Ban
     doubled = ruin_doubled
     for s, w in sorted(windows.items()):
         if w is not None:
-            doubled += sum(mass[s, 1, w[0]:w[1]].tolist())
-            for i, m in enumerate(mass[s, :, w[0]:w[1]].sum(axis=0).tolist()):
+            doubled += sum(mass[s, 1, w[0] : w[1]].tolist())
+            for i, m in enumerate(mass[s, :, w[0] : w[1]].sum(axis=0).tolist()):
                 if m:
                     final[base + w[0] + i] = final.get(base + w[0] + i, 0) + m
     ticks = tuple(sorted(final.items()))
@@ -394,8 +428,21 @@ def _summarise(p, system, mass, windows, base, ruined, alive_acc, states) -> Ban
     mean = Fraction(sum(b * m for b, m in ticks), total) * p.tick
     ahead = Fraction(sum(m for b, m in ticks if b > p.start), total)
     return BankrollResult(
-        system=system, bankroll=p.start * p.tick, unit=p.unit, limit=p.limit, coups=n, tick=p.tick,
-        ruin_probability=Fraction(ruin, total), double_first_probability=Fraction(doubled, total),
+        system=system,
+        bankroll=p.start * p.tick,
+        unit=p.unit,
+        limit=p.limit,
+        coups=n,
+        tick=p.tick,
+        ruin_probability=Fraction(ruin, total),
+        double_first_probability=Fraction(doubled, total),
         undecided_probability=1 - Fraction(ruin - ruin_doubled + doubled, total),
-        expected_coups=Fraction(alive_acc, D ** (n - 1)), mean_final=mean, ahead_probability=ahead,
-        final_quantiles=tuple(quantiles), final_ticks=ticks, denominator=total, states=states, plan=p)
+        expected_coups=Fraction(alive_acc, D ** (n - 1)),
+        mean_final=mean,
+        ahead_probability=ahead,
+        final_quantiles=tuple(quantiles),
+        final_ticks=ticks,
+        denominator=total,
+        states=states,
+        plan=p,
+    )

@@ -38,11 +38,11 @@ from fractions import Fraction
 from .bankroll import QUANTILES, Plan
 from .bankroll_systems import BankrollError
 
-U = 2.0 ** -53
+U = 2.0**-53
 #: Masses below this are dropped (their sum is added to the bounds) and no event is rarer than
 #: :data:`RAREST`, so no product is subnormal (the relative bounds hold for normal numbers).
-TINY = 2.0 ** -900
-RAREST = 2.0 ** -100
+TINY = 2.0**-900
+RAREST = 2.0**-100
 #: Most coups of a bounded session.
 MAX_COUPS = 1_000_000
 #: Seconds of a bounded session refused beyond (estimated from the cells and the coups).
@@ -93,26 +93,28 @@ class BoundedResult:
     expected_coups: Bounded
     mean_final: Bounded
     ahead: Bounded
-    quantiles: tuple[tuple[Fraction, Fraction, Fraction], ...]   # (q, lowest, highest): the quantile is within
-    dropped: float                    # mass not kept (above the ceiling or below TINY), a bound
-    ceiling: Fraction                 # the highest bankroll kept
+    quantiles: tuple[tuple[Fraction, Fraction, Fraction], ...]  # (q, lowest, highest): the quantile is within
+    dropped: float  # mass not kept (above the ceiling or below TINY), a bound
+    ceiling: Fraction  # the highest bankroll kept
     cells: int
-    stopped: int                      # the coup after which no mass was left alive (or coups)
+    stopped: int  # the coup after which no mass was left alive (or coups)
     seconds: float
 
     def figures(self) -> list[tuple[str, str, Bounded]]:
-        return [("ruin_probability", "probability of ruin", self.ruin),
-                ("double_first_probability", "probability of doubling first", self.double_first),
-                ("undecided_probability", "neither ruined nor doubled after the last coup", self.undecided),
-                ("expected_coups", "expected coups played", self.expected_coups),
-                ("mean_final_bankroll", "expected final bankroll", self.mean_final),
-                ("ahead_probability", "probability of ending above the start", self.ahead)]
+        return [
+            ("ruin_probability", "probability of ruin", self.ruin),
+            ("double_first_probability", "probability of doubling first", self.double_first),
+            ("undecided_probability", "neither ruined nor doubled after the last coup", self.undecided),
+            ("expected_coups", "expected coups played", self.expected_coups),
+            ("mean_final_bankroll", "expected final bankroll", self.mean_final),
+            ("ahead_probability", "probability of ending above the start", self.ahead),
+        ]
 
     def to_frame(self):
         """The figures with their bounds (pandas)."""
         from ..core.frames import data_frame
-        return data_frame([{"figure": k, "value_float": b.value, "bound_float": b.bound}
-                           for k, _, b in self.figures()])
+
+        return data_frame([{"figure": k, "value_float": b.value, "bound_float": b.bound} for k, _, b in self.figures()])
 
 
 def _layout(p: Plan, H: int):
@@ -137,7 +139,7 @@ def _layout(p: Plan, H: int):
         nb = b + delta
         nflag = np.where(nb >= 2 * start, 1, flag)
         t = dest * 2 * width + nflag * width + nb
-        t = np.where(nb > H, cells, t)               # above the ceiling: the dump cell
+        t = np.where(nb > H, cells, t)  # above the ceiling: the dump cell
         targets.append(t[live])
         probs.append(p.weights[e][0] / p.denominator)  # int / int: correctly rounded
     return H, rows, width, cells, b, flag, live, targets, probs
@@ -196,12 +198,15 @@ def _session(p: Plan, H: int, budget: float, progress) -> BoundedResult:
     seconds = estimate(p, H)
     if seconds > budget:
         per = seconds / p.coups
-        raise BankrollError(f"{p.coups:,} coups of {p.system.name} in floating point are about {seconds:.0f} s, "
-                            f"beyond the budget of {budget:g} s: at most {int(budget / per):,} coups fit, or use a "
-                            "larger unit or a smaller bankroll")
+        raise BankrollError(
+            f"{p.coups:,} coups of {p.system.name} in floating point are about {seconds:.0f} s, "
+            f"beyond the budget of {budget:g} s: at most {int(budget / per):,} coups fit, or use a "
+            "larger unit or a smaller bankroll"
+        )
     if min(m for m, _ in p.weights) / p.denominator < RAREST:
-        raise BankrollError("an event of this bet is rarer than 2**-100: its products could leave the range "
-                            "where the bound holds")
+        raise BankrollError(
+            "an event of this bet is rarer than 2**-100: its products could leave the range where the bound holds"
+        )
     clock = time.process_time()
     H, rows, width, cells, b, flag, live, targets, probs = _layout(p, H)
     start, n = p.start, p.coups
@@ -209,14 +214,14 @@ def _session(p: Plan, H: int, budget: float, progress) -> BoundedResult:
     src = np.concatenate([np.flatnonzero(live)] * len(targets))
     prob = np.concatenate([np.full(len(t), q) for t, q in zip(targets, probs)])
     mass = np.zeros(cells)
-    mass[start] = 1.0                                # state 0, not doubled, the start
+    mass[start] = 1.0  # state 0, not doubled, the start
     dead = ~live
     dead_b, dead_flag = b[dead], flag[dead]
     ruin = ruin_doubled = coups_sum = dropped = 0.0
     final = np.zeros(width)
     stopped = n
     for t in range(n + 1):
-        gone = mass[dead]                            # ruin: the stake is not covered
+        gone = mass[dead]  # ruin: the stake is not covered
         if gone.any():
             ruin += float(gone.sum())
             ruin_doubled += float(gone[dead_flag == 1].sum())
@@ -248,13 +253,13 @@ def _session(p: Plan, H: int, budget: float, progress) -> BoundedResult:
     chain = n * R + cells + n + 2
     g = gamma(chain)
     mass2 = mass.reshape(rows, 2, width)
-    finals = final + mass2.sum(axis=(0, 1))         # every cell: final bankroll b
+    finals = final + mass2.sum(axis=(0, 1))  # every cell: final bankroll b
     doubled_alive = float(mass2[:, 1, :].sum())
     undecided = float(mass2[:, 0, :].sum())
     tick = p.tick
-    ahead = float(finals[start + 1:].sum())
+    ahead = float(finals[start + 1 :].sum())
     mean = float((finals * np.arange(width)).sum())
-    g = gamma(chain + width + 2)                      # finals, their sums and the products by b
+    g = gamma(chain + width + 2)  # finals, their sums and the products by b
 
     def bounded(v: float, scale: float = 1.0) -> Bounded:
         """Relative gamma, plus the mass not kept (which could have ended anywhere)."""
@@ -271,16 +276,32 @@ def _session(p: Plan, H: int, budget: float, progress) -> BoundedResult:
         cum += m
         for q in QUANTILES:
             if q not in lo_k and cum * (1 + g2) + dropped >= q:
-                lo_k[q] = k                          # F(k) >= q is possible from here
+                lo_k[q] = k  # F(k) >= q is possible from here
             if q not in hi_k and cum * (1 - g2) >= q:
-                hi_k[q] = k                          # F(k) >= q is certain from here
+                hi_k[q] = k  # F(k) >= q is certain from here
     quantiles = tuple((q, lo_k.get(q, 0) * tick, hi_k[q] * tick if q in hi_k else best * tick) for q in QUANTILES)
     return BoundedResult(
-        system=p.system.name, bankroll=p.start * tick, unit=p.unit, limit=p.limit, coups=n, tick=tick,
-        ruin=bounded(ruin), double_first=bounded(ruin_doubled + doubled_alive), undecided=bounded(undecided),
+        system=p.system.name,
+        bankroll=p.start * tick,
+        unit=p.unit,
+        limit=p.limit,
+        coups=n,
+        tick=tick,
+        ruin=bounded(ruin),
+        double_first=bounded(ruin_doubled + doubled_alive),
+        undecided=bounded(undecided),
         expected_coups=bounded(coups_sum, float(n)),
-        mean_final=Bounded(mean * float(tick), math.nextafter(
-            (g * mean + dropped * best * (1 + g)) * float(tick) * (1 + 2 * U) + 2 * U * mean * float(tick),
-            math.inf)),
-        ahead=bounded(ahead), quantiles=quantiles, dropped=dropped, ceiling=H * tick, cells=cells,
-        stopped=stopped, seconds=time.process_time() - clock)
+        mean_final=Bounded(
+            mean * float(tick),
+            math.nextafter(
+                (g * mean + dropped * best * (1 + g)) * float(tick) * (1 + 2 * U) + 2 * U * mean * float(tick), math.inf
+            ),
+        ),
+        ahead=bounded(ahead),
+        quantiles=quantiles,
+        dropped=dropped,
+        ceiling=H * tick,
+        cells=cells,
+        stopped=stopped,
+        seconds=time.process_time() - clock,
+    )

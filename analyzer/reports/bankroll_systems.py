@@ -44,7 +44,7 @@ class BankrollError(BaccaratError):
 @dataclass(frozen=True)
 class System:
     name: str
-    stakes: tuple[Fraction, ...]          # stake of each state, capped by the limit
+    stakes: tuple[Fraction, ...]  # stake of each state, capped by the limit
     moves: tuple[tuple[int, int, int], ...]  # per state: next state after a loss, a push, a win
 
     def next(self, state: int, sign: int) -> int:
@@ -78,15 +78,13 @@ def make_system(name: str, unit: Fraction, limit: Fraction | None, steps: int) -
     if name == "flat":
         return System(name, (unit,), ((0, 0, 0),))
     if name == "paroli":
-        doubled = tuple(unit * 2 ** w if limit is None else min(unit * 2 ** w, limit)
-                        for w in range(PAROLI_WINS))
+        doubled = tuple(unit * 2**w if limit is None else min(unit * 2**w, limit) for w in range(PAROLI_WINS))
         moves = tuple((0, w, (w + 1) % PAROLI_WINS) for w in range(PAROLI_WINS))
         return System(name, doubled, moves)
     if name == "martingale":
-        stakes = _steps(lambda k: unit * 2 ** k, limit, steps)
+        stakes = _steps(lambda k: unit * 2**k, limit, steps)
         last = len(stakes) - 1
         return System(name, tuple(stakes), tuple((min(k + 1, last), k, 0) for k in range(last + 1)))
     stakes = _steps(lambda k: unit * (k + 1), limit, steps)
     last = len(stakes) - 1
-    return System(name, tuple(stakes),
-                  tuple((min(k + 1, last), k, max(k - 1, 0)) for k in range(last + 1)))
+    return System(name, tuple(stakes), tuple((min(k + 1, last), k, max(k - 1, 0)) for k in range(last + 1)))

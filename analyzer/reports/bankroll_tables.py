@@ -37,10 +37,12 @@ CONVENTIONS = (
     "Computed exactly by dynamic programming over (bankroll, system state, doubled yet), not by "
     "simulation; quantiles are exact values of the final bankroll.",
 )
-LONG = ("A long flat session: the bankroll can neither be ruined nor doubled within the coups, so the "
-        "final bankroll is the start plus the net of the coups, computed exactly as the coefficients of "
-        "the N-th power of the bet's integer polynomial (Miller's recurrence, not a simulation); its "
-        "exact figures are kept; the chart's probabilities are floats within a relative N * 1e-14 or so.")
+LONG = (
+    "A long flat session: the bankroll can neither be ruined nor doubled within the coups, so the "
+    "final bankroll is the start plus the net of the coups, computed exactly as the coefficients of "
+    "the N-th power of the bet's integer polynomial (Miller's recurrence, not a simulation); its "
+    "exact figures are kept; the chart's probabilities are floats within a relative N * 1e-14 or so."
+)
 
 
 def conventions(r: BankrollResult) -> tuple[str, ...]:
@@ -96,12 +98,19 @@ def played_rules(analysis: Analysis):
 
 def _parameters(r: BankrollResult, bet: BetResult, analysis: Analysis) -> list[list[str]]:
     rules = played_rules(analysis)
-    return [["bet", f"{bet.bet.name} ({bet.bet.id})"], ["shoe", analysis.shoe.describe()]] + (
-        [] if rules is None else [["rules", rules.describe()]]) + [
-            ["system", r.system], ["bankroll", money_text(r.bankroll)], ["unit", money_text(r.unit)],
-            ["table limit", money_text(r.limit)], ["coups", f"{r.coups:,}"],
+    return (
+        [["bet", f"{bet.bet.name} ({bet.bet.id})"], ["shoe", analysis.shoe.describe()]]
+        + ([] if rules is None else [["rules", rules.describe()]])
+        + [
+            ["system", r.system],
+            ["bankroll", money_text(r.bankroll)],
+            ["unit", money_text(r.unit)],
+            ["table limit", money_text(r.limit)],
+            ["coups", f"{r.coups:,}"],
             ["bankroll step (tick)", money_text(r.tick)],
-            ["states of the largest coup" if r.trip is None else "final bankrolls reachable", f"{r.states:,}"]]
+            ["states of the largest coup" if r.trip is None else "final bankrolls reachable", f"{r.states:,}"],
+        ]
+    )
 
 
 def bankroll_markdown(r: BankrollResult, bet: BetResult, analysis: Analysis, chart: str | None = None) -> str:
@@ -113,35 +122,60 @@ def bankroll_markdown(r: BankrollResult, bet: BetResult, analysis: Analysis, cha
         shown = percent(v, 6) if key.endswith("_probability") else decimal(v, 6)
         rows.append([label, shown_exact(v), shown])
     out += [md_table(rows, ["", "exact", "decimal"]), ""]
-    out += ["Decimals are the exact values rounded to the digits shown (their only error); exact values "
-            "too long to read are in `--format json`.", ""]
-    out += ["## Final bankroll", "",
-            "The smallest bankroll `b` with P(final <= b) >= q (exact).", ""]
-    out += [md_table([[_quantile_name(q), exact(b), decimal(b, 4)] for q, b in r.final_quantiles],
-                     ["quantile", "bankroll (exact)", "decimal"]), ""]
+    out += [
+        "Decimals are the exact values rounded to the digits shown (their only error); exact values "
+        "too long to read are in `--format json`.",
+        "",
+    ]
+    out += ["## Final bankroll", "", "The smallest bankroll `b` with P(final <= b) >= q (exact).", ""]
+    out += [
+        md_table(
+            [[_quantile_name(q), exact(b), decimal(b, 4)] for q, b in r.final_quantiles],
+            ["quantile", "bankroll (exact)", "decimal"],
+        ),
+        "",
+    ]
     if chart:
         out += [f"![final bankroll]({chart})", ""]
     out += ["## The bet", ""]
-    out += [md_table([[e.event, pays_text(e.pays), exact(e.probability), percent(e.probability, 6)]
-                      for e in bet.events], ["event", "pays", "probability (exact)", "probability"]), ""]
+    out += [
+        md_table(
+            [[e.event, pays_text(e.pays), exact(e.probability), percent(e.probability, 6)] for e in bet.events],
+            ["event", "pays", "probability (exact)", "probability"],
+        ),
+        "",
+    ]
     out += ["## Conventions", ""] + [f"* {c}" for c in conventions(r)] + [""]
     return "\n".join(out)
 
 
 def bankroll_dict(r: BankrollResult, bet: BetResult, analysis: Analysis) -> dict:
-    d: dict[str, Any] = {"bet": {"id": bet.bet.id, "name": bet.bet.name,
-                                 "events": [{"event": e.event, "pays": exact(e.pays),
-                                             "probability": exact(e.probability)} for e in bet.events]},
-                         "shoe": shoe_json(analysis)}
+    d: dict[str, Any] = {
+        "bet": {
+            "id": bet.bet.id,
+            "name": bet.bet.name,
+            "events": [
+                {"event": e.event, "pays": exact(e.pays), "probability": exact(e.probability)} for e in bet.events
+            ],
+        },
+        "shoe": shoe_json(analysis),
+    }
     if played_rules(analysis) is not None:
         d["rules"] = played_rules(analysis).describe()
-    d |= {"system": r.system, "bankroll": exact(r.bankroll), "unit": exact(r.unit),
-          "limit": None if r.limit is None else exact(r.limit), "coups": r.coups, "tick": exact(r.tick)}
+    d |= {
+        "system": r.system,
+        "bankroll": exact(r.bankroll),
+        "unit": exact(r.unit),
+        "limit": None if r.limit is None else exact(r.limit),
+        "coups": r.coups,
+        "tick": exact(r.tick),
+    }
     for key, _, v in _metrics(r):
         d[key] = exact(v)
         d[f"{key}_float"] = to_float(v)
-    d["final_quantiles"] = [{"quantile": exact(q), "bankroll": exact(b), "bankroll_float": to_float(b)}
-                            for q, b in r.final_quantiles]
+    d["final_quantiles"] = [
+        {"quantile": exact(q), "bankroll": exact(b), "bankroll_float": to_float(b)} for q, b in r.final_quantiles
+    ]
     d["states"] = r.states
     d["conventions"] = list(conventions(r))
     return d
@@ -168,6 +202,7 @@ def bankroll_chart(r: BankrollResult, title: str, path) -> None:
     from pathlib import Path
 
     from .charts import pyplot, save_png
+
     plt = pyplot()
     xs, ps = r.float_distribution()
     fig, ax = plt.subplots(figsize=(7, 4))
@@ -177,8 +212,10 @@ def bankroll_chart(r: BankrollResult, title: str, path) -> None:
     ax.axvline(2 * float(r.bankroll), color="#27ae60", linewidth=0.8, linestyle="--", label="double")
     ax.set_xlabel("final bankroll")
     ax.set_ylabel("probability")
-    ax.set_title(f"{title}\nruin {float(r.ruin_probability):.4%}, doubling first "
-                 f"{float(r.double_first_probability):.4%}", fontsize=10)
+    ax.set_title(
+        f"{title}\nruin {float(r.ruin_probability):.4%}, doubling first {float(r.double_first_probability):.4%}",
+        fontsize=10,
+    )
     ax.legend(fontsize=8)
     ax.grid(alpha=0.3)
     fig.tight_layout()
@@ -186,12 +223,14 @@ def bankroll_chart(r: BankrollResult, title: str, path) -> None:
     plt.close(fig)
 
 
-BOUNDED = ("Computed in binary64 floating point by the same dynamic programme, every figure with a "
-           "certified bound: |value - exact| <= bound, from the forward error analysis of sums of "
-           "nonnegative terms (each mass a sum of products of nonnegative numbers, each figure a sum "
-           "of masses, nothing subtracted) plus the mass not kept above the ceiling or below 2**-900 "
-           "a cell, which is measured and added to every bound.  Quantiles are given as the interval "
-           "that certainly holds the exact one.")
+BOUNDED = (
+    "Computed in binary64 floating point by the same dynamic programme, every figure with a "
+    "certified bound: |value - exact| <= bound, from the forward error analysis of sums of "
+    "nonnegative terms (each mass a sum of products of nonnegative numbers, each figure a sum "
+    "of masses, nothing subtracted) plus the mass not kept above the ceiling or below 2**-900 "
+    "a cell, which is measured and added to every bound.  Quantiles are given as the interval "
+    "that certainly holds the exact one."
+)
 
 
 def bounded_conventions() -> tuple[str, ...]:
@@ -201,12 +240,21 @@ def bounded_conventions() -> tuple[str, ...]:
 
 def _bounded_parameters(r, bet: BetResult, analysis: Analysis) -> list[list[str]]:
     rules = played_rules(analysis)
-    return [["bet", f"{bet.bet.name} ({bet.bet.id})"], ["shoe", analysis.shoe.describe()]] + (
-        [] if rules is None else [["rules", rules.describe()]]) + [
-            ["system", r.system], ["bankroll", money_text(r.bankroll)], ["unit", money_text(r.unit)],
-            ["table limit", money_text(r.limit)], ["coups", f"{r.coups:,}"],
-            ["bankroll step (tick)", money_text(r.tick)], ["highest bankroll kept", money_text(r.ceiling)],
-            ["cells", f"{r.cells:,}"], ["mass not kept (in every bound)", f"{r.dropped:.3g}"]]
+    return (
+        [["bet", f"{bet.bet.name} ({bet.bet.id})"], ["shoe", analysis.shoe.describe()]]
+        + ([] if rules is None else [["rules", rules.describe()]])
+        + [
+            ["system", r.system],
+            ["bankroll", money_text(r.bankroll)],
+            ["unit", money_text(r.unit)],
+            ["table limit", money_text(r.limit)],
+            ["coups", f"{r.coups:,}"],
+            ["bankroll step (tick)", money_text(r.tick)],
+            ["highest bankroll kept", money_text(r.ceiling)],
+            ["cells", f"{r.cells:,}"],
+            ["mass not kept (in every bound)", f"{r.dropped:.3g}"],
+        ]
+    )
 
 
 def bounded_markdown(r, bet: BetResult, analysis: Analysis) -> str:
@@ -214,35 +262,67 @@ def bounded_markdown(r, bet: BetResult, analysis: Analysis) -> str:
     out = [f"# Bankroll: {bet.bet.name}, {r.system}, {r.coups:,} coups (floating point, certified bounds)", ""]
     out += [md_table(_bounded_parameters(r, bet, analysis), ["", "value"]), ""]
     out += ["## Results", "", "Each value is within its bound of the exact figure (certified).", ""]
-    out += [md_table([[label, f"{b.value:.12g}", f"± {b.bound:.2g}"] for _, label, b in r.figures()],
-                     ["", "value", "bound"]), ""]
-    out += ["## Final bankroll", "",
-            "The smallest bankroll `b` with P(final <= b) >= q lies in the interval (certified).", ""]
-    out += [md_table([[_quantile_name(q), exact(lo), exact(hi)] for q, lo, hi in r.quantiles],
-                     ["quantile", "at least", "at most"]), ""]
+    out += [
+        md_table(
+            [[label, f"{b.value:.12g}", f"± {b.bound:.2g}"] for _, label, b in r.figures()], ["", "value", "bound"]
+        ),
+        "",
+    ]
+    out += [
+        "## Final bankroll",
+        "",
+        "The smallest bankroll `b` with P(final <= b) >= q lies in the interval (certified).",
+        "",
+    ]
+    out += [
+        md_table(
+            [[_quantile_name(q), exact(lo), exact(hi)] for q, lo, hi in r.quantiles],
+            ["quantile", "at least", "at most"],
+        ),
+        "",
+    ]
     out += ["## The bet", ""]
-    out += [md_table([[e.event, pays_text(e.pays), exact(e.probability), percent(e.probability, 6)]
-                      for e in bet.events], ["event", "pays", "probability (exact)", "probability"]), ""]
+    out += [
+        md_table(
+            [[e.event, pays_text(e.pays), exact(e.probability), percent(e.probability, 6)] for e in bet.events],
+            ["event", "pays", "probability (exact)", "probability"],
+        ),
+        "",
+    ]
     out += ["## Conventions", ""] + [f"* {c}" for c in bounded_conventions()] + [""]
     return "\n".join(out)
 
 
 def bounded_dict(r, bet: BetResult, analysis: Analysis) -> dict:
-    d: dict[str, Any] = {"bet": {"id": bet.bet.id, "name": bet.bet.name,
-                                 "events": [{"event": e.event, "pays": exact(e.pays),
-                                             "probability": exact(e.probability)} for e in bet.events]},
-                         "shoe": shoe_json(analysis)}
+    d: dict[str, Any] = {
+        "bet": {
+            "id": bet.bet.id,
+            "name": bet.bet.name,
+            "events": [
+                {"event": e.event, "pays": exact(e.pays), "probability": exact(e.probability)} for e in bet.events
+            ],
+        },
+        "shoe": shoe_json(analysis),
+    }
     if played_rules(analysis) is not None:
         d["rules"] = played_rules(analysis).describe()
-    d |= {"system": r.system, "bankroll": exact(r.bankroll), "unit": exact(r.unit),
-          "limit": None if r.limit is None else exact(r.limit), "coups": r.coups, "tick": exact(r.tick),
-          "method": "floating point with certified bounds", "ceiling": exact(r.ceiling),
-          "mass_not_kept": r.dropped}
+    d |= {
+        "system": r.system,
+        "bankroll": exact(r.bankroll),
+        "unit": exact(r.unit),
+        "limit": None if r.limit is None else exact(r.limit),
+        "coups": r.coups,
+        "tick": exact(r.tick),
+        "method": "floating point with certified bounds",
+        "ceiling": exact(r.ceiling),
+        "mass_not_kept": r.dropped,
+    }
     for key, _, b in r.figures():
         d[f"{key}_float"] = b.value
         d[f"{key}_bound"] = b.bound
-    d["final_quantiles"] = [{"quantile": exact(q), "at_least": exact(lo), "at_most": exact(hi)}
-                            for q, lo, hi in r.quantiles]
+    d["final_quantiles"] = [
+        {"quantile": exact(q), "at_least": exact(lo), "at_most": exact(hi)} for q, lo, hi in r.quantiles
+    ]
     d["conventions"] = list(bounded_conventions())
     return d
 

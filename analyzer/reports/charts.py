@@ -20,20 +20,24 @@ def available() -> bool:
 
 def pyplot():
     import matplotlib
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
     return plt
 
 
 def save_png(fig, path: Path) -> None:
     from ..io.files import atomic_open
+
     path.parent.mkdir(parents=True, exist_ok=True)
     with atomic_open(path, binary=True) as f:
         fig.savefig(f, format="png", dpi=100, metadata={"Software": None})
 
 
-def eor_chart(bet_name: str, ranks: list[str], effects_percent: list[float | None], path: Path,
-              subtitle: str = "") -> None:
+def eor_chart(
+    bet_name: str, ranks: list[str], effects_percent: list[float | None], path: Path, subtitle: str = ""
+) -> None:
     """Bar chart of the effect of removing one card of each rank, in percent."""
     plt = pyplot()
     fig, ax = plt.subplots(figsize=(7, 3.2))

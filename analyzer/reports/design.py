@@ -79,6 +79,7 @@ class DesignError(BaccaratError):
 
 # --- the integer search ----------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Found:
     """What :func:`search` found: ``count`` integer pay vectors in the bands (all of them when
@@ -92,9 +93,19 @@ class Found:
     best: tuple[tuple[int, tuple[int, ...]], ...]
 
 
-def search(weights: Sequence[int], k_min: Sequence[int], k_max: Sequence[int], s_min: int, s_max: int,
-           target: tuple[int, int], limit: int = 20, budget: int = DEFAULT_BUDGET,
-           hits: tuple[int, int] | None = None, monotone: bool = True, counting: bool = True) -> Found:
+def search(
+    weights: Sequence[int],
+    k_min: Sequence[int],
+    k_max: Sequence[int],
+    s_min: int,
+    s_max: int,
+    target: tuple[int, int],
+    limit: int = 20,
+    budget: int = DEFAULT_BUDGET,
+    hits: tuple[int, int] | None = None,
+    monotone: bool = True,
+    counting: bool = True,
+) -> Found:
     """The integer vectors ``k`` with ``k_min[i] <= k[i] <= k_max[i]`` and
     ``s_min <= S = sum(k[i] * weights[i]) <= s_max``, counted exactly, and the ``limit`` of them
     whose ``S`` is closest to ``target = (num, den)`` (i.e. ``num / den``).
@@ -114,8 +125,11 @@ def search(weights: Sequence[int], k_min: Sequence[int], k_max: Sequence[int], s
     6
     """
     n = len(weights)
-    if not (n == len(k_min) == len(k_max)) or any(w <= 0 for w in weights) \
-            or any(weights[i] < weights[i + 1] for i in range(n - 1)):
+    if (
+        not (n == len(k_min) == len(k_max))
+        or any(w <= 0 for w in weights)
+        or any(weights[i] < weights[i + 1] for i in range(n - 1))
+    ):
         raise ValueError("search: weights must be positive, non-increasing, one bound pair each")
     num, den = target
     if n == 0:
@@ -130,12 +144,12 @@ def search(weights: Sequence[int], k_min: Sequence[int], k_max: Sequence[int], s
         w_all[i] = w_all[i + 1] + weights[i]
         w_must[i] = w_must[i + 1] + (weights[i] if k_min[i] > 0 else 0)
         w_may[i] = w_may[i + 1] + (weights[i] if k_max[i] > 0 else 0)
-    group_end = [0] * n                 # first index of a strictly rarer event
+    group_end = [0] * n  # first index of a strictly rarer event
     for i in range(n - 1, -1, -1):
         group_end[i] = n if i == n - 1 else (group_end[i + 1] if weights[i + 1] == weights[i] else i + 1)
     h_lo, h_hi = hits if hits is not None else (0, 0)
 
-    heap: list[tuple[int, tuple[int, ...]]] = []      # (-distance, negated k): the worst kept on top
+    heap: list[tuple[int, tuple[int, ...]]] = []  # (-distance, negated k): the worst kept on top
     k = [0] * n
     state = {"count": 0, "nodes": 0, "stopped": False}
 
@@ -186,13 +200,13 @@ def search(weights: Sequence[int], k_min: Sequence[int], k_max: Sequence[int], s
         if not counting and limit and len(heap) == limit:
             a, b = (s + lo * w + mn[i + 1]) * den, (s + hi * w + mx[i + 1]) * den
             if max(a - num, num - b, 0) > -heap[0][0]:
-                return                          # nothing below comes closer than the tables kept
+                return  # nothing below comes closer than the tables kept
         last = i == n - 1
         if last:
             _leaf(i, s, h, lo, hi)
             return
         nxt_group = group_end[i] == i + 1
-        if hits is not None:          # whether the event may push (pay 0), and may pay: the hit band's say
+        if hits is not None:  # whether the event may push (pay 0), and may pay: the hit band's say
             zero_ok = h + w_may[i + 1] >= h_lo and h + w_must[i + 1] <= h_hi
             rest_min = max(w_must[i + 1], w_all[group_end[i]]) if monotone else w_must[i + 1]
             pay_ok = h + w + w_may[i + 1] >= h_lo and h + w + rest_min <= h_hi
@@ -211,7 +225,7 @@ def search(weights: Sequence[int], k_min: Sequence[int], k_max: Sequence[int], s
             h2 = h + (w if x > 0 else 0)
             k[i] = x
             gm = max(group_max, x)
-            if nxt_group:          # the next event is strictly rarer: it pays at least this group's most
+            if nxt_group:  # the next event is strictly rarer: it pays at least this group's most
                 visit(i + 1, s + x * w, h2, max(floor_k, gm), 0)
             else:
                 visit(i + 1, s + x * w, h2, floor_k, gm)
@@ -235,7 +249,7 @@ def search(weights: Sequence[int], k_min: Sequence[int], k_max: Sequence[int], s
                 for x in side:
                     dist = abs((s + x * w) * den - num)
                     if limit == 0 or (len(heap) == limit and dist > -heap[0][0]):
-                        break                       # farther than every table kept: so is the rest
+                        break  # farther than every table kept: so is the rest
                     k[i] = x
                     if not offer(dist, tuple(k)):
                         break
@@ -263,6 +277,7 @@ def _outward(start: int, lo: int, hi: int):
 
 
 # --- pay tables ------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class PayTable:
@@ -292,6 +307,7 @@ class PayTable:
     def volatility_index(self) -> dict[int, float]:
         """``z * sd`` at 90% and 95% (:data:`analyzer.reports.parsheet.VI_LEVELS`)."""
         from .parsheet import VI_LEVELS, z_value  # here: `baccarat` reads this module's budgets at start-up
+
         return {c: z_value(c) * self.std_dev for c in VI_LEVELS}
 
     @property
@@ -340,10 +356,22 @@ def _fraction(value, what: str) -> Fraction:
         raise DesignError(f"{what} must be a number, got {value!r}") from None
 
 
-def design(shoe: Shoe, bet: Bet, edge: tuple, *, hit: tuple | None = None, max_pay=100, min_pay=1,
-           step=1, fixed: Mapping[str, object] | None = None, monotone: bool = True, limit: int = 20,
-           budget: int = DEFAULT_BUDGET, rules: Rules | None = None,
-           result: BetResult | None = None) -> Design:
+def design(
+    shoe: Shoe,
+    bet: Bet,
+    edge: tuple,
+    *,
+    hit: tuple | None = None,
+    max_pay=100,
+    min_pay=1,
+    step=1,
+    fixed: Mapping[str, object] | None = None,
+    monotone: bool = True,
+    limit: int = 20,
+    budget: int = DEFAULT_BUDGET,
+    rules: Rules | None = None,
+    result: BetResult | None = None,
+) -> Design:
     """The pay tables of ``bet``'s events on ``shoe`` with a house edge in ``edge = (lo, hi)``
     (fractions: ``Fraction(2, 100)`` is 2%), closest to the band's centre first.
 
@@ -364,8 +392,11 @@ def design(shoe: Shoe, bet: Bet, edge: tuple, *, hit: tuple | None = None, max_p
     hit_band = None if hit is None else (_fraction(hit[0], "the hit frequency"), _fraction(hit[1], "the hit frequency"))
     if hit_band is not None and not (0 <= hit_band[0] <= hit_band[1] <= 1):
         raise DesignError("the hit frequency band must be within 0..1, low before high")
-    step_f, top, bottom = _fraction(step, "the pay step"), _fraction(max_pay, "--max-pay"), \
-        _fraction(min_pay, "--min-pay")
+    step_f, top, bottom = (
+        _fraction(step, "the pay step"),
+        _fraction(max_pay, "--max-pay"),
+        _fraction(min_pay, "--min-pay"),
+    )
     if step_f <= 0:
         raise DesignError(f"the pay step must be positive, got {step_f}")
     if bottom < 0 or top < bottom:
@@ -383,8 +414,9 @@ def design(shoe: Shoe, bet: Bet, edge: tuple, *, hit: tuple | None = None, max_p
     pinned = {}
     for name, value in (fixed or {}).items():
         if name not in names:
-            raise DesignError(f"bet {bet.id!r} has no event {name!r} to fix "
-                              f"(events: {', '.join(repr(n) for n in names)})")
+            raise DesignError(
+                f"bet {bet.id!r} has no event {name!r} to fix (events: {', '.join(repr(n) for n in names)})"
+            )
         pay = _fraction(value, f"the pay of {name!r}")
         if pay < -1:
             raise DesignError(f"the pay of {name!r} would lose more than the stake: {pay}")
@@ -394,23 +426,25 @@ def design(shoe: Shoe, bet: Bet, edge: tuple, *, hit: tuple | None = None, max_p
     deals = result.deals
     evs = result.events[:-1]
     other = result.events[-1]
-    for e in evs:                         # pushes keep their pays; so does an event that never happens
+    for e in evs:  # pushes keep their pays; so does an event that never happens
         if e.event not in pinned and (e.pays <= 0 or e.ways == 0):
             pinned[e.event] = e.pays
-    if monotone:                          # the pays pinned must themselves rise with rarity
+    if monotone:  # the pays pinned must themselves rise with rarity
         paying = [e for e in evs if (fixed or {}).get(e.event) is not None and pinned[e.event] > 0]
         for common in paying:
             for rare in paying:
                 if common.ways > rare.ways and pinned[common.event] > pinned[rare.event]:
-                    raise DesignError(f"the fixed pays fall with rarity: {common.event!r} pays {pinned[common.event]} "
-                                      f"but the rarer {rare.event!r} pays {pinned[rare.event]} (give --any-order to "
-                                      "allow it)")
+                    raise DesignError(
+                        f"the fixed pays fall with rarity: {common.event!r} pays {pinned[common.event]} "
+                        f"but the rarer {rare.event!r} pays {pinned[rare.event]} (give --any-order to "
+                        "allow it)"
+                    )
     free = [e for e in evs if e.event not in pinned]
     if not free:
         raise DesignError(f"bet {bet.id!r} has no event left to design: every one is fixed or a push")
     if len(free) > MAX_EVENTS:
         raise DesignError(f"bet {bet.id!r} has {len(free)} free events: at most {MAX_EVENTS}")
-    order = sorted(free, key=lambda e: -e.ways)           # commonest first; stable for equal ways
+    order = sorted(free, key=lambda e: -e.ways)  # commonest first; stable for equal ways
     # the bounds of each free event: the pay range, and (monotone) the fixed positive pays of
     # commoner events below it and of rarer events above it
     k_min, k_max = [], []
@@ -433,29 +467,59 @@ def design(shoe: Shoe, bet: Bet, edge: tuple, *, hit: tuple | None = None, max_p
     s_max = math.floor((-lo * deals - c) / step_f)
     centre = (-(lo + hi) / 2 * deals - c) / step_f
     hits = None
-    fixed_hits = sum(e.ways for e in evs if e.event in pinned and pinned[e.event] > 0) + \
-        (other.ways if other.pays > 0 else 0)
+    fixed_hits = sum(e.ways for e in evs if e.event in pinned and pinned[e.event] > 0) + (
+        other.ways if other.pays > 0 else 0
+    )
     if hit_band is not None:
         hits = (math.ceil(hit_band[0] * deals) - fixed_hits, math.floor(hit_band[1] * deals) - fixed_hits)
     weights = [e.ways for e in order]
-    reason = _binding(weights, k_min, k_max, s_min, s_max, hits, step_f, c, deals, (lo, hi), hit_band,
-                      fixed_hits, top, bottom)
+    reason = _binding(
+        weights, k_min, k_max, s_min, s_max, hits, step_f, c, deals, (lo, hi), hit_band, fixed_hits, top, bottom
+    )
     if reason:
         raise DesignError(reason)
-    found = search(weights, k_min, k_max, s_min, s_max, (centre.numerator, centre.denominator), limit,
-                   budget, hits, monotone)
-    tables = tuple(_priced(shoe, bet, rules, order, ks, step_f, pinned, (lo, hi), hit_band)
-                   for _, ks in found.best)
+    found = search(
+        weights, k_min, k_max, s_min, s_max, (centre.numerator, centre.denominator), limit, budget, hits, monotone
+    )
+    tables = tuple(_priced(shoe, bet, rules, order, ks, step_f, pinned, (lo, hi), hit_band) for _, ks in found.best)
     why = ""
     if found.count == 0:
-        why = (f"no table of pays in steps of {step_f} has a house edge in {_pct(lo)}..{_pct(hi)}"
-               + ("" if hit_band is None else f" and a hit frequency in {_pct(hit_band[0])}..{_pct(hit_band[1])}")
-               + (" (the pays' steps miss the band: widen it, or use a smaller step" if found.complete
-                  else f" among the {found.nodes:,} partial tables searched (raise the budget"))
-        why += _nearest(weights, k_min, k_max, s_min, s_max, hits, monotone, min(budget, NEAREST_BUDGET),
-                        lambda s_: -(step_f * s_ + c) / deals) + ")"
-    return Design(bet, (lo, hi), hit_band, found.count, found.complete, found.nodes, tables,
-                  tuple(e.event for e in order), dict(pinned), deals, why)
+        why = (
+            f"no table of pays in steps of {step_f} has a house edge in {_pct(lo)}..{_pct(hi)}"
+            + ("" if hit_band is None else f" and a hit frequency in {_pct(hit_band[0])}..{_pct(hit_band[1])}")
+            + (
+                " (the pays' steps miss the band: widen it, or use a smaller step"
+                if found.complete
+                else f" among the {found.nodes:,} partial tables searched (raise the budget"
+            )
+        )
+        why += (
+            _nearest(
+                weights,
+                k_min,
+                k_max,
+                s_min,
+                s_max,
+                hits,
+                monotone,
+                min(budget, NEAREST_BUDGET),
+                lambda s_: -(step_f * s_ + c) / deals,
+            )
+            + ")"
+        )
+    return Design(
+        bet,
+        (lo, hi),
+        hit_band,
+        found.count,
+        found.complete,
+        found.nodes,
+        tables,
+        tuple(e.event for e in order),
+        dict(pinned),
+        deals,
+        why,
+    )
 
 
 #: Nodes of each search for the nearest tables when none fits.
@@ -482,38 +546,46 @@ def _nearest(weights, k_min, k_max, s_min, s_max, hits, monotone, budget, edge_o
     return f"; the nearest tables{'' if exact else ' found'} have edges {words}"
 
 
-def _binding(weights, k_min, k_max, s_min, s_max, hits, step, c, deals, edge, hit_band, fixed_hits,
-             top, bottom) -> str:
+def _binding(weights, k_min, k_max, s_min, s_max, hits, step, c, deals, edge, hit_band, fixed_hits, top, bottom) -> str:
     """Why no table can fit, from the linear bounds alone ('' when the bands may be met)."""
     for a, b in zip(k_min, k_max):
         if a > b:
-            return ("the fixed pays leave no room: an event must pay between "
-                    f"{a * step} and {b * step} (pays non-decreasing with rarity)")
+            return (
+                "the fixed pays leave no room: an event must pay between "
+                f"{a * step} and {b * step} (pays non-decreasing with rarity)"
+            )
     s_lo = sum(a * w for a, w in zip(k_min, weights))
     s_hi = sum(b * w for b, w in zip(k_max, weights))
-    edge_low = -(step * s_hi + c) / deals          # every event at its most
+    edge_low = -(step * s_hi + c) / deals  # every event at its most
     edge_high = -(step * s_lo + c) / deals
     lo, hi = edge
     if s_hi < s_min:
-        return (f"no table reaches a house edge in {_pct(lo)}..{_pct(hi)}: with pays at most {top} "
-                f"the lowest edge is {_pct(edge_low)}")
+        return (
+            f"no table reaches a house edge in {_pct(lo)}..{_pct(hi)}: with pays at most {top} "
+            f"the lowest edge is {_pct(edge_low)}"
+        )
     if s_lo > s_max:
-        return (f"no table reaches a house edge in {_pct(lo)}..{_pct(hi)}: with pays at least {bottom} "
-                f"the highest edge is {_pct(edge_high)}")
+        return (
+            f"no table reaches a house edge in {_pct(lo)}..{_pct(hi)}: with pays at least {bottom} "
+            f"the highest edge is {_pct(edge_high)}"
+        )
     if hits is not None:
         may = sum(w for w, b in zip(weights, k_max) if b > 0)
         must = sum(w for w, a in zip(weights, k_min) if a > 0)
         if hits[0] > hits[1] or may < hits[0] or must > hits[1]:
             h_low, h_high = Fraction(fixed_hits + must, deals), Fraction(fixed_hits + may, deals)
-            return (f"no table has a hit frequency in {_pct(hit_band[0])}..{_pct(hit_band[1])}: "
-                    f"its events hit {_pct(h_low)}..{_pct(h_high)} of coups")
+            return (
+                f"no table has a hit frequency in {_pct(hit_band[0])}..{_pct(hit_band[1])}: "
+                f"its events hit {_pct(h_low)}..{_pct(h_high)} of coups"
+            )
     return ""
 
 
 def table_bet(bet: Bet, pays: Mapping[str, Fraction]) -> Bet:
     """``bet`` with its events paying ``pays`` (by event name; others unchanged)."""
-    return dataclasses.replace(bet, events=tuple(dataclasses.replace(e, pays=Fraction(pays.get(e.event, e.pays)))
-                                                 for e in bet.events))
+    return dataclasses.replace(
+        bet, events=tuple(dataclasses.replace(e, pays=Fraction(pays.get(e.event, e.pays))) for e in bet.events)
+    )
 
 
 def _priced(shoe, bet, rules, order, ks, step, pinned, edge, hit_band) -> PayTable:

@@ -64,31 +64,61 @@ class Conditional:
 
 # name -> (title, labels, key function over the coup table's features, key sizes)
 _SPECS = {
-    "totals": ("Final Player total x final Banker total", ("player total", "banker total"),
-               lambda f: (f["player_total"], f["banker_total"]), (10, 10)),
-    "player_totals_by_cards": ("Final Player total by number of Player cards", ("player cards", "player total"),
-                               lambda f: (f["player_cards"] - 2, f["player_total"]), (2, 10)),
-    "banker_totals_by_cards": ("Final Banker total by number of Banker cards", ("banker cards", "banker total"),
-                               lambda f: (f["banker_cards"] - 2, f["banker_total"]), (2, 10)),
-    "winner_by_total": ("Winning side by winning total (tied total for ties)", ("winner", "winning total"),
-                        lambda f: (f["winner"], f["winning_total"]), (3, 10)),
-    "margin": ("Winning side by winning margin", ("winner", "margin"),
-               lambda f: (f["winner"], f["margin"]), (3, 10)),
+    "totals": (
+        "Final Player total x final Banker total",
+        ("player total", "banker total"),
+        lambda f: (f["player_total"], f["banker_total"]),
+        (10, 10),
+    ),
+    "player_totals_by_cards": (
+        "Final Player total by number of Player cards",
+        ("player cards", "player total"),
+        lambda f: (f["player_cards"] - 2, f["player_total"]),
+        (2, 10),
+    ),
+    "banker_totals_by_cards": (
+        "Final Banker total by number of Banker cards",
+        ("banker cards", "banker total"),
+        lambda f: (f["banker_cards"] - 2, f["banker_total"]),
+        (2, 10),
+    ),
+    "winner_by_total": (
+        "Winning side by winning total (tied total for ties)",
+        ("winner", "winning total"),
+        lambda f: (f["winner"], f["winning_total"]),
+        (3, 10),
+    ),
+    "margin": ("Winning side by winning margin", ("winner", "margin"), lambda f: (f["winner"], f["margin"]), (3, 10)),
     "cards": ("Number of cards dealt", ("cards",), lambda f: (f["cards"] - 4,), (3,)),
-    "naturals": ("Naturals: Player two-card total x Banker two-card total, 8/9 or none",
-                 ("player natural", "banker natural"),
-                 lambda f: (np.where(f["player_natural"], f["player_two_total"] - 7, 0),
-                            np.where(f["banker_natural"], f["banker_two_total"] - 7, 0)), (3, 3)),
+    "naturals": (
+        "Naturals: Player two-card total x Banker two-card total, 8/9 or none",
+        ("player natural", "banker natural"),
+        lambda f: (
+            np.where(f["player_natural"], f["player_two_total"] - 7, 0),
+            np.where(f["banker_natural"], f["banker_two_total"] - 7, 0),
+        ),
+        (3, 3),
+    ),
 }
 _COND_SPECS = {
-    "after_player_two": ("Outcome given the Player's first two cards (their total)",
-                         ("player two-card total",), lambda f: (f["player_two_total"],), (10,)),
-    "after_three": ("Outcome given the first three cards (Player's two-card total, Banker's first card)",
-                    ("player two-card total", "banker first card"),
-                    lambda f: (f["player_two_total"], f["banker_value1"]), (10, 10)),
-    "after_four": ("Outcome given the first four cards (Player's and Banker's two-card totals)",
-                   ("player two-card total", "banker two-card total"),
-                   lambda f: (f["player_two_total"], f["banker_two_total"]), (10, 10)),
+    "after_player_two": (
+        "Outcome given the Player's first two cards (their total)",
+        ("player two-card total",),
+        lambda f: (f["player_two_total"],),
+        (10,),
+    ),
+    "after_three": (
+        "Outcome given the first three cards (Player's two-card total, Banker's first card)",
+        ("player two-card total", "banker first card"),
+        lambda f: (f["player_two_total"], f["banker_value1"]),
+        (10, 10),
+    ),
+    "after_four": (
+        "Outcome given the first four cards (Player's and Banker's two-card totals)",
+        ("player two-card total", "banker two-card total"),
+        lambda f: (f["player_two_total"], f["banker_two_total"]),
+        (10, 10),
+    ),
 }
 
 
@@ -112,7 +142,8 @@ class _Compiled:
         groups_all = []
         offset = 0
         for name, (_title, _labels, key, sizes) in list(_SPECS.items()) + [
-                (n, (t, lab, k, s + (3,))) for n, (t, lab, k, s) in _COND_SPECS.items()]:
+            (n, (t, lab, k, s + (3,))) for n, (t, lab, k, s) in _COND_SPECS.items()
+        ]:
             parts = key(f)
             if name in _COND_SPECS:
                 parts = parts + (f["winner"],)
@@ -139,11 +170,13 @@ class Distributions:
     deals: int
     tables: dict[str, Distribution]
     conditionals: dict[str, Conditional]
-    rules: Rules | None = None   # the Rules counted (None: Punto Banco)
+    rules: Rules | None = None  # the Rules counted (None: Punto Banco)
 
     def __repr__(self) -> str:
-        return (f"<Distributions of {self.shoe.describe()}: {self.deals} deals; "
-                f"tables {', '.join(self.tables)}; conditionals {', '.join(self.conditionals)}>")
+        return (
+            f"<Distributions of {self.shoe.describe()}: {self.deals} deals; "
+            f"tables {', '.join(self.tables)}; conditionals {', '.join(self.conditionals)}>"
+        )
 
     def _repr_html_(self) -> str | None:
         """A notebook's table: every table in long form (pandas; ``None`` without it)."""
@@ -154,14 +187,30 @@ class Distributions:
         rows = []
         for d in self.tables.values():
             for key, w in d.ways.items():
-                rows.append({"table": d.name, "key": key, "winner": None, "ways": w, "of": d.deals,
-                             "probability": Fraction(w, d.deals)})
+                rows.append(
+                    {
+                        "table": d.name,
+                        "key": key,
+                        "winner": None,
+                        "ways": w,
+                        "of": d.deals,
+                        "probability": Fraction(w, d.deals),
+                    }
+                )
         for c in self.conditionals.values():
             for key, ws in c.ways.items():
                 total = sum(ws)
                 for winner, w in zip(WINNERS, ws):
-                    rows.append({"table": c.name, "key": key, "winner": winner, "ways": w, "of": total,
-                                 "probability": Fraction(w, total) if total else None})
+                    rows.append(
+                        {
+                            "table": c.name,
+                            "key": key,
+                            "winner": winner,
+                            "ways": w,
+                            "of": total,
+                            "probability": Fraction(w, total) if total else None,
+                        }
+                    )
         return data_frame(rows)
 
 

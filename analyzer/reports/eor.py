@@ -45,7 +45,7 @@ class BetEffects:
     bet: Bet
     base_ev: Fraction
     effects: dict[str, Fraction | None]
-    weights: dict[str, int]     # rank counts of the full shoe
+    weights: dict[str, int]  # rank counts of the full shoe
 
     def effect(self, rank: str) -> Fraction | None:
         return self.effects[rank]
@@ -79,7 +79,7 @@ class BetEffects:
                     best = (c, t)
                 if c >= 0.98:
                     return t
-            assert best is not None                 # set by m = 1
+            assert best is not None  # set by m = 1
             return best[1]
         known = [abs(e) for e in self.effects.values() if e is not None]
         scale = max(known) / max_tag
@@ -88,8 +88,11 @@ class BetEffects:
     def correlation(self, tags: dict[str, int]) -> float | None:
         """Frequency-weighted Pearson correlation between ``tags`` and the effects
         (None when either is constant over the ranks: no correlation is defined)."""
-        pairs = [(self.weights[r], float(e), float(tags[r])) for r, e in self.effects.items()
-                 if e is not None and self.weights[r]]
+        pairs = [
+            (self.weights[r], float(e), float(tags[r]))
+            for r, e in self.effects.items()
+            if e is not None and self.weights[r]
+        ]
         wsum = sum(w for w, _, _ in pairs)
         me = sum(w * e for w, e, _ in pairs) / wsum
         mt = sum(w * t for w, _, t in pairs) / wsum
@@ -111,11 +114,13 @@ class Effects:
     shoe: Shoe
     cards: int
     bets: dict[str, BetEffects]
-    rules: Rules | None = None   # the Rules counted (None: Punto Banco)
+    rules: Rules | None = None  # the Rules counted (None: Punto Banco)
 
     def __repr__(self) -> str:
-        return (f"<Effects of removing {self.cards} card{'s' if self.cards > 1 else ''} of a rank from "
-                f"{self.shoe.describe()}: {bet_list(self.bets)}>")
+        return (
+            f"<Effects of removing {self.cards} card{'s' if self.cards > 1 else ''} of a rank from "
+            f"{self.shoe.describe()}: {bet_list(self.bets)}>"
+        )
 
     def _repr_html_(self) -> str | None:
         """A notebook's table: bet, rank, effect, tag (pandas; ``None`` without it)."""
@@ -126,8 +131,10 @@ class Effects:
         rows = []
         for b in self.bets.values():
             tags = b.tags()
-            rows += [{"bet": b.bet.id, "rank": r, "cards_removed": self.cards, "effect": b.effect(r),
-                      "tag": tags[r]} for r in RANKS]
+            rows += [
+                {"bet": b.bet.id, "rank": r, "cards_removed": self.cards, "effect": b.effect(r), "tag": tags[r]}
+                for r in RANKS
+            ]
         return data_frame(rows)
 
 
@@ -181,16 +188,17 @@ def removals(shoe: Shoe, rank: str, cards: int) -> list[tuple[Fraction, Shoe]]:
     return out
 
 
-def effects_of_removal(shoe: Shoe, bets: Sequence[str | Bet], cards: int = 1,
-                       solver: Solver | None = None) -> Effects:
+def effects_of_removal(shoe: Shoe, bets: Sequence[str | Bet], cards: int = 1, solver: Solver | None = None) -> Effects:
     """Exact effects of removing ``cards`` cards of each rank (taken at random among
     that rank's cards: :func:`removals`), for each bet."""
     if isinstance(cards, bool) or not isinstance(cards, int) or cards < 1:  # type: ignore[redundant-expr]  # checked at run time
         raise ShoeError(f"number of cards to remove must be a whole number >= 1, got {cards!r}")
     most = max(shoe.rank_counts.values())
     if cards > most or shoe.cards - cards < 6:
-        raise ShoeError(f"cannot remove {cards} cards of one rank: this shoe holds at most {most} of any "
-                        f"rank ({shoe.cards} cards in all, and a coup needs 6 left)")
+        raise ShoeError(
+            f"cannot remove {cards} cards of one rank: this shoe holds at most {most} of any "
+            f"rank ({shoe.cards} cards in all, and a coup needs 6 left)"
+        )
     bet_objs = tuple(catalog().bet(b) if isinstance(b, str) else b for b in bets)
     solver = solver or Solver(bet_objs)
     base = solver.solve(shoe)
@@ -209,8 +217,12 @@ def effects_of_removal(shoe: Shoe, bets: Sequence[str | Bet], cards: int = 1,
         mix = mixes[r]
         results = None if mix is None else [(w, next(solved)) for w, _ in mix]
         for b in bet_objs:
-            per_rank[b.id][r] = None if results is None else \
-                sum((w * res.bet(b.id).ev for w, res in results), Fraction(0)) - base_ev[b.id]
+            per_rank[b.id][r] = (
+                None
+                if results is None
+                else sum((w * res.bet(b.id).ev for w, res in results), Fraction(0)) - base_ev[b.id]
+            )
     rules = base.rules if base.rules is not None and not base.rules.is_default else None
-    return Effects(shoe, cards, {b.id: BetEffects(b, base_ev[b.id], per_rank[b.id], rank_counts)
-                                 for b in bet_objs}, rules)
+    return Effects(
+        shoe, cards, {b.id: BetEffects(b, base_ev[b.id], per_rank[b.id], rank_counts) for b in bet_objs}, rules
+    )

@@ -31,15 +31,14 @@ from .distributions import distributions
 #: The card named for each point value when a value is pinned (any card of the value does).
 _CARD_OF_VALUE = {0: "K", 1: "A", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9"}
 #: Bets whose known-card edges the report shows, with the bets "the better of" chooses from.
-EDGE_GROUPS = (("Player or Banker", ("player", "banker")), ("Dragon 7", ("dragon7",)),
-               ("Panda 8", ("panda8",)))
+EDGE_GROUPS = (("Player or Banker", ("player", "banker")), ("Dragon 7", ("dragon7",)), ("Panda 8", ("panda8",)))
 
 
 @dataclass(frozen=True)
 class InsuranceCell:
     player_total: int
     banker_total: int
-    ways: int                       # ordered six-card deals with these two-card totals
+    ways: int  # ordered six-card deals with these two-card totals
     player: Fraction
     banker: Fraction
     tie: Fraction
@@ -58,8 +57,7 @@ def insurance_table(shoe: Shoe, rules=None) -> list[InsuranceCell]:
     return cells
 
 
-def known_card_edges(shoe: Shoe, groups: dict[str, tuple[Bet, ...]],
-                     rules=None) -> dict[str, dict[int, Fraction]]:
+def known_card_edges(shoe: Shoe, groups: dict[str, tuple[Bet, ...]], rules=None) -> dict[str, dict[int, Fraction]]:
     """For each group of bets and each position (1-6): the average edge of knowing that card's
     value and betting the best of the group or nothing.  One solve per (position, value) prices
     every group's bets at once (a solver is compiled per pinned value)."""
@@ -90,9 +88,12 @@ def gold_table(shoe: Shoe, bets: tuple[Bet, ...], rules=None, progress=None) -> 
     opt = format_values(rules.player_option)
     best, _ = best_rules(rules, shoe.value_counts)
     out, solvers = {}, {}
-    for choice, r in ((f"draws on {opt}", rules.with_player_option("draw")),
-                      (f"stands on {opt}", rules.with_player_option("stand")), ("best play", best)):
-        if r not in solvers:            # the best play is often one of the other two: compiled once
+    for choice, r in (
+        (f"draws on {opt}", rules.with_player_option("draw")),
+        (f"stands on {opt}", rules.with_player_option("stand")),
+        ("best play", best),
+    ):
+        if r not in solvers:  # the best play is often one of the other two: compiled once
             solvers[r] = Solver(bets, rules=r)
         out[choice] = solvers[r].solve(shoe)
         if progress is not None:

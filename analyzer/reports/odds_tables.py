@@ -44,18 +44,31 @@ def deals_formula(cards: int) -> str:
 def bet_summary_rows(results: list[BetResult]) -> list[list[str]]:
     rows = []
     for r in results:
-        rows.append([r.bet.id, r.bet.name, exact(r.ev), percent(r.ev, 6), percent(r.house_edge, 6),
-                     exact(r.variance), f"{r.std_dev:.6f}", percent(r.hit_frequency, 4)])
+        rows.append(
+            [
+                r.bet.id,
+                r.bet.name,
+                exact(r.ev),
+                percent(r.ev, 6),
+                percent(r.house_edge, 6),
+                exact(r.variance),
+                f"{r.std_dev:.6f}",
+                percent(r.hit_frequency, 4),
+            ]
+        )
     return rows
 
 
-BET_SUMMARY_HEADERS = ["bet", "name", "EV (exact)", "EV", "house edge", "variance (exact)",
-                       "std dev", "hit frequency"]
+BET_SUMMARY_HEADERS = ["bet", "name", "EV (exact)", "EV", "house edge", "variance (exact)", "std dev", "hit frequency"]
 
 
 def breakeven_rows(be) -> list[list[str]]:
-    rows = [["bet", be.bet], ["event left symbolic", be.event], ["current payout", f"{be.current}:1"],
-            ["EV(x)", str(be.ev)]]
+    rows = [
+        ["bet", be.bet],
+        ["event left symbolic", be.event],
+        ["current payout", f"{be.current}:1"],
+        ["EV(x)", str(be.ev)],
+    ]
     if be.pays is None:
         rows.append(["break-even payout", "none (the event never happens on this shoe)"])
     else:
@@ -66,8 +79,13 @@ def breakeven_rows(be) -> list[list[str]]:
 
 
 def breakeven_dict(be) -> dict:
-    d = {"bet": be.bet, "event": be.event, "symbol": str(be.symbol), "ev": str(be.ev),
-         "current": exact(Fraction(int(be.current.p), int(be.current.q)))}
+    d = {
+        "bet": be.bet,
+        "event": be.event,
+        "symbol": str(be.symbol),
+        "ev": str(be.ev),
+        "current": exact(Fraction(int(be.current.p), int(be.current.q))),
+    }
     if be.pays is not None:
         pays = Fraction(int(be.pays.p), int(be.pays.q))
         d.update({"pays": exact(pays), "pays_float": to_float(pays)})
@@ -78,38 +96,51 @@ def breakeven_dict(be) -> dict:
     return d
 
 
-def odds_markdown(a: Analysis, title: str | None = None, breakeven=None, command: str | None = None,
-                  series=()) -> str:
+def odds_markdown(a: Analysis, title: str | None = None, breakeven=None, command: str | None = None, series=()) -> str:
     """The ``baccarat odds`` report in Markdown; ``series``: priced series bets
     (:class:`analyzer.bets.series.SeriesResult`), in a section of their own after the bets."""
     out = [f"# {title or 'Exact odds'}: {a.shoe.describe()}", ""]
-    out.append((f"Counted over all {a.deals} ordered six-card deals ({deals_formula(a.shoe.cards)})"
-                if not a.known else
-                f"Conditional on the known cards {a.known.describe()}: counted over the {a.deals} ordered "
-                "six-card deals of this shoe with those cards at those positions")
-               + "; a coup that ends after four or five cards is "
-               "counted once for every way the unused positions could be filled. "
-               + ("Rules: standard Punto Banco (analyzer/core/RULES.md)." if a.rules is None or a.rules.is_default
-                  else f"Rules: {a.rules.describe()}."))
+    out.append(
+        (
+            f"Counted over all {a.deals} ordered six-card deals ({deals_formula(a.shoe.cards)})"
+            if not a.known
+            else f"Conditional on the known cards {a.known.describe()}: counted over the {a.deals} ordered "
+            "six-card deals of this shoe with those cards at those positions"
+        )
+        + "; a coup that ends after four or five cards is "
+        "counted once for every way the unused positions could be filled. "
+        + (
+            "Rules: standard Punto Banco (analyzer/core/RULES.md)."
+            if a.rules is None or a.rules.is_default
+            else f"Rules: {a.rules.describe()}."
+        )
+    )
     out.append("")
     if command:
         out += [f"Reproduce: `{command}`", ""]
     out.append("## Outcomes")
     out.append("")
     rows = [[o, str(a.ways(o)), exact(a.probability(o)), decimal(a.probability(o))] for o in OUTCOMES]
-    rows.append(["total", str(sum(a.outcomes.values())), exact(Fraction(sum(a.outcomes.values()), a.deals)),
-                 decimal(1)])
-    out.append(md_table(rows, ["outcome", "ways", "probability", "decimal"],
-                         ["left", "right", "right", "right"]))
+    rows.append(
+        ["total", str(sum(a.outcomes.values())), exact(Fraction(sum(a.outcomes.values()), a.deals)), decimal(1)]
+    )
+    out.append(md_table(rows, ["outcome", "ways", "probability", "decimal"], ["left", "right", "right", "right"]))
     out.append("")
     if a.bets or not series:
         out.append("## Bets")
         out.append("")
-        out.append(md_table(bet_summary_rows(list(a.bets.values())), BET_SUMMARY_HEADERS,
-                             ["left", "left", "right", "right", "right", "right", "right", "right"]))
+        out.append(
+            md_table(
+                bet_summary_rows(list(a.bets.values())),
+                BET_SUMMARY_HEADERS,
+                ["left", "left", "right", "right", "right", "right", "right", "right"],
+            )
+        )
         out.append("")
-        out.append("EV is the expected net win per unit staked; house edge = -EV (ties count as "
-                   "hands played). Variance is that of the net win of one unit.")
+        out.append(
+            "EV is the expected net win per unit staked; house edge = -EV (ties count as "
+            "hands played). Variance is that of the net win of one unit."
+        )
     for r in a.bets.values():
         out.append("")
         out.append(f"### {r.bet.name} (`{r.bet.id}`)")
@@ -117,10 +148,14 @@ def odds_markdown(a: Analysis, title: str | None = None, breakeven=None, command
         if r.bet.description:
             out.append(r.bet.description)
             out.append("")
-        rows = [[e.event, pays_text(e.pays), str(e.ways), exact(e.probability), decimal(e.probability)]
-                for e in r.events]
-        out.append(md_table(rows, ["event", "pays", "ways", "probability", "decimal"],
-                             ["left", "left", "right", "right", "right"]))
+        rows = [
+            [e.event, pays_text(e.pays), str(e.ways), exact(e.probability), decimal(e.probability)] for e in r.events
+        ]
+        out.append(
+            md_table(
+                rows, ["event", "pays", "ways", "probability", "decimal"], ["left", "left", "right", "right", "right"]
+            )
+        )
     if series:
         if out[-1] != "":
             out.append("")
@@ -141,13 +176,17 @@ SERIES_HEADERS = ["bet", "name", "EV", "house edge", "std dev", "hit frequency",
 
 def series_rule_text(bet) -> str:
     """How a series bet is placed and settled, in one sentence of its conditions."""
-    skip = (f"a coup where `{bet.skip.text}` is skipped (neither extends nor ends it); "
-            if bet.skip is not None else "")
-    after = (f" (or after {bet.placed_after_run} consecutive coups where `{bet.run.text}`: followed over "
-             "dealt shoes only)" if bet.placed_after_run is not None else "")
-    return (f"Placed on a coup where `{bet.placed.text}`{after}; from the next coup, a coup where "
-            f"`{bet.run.text}` extends the run, {skip}any other coup ends it; at a run of {bet.cap} "
-            "the top award is paid and the bet is over.")
+    skip = f"a coup where `{bet.skip.text}` is skipped (neither extends nor ends it); " if bet.skip is not None else ""
+    after = (
+        f" (or after {bet.placed_after_run} consecutive coups where `{bet.run.text}`: followed over dealt shoes only)"
+        if bet.placed_after_run is not None
+        else ""
+    )
+    return (
+        f"Placed on a coup where `{bet.placed.text}`{after}; from the next coup, a coup where "
+        f"`{bet.run.text}` extends the run, {skip}any other coup ends it; at a run of {bet.cap} "
+        "the top award is paid and the bet is over."
+    )
 
 
 def series_markdown(results) -> list[str]:
@@ -155,12 +194,26 @@ def series_markdown(results) -> list[str]:
     per bet, then each bet's classes of one coup (exact ways) and its pay table by run length
     (decimals: the exact values, fractions over ``t**cap``, are in the JSON and CSV)."""
     from ..bets.series import CONVENTION
+
     out = ["## Series bets", "", CONVENTION, ""]
-    rows = [[r.bet.id, r.bet.name, percent(r.ev, 6), percent(r.house_edge, 6), f"{r.std_dev:.6f}",
-             percent(r.hit_frequency, 4), decimal(r.coups, 4)] for r in results]
+    rows = [
+        [
+            r.bet.id,
+            r.bet.name,
+            percent(r.ev, 6),
+            percent(r.house_edge, 6),
+            f"{r.std_dev:.6f}",
+            percent(r.hit_frequency, 4),
+            decimal(r.coups, 4),
+        ]
+        for r in results
+    ]
     out.append(md_table(rows, SERIES_HEADERS, ["left", "left", "right", "right", "right", "right", "right"]))
-    out += ["", "Coups to settle: the expected number of coups dealt after the one the bet is placed on "
-                "until it is settled. The exact EVs and probabilities are in `--format json` and `--format csv`."]
+    out += [
+        "",
+        "Coups to settle: the expected number of coups dealt after the one the bet is placed on "
+        "until it is settled. The exact EVs and probabilities are in `--format json` and `--format csv`.",
+    ]
     for r in results:
         out += ["", f"### {r.bet.name} (`{r.bet.id}`)", ""]
         if r.bet.description:
@@ -168,17 +221,19 @@ def series_markdown(results) -> list[str]:
         out += [series_rule_text(r.bet), ""]
         if r.bet.source:
             out += [f"Source: {r.bet.source}", ""]
-        rows = [[name, str(w), exact(Fraction(w, r.deals)), decimal(Fraction(w, r.deals))]
-                for name, w in zip(("extends the run", "skipped", "ends the run"), (r.extends, r.skipped, r.ends))
-                if name != "skipped" or r.bet.skip is not None]
-        out.append(md_table(rows, ["one coup", "ways", "probability", "decimal"],
-                            ["left", "right", "right", "right"]))
+        rows = [
+            [name, str(w), exact(Fraction(w, r.deals)), decimal(Fraction(w, r.deals))]
+            for name, w in zip(("extends the run", "skipped", "ends the run"), (r.extends, r.skipped, r.ends))
+            if name != "skipped" or r.bet.skip is not None
+        ]
+        out.append(md_table(rows, ["one coup", "ways", "probability", "decimal"], ["left", "right", "right", "right"]))
         out.append("")
-        rows = [[e.event, pays_text(e.pays), decimal(e.probability), decimal(e.pays * e.probability, 6)]
-                for e in r.result.events]
+        rows = [
+            [e.event, pays_text(e.pays), decimal(e.probability), decimal(e.pays * e.probability, 6)]
+            for e in r.result.events
+        ]
         rows.append(["total", "", decimal(1), decimal(r.ev, 6)])
-        out.append(md_table(rows, ["run length", "pays", "probability", "return"],
-                            ["left", "left", "right", "right"]))
+        out.append(md_table(rows, ["run length", "pays", "probability", "return"], ["left", "left", "right", "right"]))
     return out
 
 
@@ -194,18 +249,33 @@ def series_json(r) -> dict:
     events = []
     for e in r.result.events:
         p_text, p_float = ratio(e.ways, e.deals)
-        events.append({"event": e.event, "pays": f"{e.pays.numerator}/{e.pays.denominator}",
-                       "probability": p_text, "probability_float": p_float})
+        events.append(
+            {
+                "event": e.event,
+                "pays": f"{e.pays.numerator}/{e.pays.denominator}",
+                "probability": p_text,
+                "probability_float": p_float,
+            }
+        )
     return {
-        "name": bet.name, "placed": bet.placed.text, "placed_after_run": bet.placed_after_run,
+        "name": bet.name,
+        "placed": bet.placed.text,
+        "placed_after_run": bet.placed_after_run,
         "run": bet.run.text,
-        "skip": bet.skip.text if bet.skip is not None else None, "cap": bet.cap,
+        "skip": bet.skip.text if bet.skip is not None else None,
+        "cap": bet.cap,
         "coup": {"deals": r.deals, "extends": r.extends, "skipped": r.skipped, "ends": r.ends},
-        "ev": ev_text, "ev_float": ev_float, "house_edge": he_text, "house_edge_float": he_float,
-        "variance": var_text, "variance_float": var_float,
+        "ev": ev_text,
+        "ev_float": ev_float,
+        "house_edge": he_text,
+        "house_edge_float": he_float,
+        "variance": var_text,
+        "variance_float": var_float,
         "std_dev_float": to_float(r.std_dev) if var_float is not None else None,
-        "hit_frequency": hit_text, "hit_frequency_float": hit_float,
-        "coups_to_settle": coups_text, "coups_to_settle_float": coups_float,
+        "hit_frequency": hit_text,
+        "hit_frequency_float": hit_float,
+        "coups_to_settle": coups_text,
+        "coups_to_settle_float": coups_float,
         "events": events,
     }
 
@@ -214,6 +284,7 @@ def series_document(results) -> dict:
     """The keys the odds document ends with when series bets are priced: the convention
     they are priced by, then ``"series"`` (bet id -> :func:`series_json`)."""
     from ..bets.series import CONVENTION
+
     return {"series_pricing": CONVENTION, "series": {r.bet.id: series_json(r) for r in results}}
 
 
@@ -222,16 +293,31 @@ def series_csv_rows(results) -> list[list]:
     priced, one coup's classes (ways of its deals), each run length's probability, the metrics."""
     rows: list[list] = []
     for r in results:
-        rows.append([r.bet.id, "pricing", "independent coups off the top of the declared shoe",
-                     "", "", "", "", ""])
+        rows.append([r.bet.id, "pricing", "independent coups off the top of the declared shoe", "", "", "", "", ""])
         for name, w in (("extends", r.extends), ("skipped", r.skipped), ("ends", r.ends)):
-            rows.append([r.bet.id, "coup", name, "", w, r.deals, exact(Fraction(w, r.deals)),
-                         decimal(Fraction(w, r.deals), 15)])
+            rows.append(
+                [r.bet.id, "coup", name, "", w, r.deals, exact(Fraction(w, r.deals)), decimal(Fraction(w, r.deals), 15)]
+            )
         for e in r.result.events:
-            rows.append([r.bet.id, "run_length", e.event, exact(e.pays), "", "", exact(e.probability),
-                         decimal(e.probability, 15)])
-        for metric, value in (("ev", r.ev), ("house_edge", r.house_edge), ("variance", r.variance),
-                              ("hit_frequency", r.hit_frequency), ("coups_to_settle", r.coups)):
+            rows.append(
+                [
+                    r.bet.id,
+                    "run_length",
+                    e.event,
+                    exact(e.pays),
+                    "",
+                    "",
+                    exact(e.probability),
+                    decimal(e.probability, 15),
+                ]
+            )
+        for metric, value in (
+            ("ev", r.ev),
+            ("house_edge", r.house_edge),
+            ("variance", r.variance),
+            ("hit_frequency", r.hit_frequency),
+            ("coups_to_settle", r.coups),
+        ):
             rows.append([r.bet.id, metric, "", "", "", "", exact(value), decimal(value, 15)])
         rows.append([r.bet.id, "std_dev", "", "", "", "", "", f"{r.std_dev:.15f}"])
     return rows
@@ -245,21 +331,44 @@ def odds_csv(a: Analysis, breakeven=None, series=()) -> str:
     (then the rows of the series bets priced, :func:`series_csv_rows`)."""
     rows = []
     for o in OUTCOMES:
-        rows.append(["", "outcome", o, "", a.ways(o), a.deals, exact(a.probability(o)),
-                    decimal(a.probability(o), 15)])
+        rows.append(["", "outcome", o, "", a.ways(o), a.deals, exact(a.probability(o)), decimal(a.probability(o), 15)])
     for r in a.bets.values():
         for e in r.events:
-            rows.append([r.bet.id, "event", e.event, exact(e.pays), e.ways, a.deals,
-                        exact(e.probability), decimal(e.probability, 15)])
-        for metric, value in (("ev", r.ev), ("house_edge", r.house_edge), ("variance", r.variance),
-                              ("hit_frequency", r.hit_frequency)):
+            rows.append(
+                [
+                    r.bet.id,
+                    "event",
+                    e.event,
+                    exact(e.pays),
+                    e.ways,
+                    a.deals,
+                    exact(e.probability),
+                    decimal(e.probability, 15),
+                ]
+            )
+        for metric, value in (
+            ("ev", r.ev),
+            ("house_edge", r.house_edge),
+            ("variance", r.variance),
+            ("hit_frequency", r.hit_frequency),
+        ):
             rows.append([r.bet.id, metric, "", "", "", "", exact(value), decimal(value, 15)])
         rows.append([r.bet.id, "std_dev", "", "", "", "", "", f"{r.std_dev:.15f}"])
     if breakeven is not None:
         d = breakeven_dict(breakeven)
         if d["pays"] is not None:
-            rows.append([d["bet"], "breakeven_pays", d["event"], d["current"], "", "", d["pays"],
-                         decimal(Fraction(d["pays"]), 15)])
+            rows.append(
+                [
+                    d["bet"],
+                    "breakeven_pays",
+                    d["event"],
+                    d["current"],
+                    "",
+                    "",
+                    d["pays"],
+                    decimal(Fraction(d["pays"]), 15),
+                ]
+            )
     if series:
         rows += series_csv_rows(series)
     return csv_text(rows, CSV_HEADERS)
@@ -321,15 +430,26 @@ def bet_json(r: BetResult) -> dict:
     events = []
     for e in r.events:
         p_text, p_float = ratio(e.ways, deals)
-        events.append({"event": e.event, "pays": f"{e.pays.numerator}/{e.pays.denominator}", "ways": e.ways,
-                       "probability": p_text, "probability_float": p_float})
+        events.append(
+            {
+                "event": e.event,
+                "pays": f"{e.pays.numerator}/{e.pays.denominator}",
+                "ways": e.ways,
+                "probability": p_text,
+                "probability_float": p_float,
+            }
+        )
     return {
         "name": r.bet.name,
-        "ev": ev_text, "ev_float": ev_float,
-        "house_edge": he_text, "house_edge_float": he_float,
-        "variance": var_text, "variance_float": var_float,
+        "ev": ev_text,
+        "ev_float": ev_float,
+        "house_edge": he_text,
+        "house_edge_float": he_float,
+        "variance": var_text,
+        "variance_float": var_float,
         "std_dev_float": to_float(r.std_dev),
-        "hit_frequency": hit_text, "hit_frequency_float": hit_float,
+        "hit_frequency": hit_text,
+        "hit_frequency_float": hit_float,
         "events": events,
     }
 
@@ -339,8 +459,14 @@ def odds_dict(a: Analysis, breakeven=None) -> dict:
     doc = {
         "shoe": shoe_json(a),
         "deals": a.deals,
-        "outcomes": {o: {"ways": a.ways(o), "probability": exact(a.probability(o)),
-                         "probability_float": to_float(a.probability(o))} for o in OUTCOMES},
+        "outcomes": {
+            o: {
+                "ways": a.ways(o),
+                "probability": exact(a.probability(o)),
+                "probability_float": to_float(a.probability(o)),
+            }
+            for o in OUTCOMES
+        },
         "bets": {bet_id: bet_json(r) for bet_id, r in a.bets.items()},
     }
     doc.update(document_tail(a, breakeven))
@@ -382,7 +508,7 @@ def odds_line(a: Analysis, breakeven=None, extra: dict | None = None) -> str:
     tail = document_tail(a, breakeven)
     if extra:
         tail.update(extra)
-    if text is None:                        # beyond the fast path: the document itself
+    if text is None:  # beyond the fast path: the document itself
         doc = odds_dict(a, breakeven)
         doc.update(extra or {})
         return _compact(doc)
@@ -415,12 +541,18 @@ class LineLayout:
         self.layout = layout
         self.bets = []
         for (bet, events, other, start, stop), ((lcm, w1), (_, w2)) in zip(layout.entries, layout.weights):
-            heads = [(',{"event":' if j else '{"event":') + _compact(name)
-                     + ',"pays":"' + f"{pays.numerator}/{pays.denominator}" + '","ways":'
-                     for j, (name, pays) in enumerate((*events, other))]
+            heads = [
+                (',{"event":' if j else '{"event":')
+                + _compact(name)
+                + ',"pays":"'
+                + f"{pays.numerator}/{pays.denominator}"
+                + '","ways":'
+                for j, (name, pays) in enumerate((*events, other))
+            ]
             wins = tuple(pays > 0 for _, pays in (*events, other))
-            self.bets.append((_compact(bet.id) + ':{"name":' + _compact(bet.name) + ',"ev":"',
-                              start, stop, lcm, w1, w2, wins, heads))
+            self.bets.append(
+                (_compact(bet.id) + ':{"name":' + _compact(bet.name) + ',"ev":"', start, stop, lcm, w1, w2, wins, heads)
+            )
 
     def text(self, deals: int, all_ways: tuple[int, ...], probability=None) -> str | None:
         """The bets' text over ``deals`` deals with these ways (``BetResults.ways``), or
@@ -442,14 +574,16 @@ class LineLayout:
             ev_float = s1 / den
             var_text, var_float = ratio(s2 * deals - s1 * s1, den * den)
             if var_float is None:
-                return None                 # std_dev would be beyond a float too
+                return None  # std_dev would be beyond a float too
             hits = sum(compress(ways, wins))
             g = gcd(hits, deals)
             add(("," if i else "") + head)
-            add(f'{ev_p}/{ev_q}","ev_float":{ev_float!r},"house_edge":"{-ev_p}/{ev_q}",'
+            add(
+                f'{ev_p}/{ev_q}","ev_float":{ev_float!r},"house_edge":"{-ev_p}/{ev_q}",'
                 f'"house_edge_float":{-s1 / den!r},"variance":"{var_text}",'
                 f'"variance_float":{var_float!r},"std_dev_float":{math.sqrt(var_float)!r},'
-                f'"hit_frequency":"{hits // g}/{deals // g}","hit_frequency_float":{hits / deals!r},"events":[')
+                f'"hit_frequency":"{hits // g}/{deals // g}","hit_frequency_float":{hits / deals!r},"events":['
+            )
             for h, w in zip(heads, ways):
                 add(f'{h}{w},"probability":"{probability(w)}')
             add("]}")
@@ -469,6 +603,7 @@ def _probabilities(deals: int):
             g = gcd(w, deals)
             text = memo[w] = f'{w // g}/{deals // g}","probability_float":{w / deals!r}}}'
         return text
+
     return probability
 
 
@@ -482,7 +617,7 @@ def _line_layout(layout) -> LineLayout:
     kept = _LINE_LAYOUTS.get(id(layout))
     if kept is None or kept.layout is not layout:
         kept = LineLayout(layout)
-        with _LINE_LOCK:                    # the server's threads share the store
+        with _LINE_LOCK:  # the server's threads share the store
             if len(_LINE_LAYOUTS) >= 16:
                 _LINE_LAYOUTS.pop(next(iter(_LINE_LAYOUTS)))
             _LINE_LAYOUTS[id(layout)] = kept
@@ -494,6 +629,7 @@ def odds_json(a: Analysis, breakeven=None) -> str:
 
 
 # -- the catalog --------------------------------------------------------------------
+
 
 def pay_table_text(bet) -> str:
     """``banker wins 19/20:1; tie (push) push; otherwise loses``."""
@@ -512,8 +648,14 @@ def catalog_markdown(cat) -> str:
     out.append("")
     if cat.series:
         from ..bets.series import CONVENTION
-        out += ["# Series bets", "", "Placed on one coup, settled on the run of coups that follow "
-                "(priced by `baccarat odds --bets ID`). " + CONVENTION, ""]
+
+        out += [
+            "# Series bets",
+            "",
+            "Placed on one coup, settled on the run of coups that follow "
+            "(priced by `baccarat odds --bets ID`). " + CONVENTION,
+            "",
+        ]
         rows = [[b.id, b.name, series_pay_text(b), series_rule_text(b)] for b in cat.series.values()]
         out.append(md_table(rows, ["id", "name", "pay table by run length", "placed and settled"]))
         out.append("")
@@ -533,7 +675,7 @@ def catalog_csv(cat) -> str:
         for e in b.events:
             rows.append([b.id, b.name, e.event, e.when.text, exact(e.pays), b.description])
         rows.append([b.id, b.name, b.otherwise_event, "otherwise", exact(b.otherwise), b.description])
-    for s in cat.series.values():     # series bets: "when" says which run lengths
+    for s in cat.series.values():  # series bets: "when" says which run lengths
         for k, p in s.pays:
             rows.append([s.id, s.name, s.event_name(k), f"run length {k}", exact(p), s.description])
         rows.append([s.id, s.name, s.otherwise_event, "otherwise", exact(s.otherwise), s.description])
@@ -542,20 +684,33 @@ def catalog_csv(cat) -> str:
 
 def catalog_json(cat) -> str:
     doc = {
-        "bets": {b.id: {"name": b.name, "description": b.description,
-                        "events": [{"event": e.event, "when": e.when.text, "pays": exact(e.pays)}
-                                   for e in b.events],
-                        "otherwise": {"event": b.otherwise_event, "pays": exact(b.otherwise)}}
-                 for b in cat.bets.values()},
-        "tables": {t.id: {"name": t.name, "description": t.description, "bets": list(t.bets)}
-                   for t in cat.tables.values()},
+        "bets": {
+            b.id: {
+                "name": b.name,
+                "description": b.description,
+                "events": [{"event": e.event, "when": e.when.text, "pays": exact(e.pays)} for e in b.events],
+                "otherwise": {"event": b.otherwise_event, "pays": exact(b.otherwise)},
+            }
+            for b in cat.bets.values()
+        },
+        "tables": {
+            t.id: {"name": t.name, "description": t.description, "bets": list(t.bets)} for t in cat.tables.values()
+        },
     }
     if cat.series:
-        doc["series"] = {s.id: {"name": s.name, "description": s.description, "source": s.source,
-                                "placed": s.placed.text, "placed_after_run": s.placed_after_run,
-                                "run": s.run.text,
-                                "skip": s.skip.text if s.skip is not None else None, "cap": s.cap,
-                                "pays": {str(k): exact(p) for k, p in s.pays},
-                                "otherwise": {"event": s.otherwise_event, "pays": exact(s.otherwise)}}
-                         for s in cat.series.values()}
+        doc["series"] = {
+            s.id: {
+                "name": s.name,
+                "description": s.description,
+                "source": s.source,
+                "placed": s.placed.text,
+                "placed_after_run": s.placed_after_run,
+                "run": s.run.text,
+                "skip": s.skip.text if s.skip is not None else None,
+                "cap": s.cap,
+                "pays": {str(k): exact(p) for k, p in s.pays},
+                "otherwise": {"event": s.otherwise_event, "pays": exact(s.otherwise)},
+            }
+            for s in cat.series.values()
+        }
     return json_text(doc)

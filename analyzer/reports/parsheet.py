@@ -75,8 +75,8 @@ class ReturnRow:
     pays: Fraction
     ways: int
     probability: Fraction
-    ret: Fraction               # pays x probability
-    one_in: Fraction | None     # deals / ways; None when the event never happens
+    ret: Fraction  # pays x probability
+    one_in: Fraction | None  # deals / ways; None when the event never happens
 
 
 @dataclass(frozen=True)
@@ -108,7 +108,7 @@ class Wager:
     breakeven_current: Fraction
     effects: dict[str, Fraction | None]
     tags: dict[str, int]
-    tags_correlation: float | None      # None when no linear count can help
+    tags_correlation: float | None  # None when no linear count can help
     bands: tuple[Band, ...]
 
     @property
@@ -116,8 +116,10 @@ class Wager:
         return self.bet.id
 
     def __repr__(self) -> str:
-        return (f"<Wager {self.id!r}: house edge {percent_text(self.house_edge)}, "
-                f"hit frequency {percent_text(self.hit_frequency)}, {len(self.rows)} events>")
+        return (
+            f"<Wager {self.id!r}: house edge {percent_text(self.house_edge)}, "
+            f"hit frequency {percent_text(self.hit_frequency)}, {len(self.rows)} events>"
+        )
 
     @property
     def house_edge(self) -> Fraction:
@@ -159,9 +161,9 @@ class Hold:
     """The house's win per unit staked, one unit on each of ``wagers`` every round."""
 
     wagers: tuple[str, ...]
-    mean: Fraction              # expected hold: -(sum of EVs) / number of wagers
-    variance: Fraction          # of the house's win per unit staked, one round
-    bands: tuple[Band, ...]     # of the hold (win / amount staked) after N rounds
+    mean: Fraction  # expected hold: -(sum of EVs) / number of wagers
+    variance: Fraction  # of the house's win per unit staked, one round
+    bands: tuple[Band, ...]  # of the hold (win / amount staked) after N rounds
 
 
 @dataclass(frozen=True)
@@ -184,8 +186,10 @@ class ParSheet:
         <ParSheet 'Main' of 8 decks (416 cards): 2 wagers: banker, player; expected hold 1.1465%>
         """
         hold = f"; expected hold {percent_text(self.hold.mean)}" if self.hold else ""
-        return (f"<ParSheet {self.title!r} of {self.shoe.describe()}: "
-                f"{bet_list([w.id for w in self.wagers]).replace('bet', 'wager', 1)}{hold}>")
+        return (
+            f"<ParSheet {self.title!r} of {self.shoe.describe()}: "
+            f"{bet_list([w.id for w in self.wagers]).replace('bet', 'wager', 1)}{hold}>"
+        )
 
     def _repr_html_(self) -> str | None:
         """A notebook's table of every wager's return table (pandas; ``None`` without it)."""
@@ -199,20 +203,40 @@ class ParSheet:
 
     def to_frame(self):
         """The return tables of every wager: wager, event, pays, ways, probability, return, one_in."""
-        return data_frame([{"wager": w.bet.id, "event": r.event, "pays": r.pays, "ways": r.ways,
-                            "probability": r.probability, "return": r.ret, "one_in": r.one_in}
-                           for w in self.wagers for r in w.rows])
+        return data_frame(
+            [
+                {
+                    "wager": w.bet.id,
+                    "event": r.event,
+                    "pays": r.pays,
+                    "ways": r.ways,
+                    "probability": r.probability,
+                    "return": r.ret,
+                    "one_in": r.one_in,
+                }
+                for w in self.wagers
+                for r in w.rows
+            ]
+        )
 
 
 def return_rows(r: BetResult) -> tuple[ReturnRow, ...]:
-    return tuple(ReturnRow(e.event, e.pays, e.ways, e.probability, e.pays * e.probability,
-                           Fraction(r.deals, e.ways) if e.ways else None) for e in r.events)
+    return tuple(
+        ReturnRow(
+            e.event,
+            e.pays,
+            e.ways,
+            e.probability,
+            e.pays * e.probability,
+            Fraction(r.deals, e.ways) if e.ways else None,
+        )
+        for e in r.events
+    )
 
 
 def bands(mean: Fraction, variance: Fraction, rounds=ROUNDS) -> tuple[Band, ...]:
     """Bands of the sum of ``n`` rounds of mean ``mean`` and variance ``variance``."""
-    return tuple(Band(n, n * mean, {c: z_value(c) * math.sqrt(n * variance) for c in BAND_LEVELS})
-                 for n in rounds)
+    return tuple(Band(n, n * mean, {c: z_value(c) * math.sqrt(n * variance) for c in BAND_LEVELS}) for n in rounds)
 
 
 @overload
@@ -229,12 +253,22 @@ def rules_at(rules, shoe: Shoe, best: bool = False):
     or with ``best`` the Player's exact best play of ``rules``' option for that shoe."""
     if best:
         from ..core.choice import best_rules
+
         rules = best_rules(rules, shoe.value_counts)[0]
     return None if rules is None or rules.is_default else rules
 
 
-def parsheet(shoe: Shoe, bets: tuple[Bet, ...], by_decks=BY_DECKS, rounds=ROUNDS, title: str = "Selected bets",
-             solver: Solver | None = None, rules=None, best: bool = False, effects=None) -> ParSheet:
+def parsheet(
+    shoe: Shoe,
+    bets: tuple[Bet, ...],
+    by_decks=BY_DECKS,
+    rounds=ROUNDS,
+    title: str = "Selected bets",
+    solver: Solver | None = None,
+    rules=None,
+    best: bool = False,
+    effects=None,
+) -> ParSheet:
     """The par sheet of ``bets`` dealt from ``shoe`` under ``rules`` (Punto Banco by default;
     ``best``: the Player plays ``rules``' option best, for each shoe, :func:`rules_at`).
 
@@ -251,13 +285,19 @@ def parsheet(shoe: Shoe, bets: tuple[Bet, ...], by_decks=BY_DECKS, rounds=ROUNDS
         s = Shoe.standard(d)
         if s == shoe:
             return result
-        if best:                                   # the best play depends on the shoe
+        if best:  # the best play depends on the shoe
             r = rules_at(rules, s, best)
             return (solver if r == played else Solver(bets, rules=r)).solve(s)
         return solver.solve(s)
+
     by = {d: other(d) for d in by_decks}
-    if effects is None or effects.shoe != shoe or effects.cards != 1 or effects.rules != played \
-            or not all(b.id in effects.bets for b in bets):
+    if (
+        effects is None
+        or effects.shoe != shoe
+        or effects.cards != 1
+        or effects.rules != played
+        or not all(b.id in effects.bets for b in bets)
+    ):
         effects = effects_of_removal(shoe, bets, solver=solver)
     effects = effects.bets
     wagers = []
@@ -266,18 +306,30 @@ def parsheet(shoe: Shoe, bets: tuple[Bet, ...], by_decks=BY_DECKS, rounds=ROUNDS
         be = breakeven(r)
         eff = effects[b.id]
         tags = eff.tags()
-        wagers.append(Wager(
-            bet=b, rows=return_rows(r), ev=r.ev, variance=r.variance, hit_frequency=r.hit_frequency,
-            push_probability=sum((e.probability for e in r.events if e.pays == 0), Fraction(0)),
-            house_edge_by_decks={d: by[d].bet(b.id).house_edge for d in by_decks},
-            breakeven_event=be.event, breakeven_pays=_fraction(be.pays), breakeven_current=_fraction(be.current),
-            effects={rk: eff.effect(rk) for rk in RANKS}, tags=tags,
-            tags_correlation=None if eff.vanishes else eff.correlation(tags),
-            bands=bands(r.ev, r.variance, rounds)))
+        wagers.append(
+            Wager(
+                bet=b,
+                rows=return_rows(r),
+                ev=r.ev,
+                variance=r.variance,
+                hit_frequency=r.hit_frequency,
+                push_probability=sum((e.probability for e in r.events if e.pays == 0), Fraction(0)),
+                house_edge_by_decks={d: by[d].bet(b.id).house_edge for d in by_decks},
+                breakeven_event=be.event,
+                breakeven_pays=_fraction(be.pays),
+                breakeven_current=_fraction(be.current),
+                effects={rk: eff.effect(rk) for rk in RANKS},
+                tags=tags,
+                tags_correlation=None if eff.vanishes else eff.correlation(tags),
+                bands=bands(r.ev, r.variance, rounds),
+            )
+        )
     hold, note = None, ""
     if len(bets) > MAX_HOLD_WAGERS:
-        note = (f"the hold band is not computed for more than {MAX_HOLD_WAGERS} wagers (it needs the joint "
-                f"counts of all {len(bets) * (len(bets) - 1) // 2:,} pairs); name fewer bets")
+        note = (
+            f"the hold band is not computed for more than {MAX_HOLD_WAGERS} wagers (it needs the joint "
+            f"counts of all {len(bets) * (len(bets) - 1) // 2:,} pairs); name fewer bets"
+        )
     elif len(bets) > 1:
         try:
             hold = table_hold(shoe, bets, result, rounds, played)
@@ -288,12 +340,13 @@ def parsheet(shoe: Shoe, bets: tuple[Bet, ...], by_decks=BY_DECKS, rounds=ROUNDS
 
 # -- the table's hold: covariances from exact joint counts ----------------------------
 
+
 def _both(a: Condition | None, b: Condition | None) -> Condition:
     parts = [c for c in (a, b) if c is not None]
     if len(parts) == 1:
         return parts[0]
     x, y = parts
-    return x & y            # keeps what the card engine must know of both
+    return x & y  # keeps what the card engine must know of both
 
 
 def joint_bet(i: Bet, j: Bet, bet_id: str = "joint") -> Bet:
@@ -306,18 +359,29 @@ def joint_bet(i: Bet, j: Bet, bet_id: str = "joint") -> Bet:
     """
     side_i = [(e.event, e.pays, e.when) for e in i.events] + [(i.otherwise_event, i.otherwise, None)]
     side_j = [(e.event, e.pays, e.when) for e in j.events] + [(j.otherwise_event, j.otherwise, None)]
-    events = tuple(Event(f"{ea} / {eb}", pa * pb, _both(ca, cb))
-                   for ea, pa, ca in side_i for eb, pb, cb in side_j if ca is not None or cb is not None)
-    return Bet(bet_id, f"{i.name} with {j.name}", "", events,
-               i.otherwise * j.otherwise, f"{i.otherwise_event} / {j.otherwise_event}")
+    events = tuple(
+        Event(f"{ea} / {eb}", pa * pb, _both(ca, cb))
+        for ea, pa, ca in side_i
+        for eb, pb, cb in side_j
+        if ca is not None or cb is not None
+    )
+    return Bet(
+        bet_id,
+        f"{i.name} with {j.name}",
+        "",
+        events,
+        i.otherwise * j.otherwise,
+        f"{i.otherwise_event} / {j.otherwise_event}",
+    )
 
 
 #: Most class sequences the card engine enumerates for one joint bet of a hold band.
 HOLD_BUDGET = 8_000_000
 
 
-def covariances(shoe: Shoe, bets: tuple[Bet, ...], evs: dict[str, Fraction],
-                rules=None) -> dict[tuple[str, str], Fraction]:
+def covariances(
+    shoe: Shoe, bets: tuple[Bet, ...], evs: dict[str, Fraction], rules=None
+) -> dict[tuple[str, str], Fraction]:
     """Exact covariance of the net results of one unit on each of two wagers settled on the
     same coup, for every pair ``(a, b)`` of ``bets`` in order (``a`` before ``b``).
 
@@ -334,8 +398,9 @@ def covariances(shoe: Shoe, bets: tuple[Bet, ...], evs: dict[str, Fraction],
     >>> f"{float(cov['banker', 'player']):.6f}"   # -0.95 P(B) - P(P) - EV_B EV_P
     '-0.882045'
     """
-    pairs = {(i.id, j.id): joint_bet(i, j, f"joint_{n}_{m}") for n, i in enumerate(bets)
-             for m, j in enumerate(bets) if m > n}
+    pairs = {
+        (i.id, j.id): joint_bet(i, j, f"joint_{n}_{m}") for n, i in enumerate(bets) for m, j in enumerate(bets) if m > n
+    }
     if not pairs:
         return {}
     joint = Solver(tuple(pairs.values()), rules=rules, budget=HOLD_BUDGET, fallback=False).solve(shoe)
@@ -353,6 +418,9 @@ def table_hold(shoe: Shoe, bets: tuple[Bet, ...], result, rounds=ROUNDS, rules=N
     k = len(bets)
     mean_win = -sum(evs.values(), Fraction(0))
     per_unit = variance / (k * k)
-    return Hold(tuple(b.id for b in bets), mean_win / k, per_unit,
-                tuple(Band(n, mean_win / k, {c: z_value(c) * math.sqrt(per_unit / n) for c in BAND_LEVELS})
-                      for n in rounds))
+    return Hold(
+        tuple(b.id for b in bets),
+        mean_win / k,
+        per_unit,
+        tuple(Band(n, mean_win / k, {c: z_value(c) * math.sqrt(per_unit / n) for c in BAND_LEVELS}) for n in rounds),
+    )

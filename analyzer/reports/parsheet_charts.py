@@ -42,8 +42,13 @@ def bands_chart(w: Wager, path: Path, max_rounds: int = 1_000_000) -> None:
     fig, ax = plt.subplots(figsize=(7, 4))
     for level, shade in zip(reversed(LEVELS), ("#deebf7", "#c6dbef", "#9ecae1")):
         z = z_value(level)
-        ax.fill_between(n, [ev - z * sd / math.sqrt(x) for x in n], [ev + z * sd / math.sqrt(x) for x in n],
-                        color=shade, label=f"{level}%")
+        ax.fill_between(
+            n,
+            [ev - z * sd / math.sqrt(x) for x in n],
+            [ev + z * sd / math.sqrt(x) for x in n],
+            color=shade,
+            label=f"{level}%",
+        )
     ax.plot(n, [ev] * len(n), color="black", label=f"EV {ev:.4f}%")
     ax.axhline(0, color="grey", linewidth=0.6)
     ax.set_xscale("log")

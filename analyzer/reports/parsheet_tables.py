@@ -20,30 +20,40 @@ from .parsheet import BAND_LEVELS, VI_LEVELS, ParSheet, Wager
 if TYPE_CHECKING:
     from .approval import Approval
 
-RULES_TEXT = ("Standard Punto Banco (analyzer/core/RULES.md): Player, Banker, Player, Banker; a two-card "
-              "8 or 9 (natural) ends the coup; otherwise Player draws on 0-5 and stands on 6-7; Banker "
-              "draws on 0-5 if Player stood, else by its total and the point value of Player's third card "
-              "(table below); each hand takes at most one third card; the higher total wins, equal totals tie.")
+RULES_TEXT = (
+    "Standard Punto Banco (analyzer/core/RULES.md): Player, Banker, Player, Banker; a two-card "
+    "8 or 9 (natural) ends the coup; otherwise Player draws on 0-5 and stands on 6-7; Banker "
+    "draws on 0-5 if Player stood, else by its total and the point value of Player's third card "
+    "(table below); each hand takes at most one third card; the higher total wins, equal totals tie."
+)
 
-COUNTING_TEXT = ("Every count is over the cycle of ordered six-card deals, N (N-1) (N-2) (N-3) (N-4) (N-5) "
-                 "for a shoe of N cards: a coup that ends after four or five cards is counted once for "
-                 "every way the unused positions could be filled. 'Combinations' are such deals, "
-                 "probability = combinations / deals.")
+COUNTING_TEXT = (
+    "Every count is over the cycle of ordered six-card deals, N (N-1) (N-2) (N-3) (N-4) (N-5) "
+    "for a shoe of N cards: a coup that ends after four or five cards is counted once for "
+    "every way the unused positions could be filled. 'Combinations' are such deals, "
+    "probability = combinations / deals."
+)
 
-HOLD_TEXT = ("Hold (win to drop): one unit on each wager every round; the house's win divided by the "
-             "units staked (the drop, here the handle). Its variance includes the covariances of the "
-             "wagers, which are settled on the same coup, from exact joint counts.")
+HOLD_TEXT = (
+    "Hold (win to drop): one unit on each wager every round; the house's win divided by the "
+    "units staked (the drop, here the handle). Its variance includes the covariances of the "
+    "wagers, which are settled on the same coup, from exact joint counts."
+)
 
-BANDS_TEXT = ("Bands: the player's net result in units after N rounds of one unit, "
-              "N x EV +- z x sd x sqrt(N) (normal approximation; z = 1.645, 1.960, 2.576).")
+BANDS_TEXT = (
+    "Bands: the player's net result in units after N rounds of one unit, "
+    "N x EV +- z x sd x sqrt(N) (normal approximation; z = 1.645, 1.960, 2.576)."
+)
 
 
 def rules_text(rules=None) -> str:
     """The rules paragraph of a par sheet: :data:`RULES_TEXT`, or the rule set's description."""
     if rules is None or rules.is_default:
         return RULES_TEXT
-    return (f"Rules: {rules.describe()}. Player, Banker, Player, Banker; each hand takes at most one third "
-            "card; the higher total wins, equal totals tie; Banker's third card by the table below.")
+    return (
+        f"Rules: {rules.describe()}. Player, Banker, Player, Banker; each hand takes at most one third "
+        "card; the higher total wins, equal totals tie; Banker's third card by the table below."
+    )
 
 
 def banker_table(rules=None) -> tuple[tuple[tuple[int, ...], str, str], ...]:
@@ -54,8 +64,12 @@ def rules_dict(rules=None) -> dict:
     rows = [{"banker_total": list(t), "player_third_card_draw": d, "stand": s} for t, d, s in banker_table(rules)]
     if rules is None or rules.is_default:
         return {"game": "Punto Banco", "source": "analyzer/core/RULES.md", "text": RULES_TEXT, "banker_draws": rows}
-    d = {"game": rules.name, "text": rules_text(rules), "naturals": format_values(rules.naturals),
-         "player_draws": format_values(rules.player_draws)}
+    d = {
+        "game": rules.name,
+        "text": rules_text(rules),
+        "naturals": format_values(rules.naturals),
+        "player_draws": format_values(rules.player_draws),
+    }
     if rules.player_option:
         d["player_option"] = format_values(rules.player_option)
     if rules.player_hands:
@@ -79,10 +93,23 @@ def _fl(x: float) -> str:
 
 # -- Markdown ----------------------------------------------------------------------------
 
+
 def _summary_rows(sheet: ParSheet) -> list[list[str]]:
-    return [[w.id, w.bet.name, percent(w.house_edge, 4), percent(w.rtp, 4), percent(w.hit_frequency, 4),
-             _pct(w.element_of_risk), f"{w.std_dev:.4f}", f"{w.volatility_index[90]:.4f}",
-             f"{w.volatility_index[95]:.4f}", pays_text(w.max_payout)] for w in sheet.wagers]
+    return [
+        [
+            w.id,
+            w.bet.name,
+            percent(w.house_edge, 4),
+            percent(w.rtp, 4),
+            percent(w.hit_frequency, 4),
+            _pct(w.element_of_risk),
+            f"{w.std_dev:.4f}",
+            f"{w.volatility_index[90]:.4f}",
+            f"{w.volatility_index[95]:.4f}",
+            pays_text(w.max_payout),
+        ]
+        for w in sheet.wagers
+    ]
 
 
 def _wager_markdown(w: Wager, deals: int, h: str) -> list[str]:
@@ -94,28 +121,65 @@ def _wager_markdown(w: Wager, deals: int, h: str) -> list[str]:
     rows.append([w.bet.otherwise_event, "otherwise", pays_text(w.bet.otherwise)])
     out += [md_table(rows, ["event", "when", "pays"]), ""]
     out += [f"{h}# Return table", ""]
-    rows = [[r.event, pays_text(r.pays), str(r.ways), exact(r.probability), decimal(r.probability, 8),
-             exact(r.ret), decimal(r.ret, 8), _one_in(r.one_in)] for r in w.rows]
-    rows.append(["total", "", str(sum(r.ways for r in w.rows)), exact(sum(r.probability for r in w.rows)),
-                 decimal(1, 8), exact(w.ev), decimal(w.ev, 8), ""])
-    out += [md_table(rows, ["event", "pays", "combinations", "probability", "decimal", "return", "decimal",
-                            "1 in N"], ["left", "left"] + ["right"] * 6), ""]
+    rows = [
+        [
+            r.event,
+            pays_text(r.pays),
+            str(r.ways),
+            exact(r.probability),
+            decimal(r.probability, 8),
+            exact(r.ret),
+            decimal(r.ret, 8),
+            _one_in(r.one_in),
+        ]
+        for r in w.rows
+    ]
+    rows.append(
+        [
+            "total",
+            "",
+            str(sum(r.ways for r in w.rows)),
+            exact(sum(r.probability for r in w.rows)),
+            decimal(1, 8),
+            exact(w.ev),
+            decimal(w.ev, 8),
+            "",
+        ]
+    )
+    out += [
+        md_table(
+            rows,
+            ["event", "pays", "combinations", "probability", "decimal", "return", "decimal", "1 in N"],
+            ["left", "left"] + ["right"] * 6,
+        ),
+        "",
+    ]
     out += [f"{h}# Figures", ""]
-    rows = [["house edge", exact(w.house_edge), percent(w.house_edge, 6)],
-            ["return to player (RTP)", exact(w.rtp), percent(w.rtp, 6)],
-            ["hit frequency", exact(w.hit_frequency), percent(w.hit_frequency, 6)],
-            ["push probability", exact(w.push_probability), percent(w.push_probability, 6)],
-            ["element of risk (edge per resolved bet)", exact_or_none(w.element_of_risk) or "n/a",
-             _pct(w.element_of_risk, 6)],
-            ["variance per unit", exact(w.variance), decimal(w.variance, 8)],
-            ["standard deviation per unit", "", f"{w.std_dev:.8f}"]]
+    rows = [
+        ["house edge", exact(w.house_edge), percent(w.house_edge, 6)],
+        ["return to player (RTP)", exact(w.rtp), percent(w.rtp, 6)],
+        ["hit frequency", exact(w.hit_frequency), percent(w.hit_frequency, 6)],
+        ["push probability", exact(w.push_probability), percent(w.push_probability, 6)],
+        [
+            "element of risk (edge per resolved bet)",
+            exact_or_none(w.element_of_risk) or "n/a",
+            _pct(w.element_of_risk, 6),
+        ],
+        ["variance per unit", exact(w.variance), decimal(w.variance, 8)],
+        ["standard deviation per unit", "", f"{w.std_dev:.8f}"],
+    ]
     rows += [[f"volatility index {c}% (z x sd)", "", f"{vi:.8f}"] for c, vi in w.volatility_index.items()]
     rows.append(["largest payout", exact(w.max_payout), pays_text(w.max_payout)])
     if w.breakeven_pays is None:
         rows.append([f"break-even pays of '{w.breakeven_event}'", "none", "the event never happens"])
     else:
-        rows.append([f"break-even pays of '{w.breakeven_event}' (now {pays_text(w.breakeven_current)})",
-                     exact(w.breakeven_pays), f"{float(w.breakeven_pays):.6f}:1"])
+        rows.append(
+            [
+                f"break-even pays of '{w.breakeven_event}' (now {pays_text(w.breakeven_current)})",
+                exact(w.breakeven_pays),
+                f"{float(w.breakeven_pays):.6f}:1",
+            ]
+        )
     if w.breakeven_commission is not None:
         rows.append(["break-even commission", exact(w.breakeven_commission), percent(w.breakeven_commission, 4)])
     out += [md_table(rows, ["figure", "exact", "decimal"], ["left", "right", "right"]), ""]
@@ -127,46 +191,93 @@ def _wager_markdown(w: Wager, deals: int, h: str) -> list[str]:
         out += ["Every effect of removing one card is exactly 0: no linear count can find an edge.", ""]
     else:
         rows = [[rk, "n/a" if e is None else percent(e, 6), str(w.tags[rk])] for rk, e in w.effects.items()]
-        corr = ("n/a (the tags are constant)" if w.tags_correlation is None
-                else f"{w.tags_correlation:.4f}")
-        out += [md_table(rows, ["rank removed", "change in EV", "tag"], ["left", "right", "right"]), "",
-                f"Betting correlation of the tags with the effects: {corr}.", ""]
+        corr = "n/a (the tags are constant)" if w.tags_correlation is None else f"{w.tags_correlation:.4f}"
+        out += [
+            md_table(rows, ["rank removed", "change in EV", "tag"], ["left", "right", "right"]),
+            "",
+            f"Betting correlation of the tags with the effects: {corr}.",
+            "",
+        ]
     out += [f"{h}# Confidence bands", ""]
-    rows = [[f"{b.rounds:,}", _fl(float(b.mean))] + [" to ".join(_fl(x) for x in b.interval(c)) for c in BAND_LEVELS]
-            for b in w.bands]
-    out += [md_table(rows, ["rounds", "expected net (units)"] + [f"{c}% band" for c in BAND_LEVELS],
-                     ["right"] * (2 + len(BAND_LEVELS))), ""]
+    rows = [
+        [f"{b.rounds:,}", _fl(float(b.mean))] + [" to ".join(_fl(x) for x in b.interval(c)) for c in BAND_LEVELS]
+        for b in w.bands
+    ]
+    out += [
+        md_table(
+            rows,
+            ["rounds", "expected net (units)"] + [f"{c}% band" for c in BAND_LEVELS],
+            ["right"] * (2 + len(BAND_LEVELS)),
+        ),
+        "",
+    ]
     return out
 
 
 def _sheet_markdown(sheet: ParSheet, h: str, rules_line: bool = False, approval: Approval | None = None) -> list[str]:
-    out = [f"- Shoe: {sheet.shoe.describe()}",
-           f"- Deals in the cycle: {sheet.deals} ({deals_formula(sheet.shoe.cards)})", ""]
+    out = [
+        f"- Shoe: {sheet.shoe.describe()}",
+        f"- Deals in the cycle: {sheet.deals} ({deals_formula(sheet.shoe.cards)})",
+        "",
+    ]
     if rules_line:
         # rules_line: the sheets' rules differ (a best play); a sheet whose best play is Punto
         # Banco's has rules None (a rules file that is Punto Banco with an option can give it)
         from ..core.rules import PUNTO_BANCO
+
         out.insert(1, f"- Rules: {(sheet.rules or PUNTO_BANCO).describe()}")
     out += [f"{h} Summary", ""]
-    out += [md_table(_summary_rows(sheet), ["wager", "name", "house edge", "RTP", "hit frequency",
-                                            "element of risk", "sd", "VI 90%", "VI 95%", "largest payout"],
-                     ["left", "left"] + ["right"] * 8), ""]
+    out += [
+        md_table(
+            _summary_rows(sheet),
+            [
+                "wager",
+                "name",
+                "house edge",
+                "RTP",
+                "hit frequency",
+                "element of risk",
+                "sd",
+                "VI 90%",
+                "VI 95%",
+                "largest payout",
+            ],
+            ["left", "left"] + ["right"] * 8,
+        ),
+        "",
+    ]
     if sheet.hold is not None:
         hold = sheet.hold
-        out += [f"{h} Table hold", "", HOLD_TEXT, "",
-                f"Expected hold {exact(hold.mean)} = {percent(hold.mean, 4)} of the drop, over "
-                f"{len(hold.wagers)} wagers ({', '.join(hold.wagers)}); standard deviation of the house's "
-                f"win per unit staked in one round {float(hold.variance) ** 0.5:.6f}.", ""]
-        rows = [[f"{b.rounds:,}", percent(b.mean, 4)] +
-                [" to ".join(f"{x:.4%}" for x in b.interval(c)) for c in BAND_LEVELS] for b in hold.bands]
-        out += [md_table(rows, ["rounds", "expected hold"] + [f"{c}% band" for c in BAND_LEVELS],
-                         ["right"] * (2 + len(BAND_LEVELS))), ""]
+        out += [
+            f"{h} Table hold",
+            "",
+            HOLD_TEXT,
+            "",
+            f"Expected hold {exact(hold.mean)} = {percent(hold.mean, 4)} of the drop, over "
+            f"{len(hold.wagers)} wagers ({', '.join(hold.wagers)}); standard deviation of the house's "
+            f"win per unit staked in one round {float(hold.variance) ** 0.5:.6f}.",
+            "",
+        ]
+        rows = [
+            [f"{b.rounds:,}", percent(b.mean, 4)]
+            + [" to ".join(f"{x:.4%}" for x in b.interval(c)) for c in BAND_LEVELS]
+            for b in hold.bands
+        ]
+        out += [
+            md_table(
+                rows,
+                ["rounds", "expected hold"] + [f"{c}% band" for c in BAND_LEVELS],
+                ["right"] * (2 + len(BAND_LEVELS)),
+            ),
+            "",
+        ]
     elif sheet.hold_note:
         out += [f"*({sheet.hold_note})*", ""]
     for w in sheet.wagers:
         out += _wager_markdown(w, sheet.deals, h)
     if approval is not None:
         from .approval_tables import approval_markdown
+
         out += approval_markdown(approval, h)
     return out
 
@@ -185,8 +296,13 @@ def parsheet_markdown(sheets: list[ParSheet], command: str, approvals: list[Appr
     """The Markdown document; ``approvals`` (one per sheet) adds the approval figures after the wagers."""
     rules = sheets[0].rules
     out = [f"# Par sheet: {sheets[0].title}", "", rules_text(rules), ""]
-    out += [md_table([[", ".join(map(str, t)), d, s] for t, d, s in banker_table(rules)],
-                     ["Banker total", "draws when Player's third card is", "stands when it is"]), ""]
+    out += [
+        md_table(
+            [[", ".join(map(str, t)), d, s] for t, d, s in banker_table(rules)],
+            ["Banker total", "draws when Player's third card is", "stands when it is"],
+        ),
+        "",
+    ]
     out += [COUNTING_TEXT, "", BANDS_TEXT, "", f"Reproduce: `{command}`", ""]
     extra = _approvals(sheets, approvals)
     if len(sheets) == 1:
@@ -199,6 +315,7 @@ def parsheet_markdown(sheets: list[ParSheet], command: str, approvals: list[Appr
 
 
 # -- JSON ---------------------------------------------------------------------------------
+
 
 def _x(d: dict, key: str, value: Fraction | None) -> None:
     d[key] = exact_or_none(value)
@@ -213,13 +330,26 @@ def band_dict(b) -> dict:
 
 
 def wager_dict(w: Wager) -> dict:
-    d: dict = {"id": w.id, "name": w.bet.name, "description": w.bet.description,
-               "pay_table": [{"event": e.event, "when": e.when.text, "pays": exact(e.pays)} for e in w.bet.events]
-               + [{"event": w.bet.otherwise_event, "when": "otherwise", "pays": exact(w.bet.otherwise)}],
-               "return_table": [{"event": r.event, "pays": exact(r.pays), "ways": r.ways,
-                                 "probability": exact(r.probability), "probability_float": to_float(r.probability),
-                                 "return": exact(r.ret), "return_float": to_float(r.ret),
-                                 "one_in": to_float(r.one_in)} for r in w.rows]}
+    d: dict = {
+        "id": w.id,
+        "name": w.bet.name,
+        "description": w.bet.description,
+        "pay_table": [{"event": e.event, "when": e.when.text, "pays": exact(e.pays)} for e in w.bet.events]
+        + [{"event": w.bet.otherwise_event, "when": "otherwise", "pays": exact(w.bet.otherwise)}],
+        "return_table": [
+            {
+                "event": r.event,
+                "pays": exact(r.pays),
+                "ways": r.ways,
+                "probability": exact(r.probability),
+                "probability_float": to_float(r.probability),
+                "return": exact(r.ret),
+                "return_float": to_float(r.ret),
+                "one_in": to_float(r.one_in),
+            }
+            for r in w.rows
+        ],
+    }
     for key in ("ev", "house_edge", "rtp", "hit_frequency", "push_probability", "element_of_risk", "variance"):
         _x(d, key, getattr(w, key))
     d["std_dev"] = w.std_dev
@@ -239,18 +369,28 @@ def wager_dict(w: Wager) -> dict:
 
 
 def sheet_dict(sheet: ParSheet, approval: Approval | None = None) -> dict:
-    d = {"title": sheet.title, "shoe": shoe_json(sheet), "deals": sheet.deals,
-         "wagers": [wager_dict(w) for w in sheet.wagers]}
+    d = {
+        "title": sheet.title,
+        "shoe": shoe_json(sheet),
+        "deals": sheet.deals,
+        "wagers": [wager_dict(w) for w in sheet.wagers],
+    }
     if sheet.hold is not None:
         hold = sheet.hold
-        d["table_hold"] = {"definition": HOLD_TEXT, "wagers": list(hold.wagers),
-                           "mean": exact(hold.mean), "mean_float": to_float(hold.mean),
-                           "variance": exact(hold.variance), "variance_float": to_float(hold.variance),
-                           "bands": [band_dict(b) for b in hold.bands]}
+        d["table_hold"] = {
+            "definition": HOLD_TEXT,
+            "wagers": list(hold.wagers),
+            "mean": exact(hold.mean),
+            "mean_float": to_float(hold.mean),
+            "variance": exact(hold.variance),
+            "variance_float": to_float(hold.variance),
+            "bands": [band_dict(b) for b in hold.bands],
+        }
     elif sheet.hold_note:
         d["table_hold"] = {"note": sheet.hold_note}
     if approval is not None:
         from .approval_tables import approval_dict
+
         d["approval"] = approval_dict(approval)
     return d
 
@@ -263,8 +403,13 @@ def parsheet_dict(sheets: list[ParSheet], approvals: list[Approval] | None = Non
     if len(sheets) == 1:
         return {**head, **sheet_dict(sheets[0], extra[0])}
     differ = _rules_differ(sheets)
-    return {**head, "sheets": [{"rules": rules_dict(s.rules), **sheet_dict(s, a)} if differ else sheet_dict(s, a)
-                               for s, a in zip(sheets, extra)]}
+    return {
+        **head,
+        "sheets": [
+            {"rules": rules_dict(s.rules), **sheet_dict(s, a)} if differ else sheet_dict(s, a)
+            for s, a in zip(sheets, extra)
+        ],
+    }
 
 
 def parsheet_json(sheets: list[ParSheet], approvals: list[Approval] | None = None) -> str:
@@ -283,15 +428,33 @@ def parsheet_csv(sheets: list[ParSheet], approvals: list[Approval] | None = None
     for s, a in zip(sheets, _approvals(sheets, approvals)):
         lead = [s.shoe.decks if s.shoe.decks is not None else "", s.shoe.cards]
         for w in s.wagers:
+
             def put(section, item, value=None, pays="", ways="", flt=None, w=w, lead=lead):
-                rows.append(lead + [w.id, section, item, pays, ways, exact_or_none(value) or "",
-                                    decimal(value, 15) if value is not None else
-                                    ("" if flt is None else repr(flt))])
+                rows.append(
+                    lead
+                    + [
+                        w.id,
+                        section,
+                        item,
+                        pays,
+                        ways,
+                        exact_or_none(value) or "",
+                        decimal(value, 15) if value is not None else ("" if flt is None else repr(flt)),
+                    ]
+                )
+
             for r in w.rows:
                 put("return", r.event, r.ret, exact(r.pays), r.ways)
             put("return", "total", w.ev, "", sum(r.ways for r in w.rows))
-            for key in ("house_edge", "rtp", "hit_frequency", "push_probability", "element_of_risk",
-                        "variance", "max_payout"):
+            for key in (
+                "house_edge",
+                "rtp",
+                "hit_frequency",
+                "push_probability",
+                "element_of_risk",
+                "variance",
+                "max_payout",
+            ):
                 put("figure", key, getattr(w, key))
             put("figure", "std_dev", flt=w.std_dev)
             for c in VI_LEVELS:
@@ -317,5 +480,6 @@ def parsheet_csv(sheets: list[ParSheet], approvals: list[Approval] | None = None
                     rows.append(lead + ["table", "hold", f"{b.rounds}:{c}:high", "", "", "", repr(hi)])
         if a is not None:
             from .approval_tables import approval_csv_rows
+
             rows.extend(lead + r for r in approval_csv_rows(a))
     return csv_text(rows, CSV_HEADERS)

@@ -63,10 +63,10 @@ def _events(bet):
 class RollingChips:
     """The exact figures of a non-negotiable chip bet on one bet until it is lost."""
 
-    loss: Fraction                 # P(a hand loses the chip)
-    cash: Fraction                 # E[cash paid per hand, per chip]
+    loss: Fraction  # P(a hand loses the chip)
+    cash: Fraction  # E[cash paid per hand, per chip]
     chips: int
-    wash_quantiles: tuple[tuple[Fraction, int], ...]   # (q, smallest h with P(H <= h) >= q)
+    wash_quantiles: tuple[tuple[Fraction, int], ...]  # (q, smallest h with P(H <= h) >= q)
 
     @property
     def plays_per_chip(self) -> Fraction:
@@ -95,7 +95,7 @@ class RollingChips:
 
     @property
     def wash_variance(self) -> Fraction:
-        return self.chips * (1 - self.loss) / self.loss ** 2
+        return self.chips * (1 - self.loss) / self.loss**2
 
     def theoretical_win(self, chip_value=1) -> Fraction:
         """The house's expected win on the chips washed, in money."""
@@ -103,9 +103,14 @@ class RollingChips:
 
     def to_frame(self):
         """The figures, one row each (pandas)."""
-        rows = [("plays_per_chip", self.plays_per_chip), ("cash_per_chip", self.cash_per_chip),
-                ("edge_per_chip", self.edge_per_chip), ("edge_per_hand", self.edge_per_hand),
-                ("hands_to_wash_mean", self.wash_mean), ("hands_to_wash_variance", self.wash_variance)]
+        rows = [
+            ("plays_per_chip", self.plays_per_chip),
+            ("cash_per_chip", self.cash_per_chip),
+            ("edge_per_chip", self.edge_per_chip),
+            ("edge_per_hand", self.edge_per_hand),
+            ("hands_to_wash_mean", self.wash_mean),
+            ("hands_to_wash_variance", self.wash_variance),
+        ]
         rows += [(f"hands_to_wash_{q * 100}%", Fraction(h)) for q, h in self.wash_quantiles]
         return data_frame([{"figure": k, "value": v} for k, v in rows])
 
@@ -121,8 +126,9 @@ def rolling_chips(bet, chips: int = 1) -> RollingChips:
         raise ProgramError(f"the chips must be a whole number from 1 to {MAX_CHIPS:,}, got {chips!r}")
     events = _events(bet)
     loss = sum((p for p, y in events if y < 0), Fraction(0))
-    cash = sum((p * y for p, y in events if y > 0), Fraction(0)) + \
-        sum((p * (1 + y) for p, y in events if -1 < y < 0), Fraction(0))
+    cash = sum((p * y for p, y in events if y > 0), Fraction(0)) + sum(
+        (p * (1 + y) for p, y in events if -1 < y < 0), Fraction(0)
+    )
     if loss == 0:
         raise ProgramError("this bet never loses: a rolling chip on it is never washed")
     if wash_seconds(loss, chips) > WASH_BUDGET:
@@ -130,8 +136,10 @@ def rolling_chips(bet, chips: int = 1) -> RollingChips:
         while lo < hi:
             mid = (lo + hi + 1) // 2
             lo, hi = (mid, hi) if wash_seconds(loss, mid) <= WASH_BUDGET else (lo, mid - 1)
-        raise ProgramError(f"the exact hands to wash {chips:,} chips are more work than the budget of "
-                           f"{WASH_BUDGET:g} s (about {wash_seconds(loss, chips):.0f} s); at most {lo:,} chips fit")
+        raise ProgramError(
+            f"the exact hands to wash {chips:,} chips are more work than the budget of "
+            f"{WASH_BUDGET:g} s (about {wash_seconds(loss, chips):.0f} s); at most {lo:,} chips fit"
+        )
     return RollingChips(loss, cash, chips, _wash_quantiles(loss, chips))
 
 
@@ -149,9 +157,9 @@ def _wash_quantiles(loss: Fraction, chips: int) -> tuple[tuple[Fraction, int], .
     L, D = loss.numerator, loss.denominator
     if L == D:
         return tuple((q, chips) for q in QUANTILES)
-    t = L ** chips                 # t_C
-    h, cum = chips, t              # cum = sum_{j<=h} t_j D**(h-j), over D**h
-    den = D ** chips
+    t = L**chips  # t_C
+    h, cum = chips, t  # cum = sum_{j<=h} t_j D**(h-j), over D**h
+    den = D**chips
     out = []
     for q in QUANTILES:
         while cum * q.denominator < q.numerator * den:
@@ -176,10 +184,10 @@ class Rebate:
     """A loss rebate on a trip: the rate(s), its exact value and the break-even rate."""
 
     tiers: tuple[Tier, ...]
-    value: Fraction               # expected money returned
-    house_win: Fraction           # -E[net]: the house's expected win before the rebate
-    covered_loss: Fraction        # E[L; L >= lowest threshold]
-    reach: Fraction               # P(L >= lowest threshold) (above 0 for a threshold of 0): any rebate at all
+    value: Fraction  # expected money returned
+    house_win: Fraction  # -E[net]: the house's expected win before the rebate
+    covered_loss: Fraction  # E[L; L >= lowest threshold]
+    reach: Fraction  # P(L >= lowest threshold) (above 0 for a threshold of 0): any rebate at all
 
     @property
     def player_expectation(self) -> Fraction:
@@ -198,7 +206,7 @@ class Program:
 
     trip: FlatTrip
     rebate: Rebate | None
-    wins: tuple[tuple[Fraction, Fraction, float], ...]    # (X, P(net >= X) exact, normal approximation)
+    wins: tuple[tuple[Fraction, Fraction, float], ...]  # (X, P(net >= X) exact, normal approximation)
 
     def to_frame(self):
         """P(net >= X) exact and by the normal approximation, one row per X (pandas)."""
@@ -207,8 +215,7 @@ class Program:
 
 def plan_trip(bet, hands: int, stake=1, budget: float | None = None) -> TripPlan:
     """The flat trip's plan (:func:`.sessions.trip_plan`): check it fits before any work."""
-    return trip_plan(_events(bet), hands, stake) if budget is None else \
-        trip_plan(_events(bet), hands, stake, budget)
+    return trip_plan(_events(bet), hands, stake) if budget is None else trip_plan(_events(bet), hands, stake, budget)
 
 
 def tiers_of(rate=None, threshold=0, tiers=None) -> tuple[Tier, ...]:
@@ -217,8 +224,7 @@ def tiers_of(rate=None, threshold=0, tiers=None) -> tuple[Tier, ...]:
     >>> [(str(t.threshold), str(t.rate)) for t in tiers_of(tiers=[(100, Fraction(1, 10)), (0, Fraction(1, 20))])]
     [('0', '1/20'), ('100', '1/10')]
     """
-    pairs = [(Fraction(threshold), Fraction(rate))] if tiers is None else \
-        [(Fraction(t), Fraction(r)) for t, r in tiers]
+    pairs = [(Fraction(threshold), Fraction(rate))] if tiers is None else [(Fraction(t), Fraction(r)) for t, r in tiers]
     for t, r in pairs:
         if not 0 <= r <= 1:
             raise ProgramError(f"a rebate rate must be from 0 to 100%, got {float(r) * 100:g}%")
@@ -230,8 +236,9 @@ def tiers_of(rate=None, threshold=0, tiers=None) -> tuple[Tier, ...]:
     return tuple(Tier(t, r) for t, r in pairs)
 
 
-def program(bet, hands: int, stake=1, rebate: tuple[Tier, ...] | None = None, wins=(),
-            plan: TripPlan | None = None) -> Program:
+def program(
+    bet, hands: int, stake=1, rebate: tuple[Tier, ...] | None = None, wins=(), plan: TripPlan | None = None
+) -> Program:
     """The exact trip of ``hands`` flat hands of ``stake``: the rebate's value and P(net >= X).
 
     >>> even = [(Fraction(1, 2), 1), (Fraction(1, 2), -1)]
@@ -287,7 +294,7 @@ class Exits:
     tiers: tuple[Tier, ...]
     value: Fraction
     full: Fraction
-    expected_hands: Fraction          # hands played under the best rule
+    expected_hands: Fraction  # hands played under the best rule
     bands: tuple[tuple[int, Fraction | None, Fraction | None, bool], ...]
     seconds: float
 
@@ -302,8 +309,9 @@ class Exits:
 
     def to_frame(self):
         """The band of going on after each number of hands played (pandas)."""
-        return data_frame([{"hands_played": t, "go_on_from": lo, "go_on_to": hi, "contiguous": c}
-                           for t, lo, hi, c in self.bands])
+        return data_frame(
+            [{"hands_played": t, "go_on_from": lo, "go_on_to": hi, "contiguous": c} for t, lo, hi, c in self.bands]
+        )
 
 
 def exits_seconds(plan: TripPlan, hands: int) -> float:
@@ -312,12 +320,13 @@ def exits_seconds(plan: TripPlan, hands: int) -> float:
     spread = max(ticks) - min(ticks)
     bits = max(plan.denominator.bit_length(), 1)
     ops = len(ticks) * 2 + 4
-    return sum((t * spread + 1) * ops * (_CELL_SECONDS + (1 + (hands - t) * bits // 64) * _LIMB_SECONDS)
-               for t in range(hands + 1))
+    return sum(
+        (t * spread + 1) * ops * (_CELL_SECONDS + (1 + (hands - t) * bits // 64) * _LIMB_SECONDS)
+        for t in range(hands + 1)
+    )
 
 
-def best_exits(bet, hands: int, stake=1, tiers: tuple[Tier, ...] | None = None,
-               budget: float = 5.0) -> Exits:
+def best_exits(bet, hands: int, stake=1, tiers: tuple[Tier, ...] | None = None, budget: float = 5.0) -> Exits:
     """The best stopping rule of a trip of at most ``hands`` hands under a loss rebate.
 
     Exact: with ``D`` the bet's denominator and ``Q`` a common denominator of the stop
@@ -341,8 +350,10 @@ def best_exits(bet, hands: int, stake=1, tiers: tuple[Tier, ...] | None = None,
         while lo < hi:
             mid = (lo + hi + 1) // 2
             lo, hi = (mid, hi) if exits_seconds(plan, mid) <= budget else (lo, mid - 1)
-        raise ProgramError(f"the best exits of {hands:,} hands are more exact work than the budget of {budget:g} s "
-                           f"(about {seconds:.0f} s); at most {lo:,} hands fit")
+        raise ProgramError(
+            f"the best exits of {hands:,} hands are more exact work than the budget of {budget:g} s "
+            f"(about {seconds:.0f} s); at most {lo:,} hands fit"
+        )
     tick, D = plan.tick, plan.denominator
     steps = [(w, int(plan.stake * y / tick)) for w, y in plan.weights]
     worst, best = min(s for _, s in steps), max(s for _, s in steps)
@@ -355,26 +366,26 @@ def best_exits(bet, hands: int, stake=1, tiers: tuple[Tier, ...] | None = None,
     def stop_value(b: int) -> int:
         money = b * tick
         loss = -money if money < 0 else Fraction(0)
-        reached = [t for t in tiers if loss >= t.threshold and loss > 0]     # tiers are sorted by threshold
+        reached = [t for t in tiers if loss >= t.threshold and loss > 0]  # tiers are sorted by threshold
         rate = reached[-1].rate if reached else Fraction(0)
         v = (money + rate * loss) * Q
         assert v.denominator == 1
         return v.numerator
 
     G = np.array([stop_value(lo_b + i) for i in range(size)], dtype=object)
-    A = G.copy()                       # after n hands: stop
-    B = G.copy()                       # playing every hand
-    H = np.zeros(size, dtype=object)   # expected hands still to play under the best rule, times D**(n-t)
+    A = G.copy()  # after n hands: stop
+    B = G.copy()  # playing every hand
+    H = np.zeros(size, dtype=object)  # expected hands still to play under the best rule, times D**(n-t)
     bands: list[tuple[int, Fraction | None, Fraction | None, bool]] = []
     for t in range(n - 1, -1, -1):
-        a, z = t * worst - lo_b, t * best - lo_b + 1          # nets reachable after t hands
+        a, z = t * worst - lo_b, t * best - lo_b + 1  # nets reachable after t hands
         cont = np.zeros(z - a, dtype=object)
         full = np.zeros(z - a, dtype=object)
         hands_on = np.zeros(z - a, dtype=object)
         for w, s in steps:
-            cont += A[a + s:z + s] * w
-            full += B[a + s:z + s] * w
-            hands_on += H[a + s:z + s] * w
+            cont += A[a + s : z + s] * w
+            full += B[a + s : z + s] * w
+            hands_on += H[a + s : z + s] * w
         scale = D ** (n - t)
         stop = G[a:z] * scale
         go = cont > stop
@@ -388,7 +399,15 @@ def best_exits(bet, hands: int, stake=1, tiers: tuple[Tier, ...] | None = None,
         else:
             bands.append((t, None, None, True))
         # outside the reachable nets the arrays keep values no one reads
-    total = D ** n * Q
+    total = D**n * Q
     zero = -lo_b
-    return Exits(n, plan.stake, tiers, Fraction(A[zero], total), Fraction(B[zero], total),
-                 Fraction(H[zero], D ** n), tuple(reversed(bands)), seconds)
+    return Exits(
+        n,
+        plan.stake,
+        tiers,
+        Fraction(A[zero], total),
+        Fraction(B[zero], total),
+        Fraction(H[zero], D**n),
+        tuple(reversed(bands)),
+        seconds,
+    )

@@ -57,7 +57,7 @@ CONVENTIONS = ("tie-ends", "ties-ignored")
 CONVENTION_TEXT = {
     "tie-ends": "a Tie ends a Player or Banker run; ties have runs of their own",
     "ties-ignored": "ties are removed from the sequence (a Tie neither extends nor ends a Player or "
-                    "Banker run; runs of ties are not counted): Wizard of Odds' appendix 4",
+    "Banker run; runs of ties are not counted): Wizard of Odds' appendix 4",
 }
 #: the most coups per shoe computed exactly (8 decks deal about 80 a shoe); and the work
 #: refused beyond, in estimated seconds (:func:`estimate_seconds`)
@@ -113,8 +113,10 @@ def check_question(ways: CoupWays, coups: int, at_least=(), convention: str = "t
     if isinstance(coups, bool) or not isinstance(coups, int) or coups < 1:  # type: ignore[redundant-expr]  # checked at run time
         raise RunsError(f"the number of coups must be a whole number >= 1, got {coups!r}")
     if coups > MAX_COUPS:
-        raise RunsError(f"{coups:,} coups is more than the {MAX_COUPS:,} computed exactly (a shoe of 8 decks "
-                        f"deals about 80; the exact work grows as the cube of the coups)")
+        raise RunsError(
+            f"{coups:,} coups is more than the {MAX_COUPS:,} computed exactly (a shoe of 8 decks "
+            f"deals about 80; the exact work grows as the cube of the coups)"
+        )
     for k in at_least:
         if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_K:
             raise RunsError(f"a run length k must be a whole number from 1 to {MAX_K}, got {k!r}")
@@ -123,11 +125,14 @@ def check_question(ways: CoupWays, coups: int, at_least=(), convention: str = "t
     if convention == "ties-ignored" and ways.player + ways.banker == 0:
         raise RunsError("with ties ignored the shoe must be able to deal a Player or Banker win")
     if estimate_seconds(ways, coups, at_least, convention) > WORK_BUDGET:
-        fits = max((n for n in range(1, coups) if estimate_seconds(ways, n, at_least, convention) <= WORK_BUDGET),
-                   default=0)
-        raise RunsError(f"{coups:,} coups is beyond the work budget of about {WORK_BUDGET:g} s (estimated "
-                        f"{estimate_seconds(ways, coups, at_least, convention):,.0f} s); at most {fits:,} coups fit"
-                        + (f" with {len(at_least)} run length{'s' if len(at_least) > 1 else ''} k" if at_least else ""))
+        fits = max(
+            (n for n in range(1, coups) if estimate_seconds(ways, n, at_least, convention) <= WORK_BUDGET), default=0
+        )
+        raise RunsError(
+            f"{coups:,} coups is beyond the work budget of about {WORK_BUDGET:g} s (estimated "
+            f"{estimate_seconds(ways, coups, at_least, convention):,.0f} s); at most {fits:,} coups fit"
+            + (f" with {len(at_least)} run length{'s' if len(at_least) > 1 else ''} k" if at_least else "")
+        )
 
 
 def _two_letter(ways: CoupWays, outcome: str, convention: str) -> tuple[int, int, int]:
@@ -159,8 +164,8 @@ def _no_run(a: int, b: int, L: int, n: int) -> list[int]:
     [1, 2, 3, 5, 8]
     """
     N = [1] + [0] * n
-    aL = a ** L
-    S = 1                                  # S(0) = N(0)
+    aL = a**L
+    S = 1  # S(0) = N(0)
     am = 1
     for m in range(1, n + 1):
         am *= a
@@ -180,11 +185,11 @@ def longest_ways(ways: CoupWays, outcome: str, coups: int, convention: str = "ti
     a, b, t = _two_letter(ways, outcome, convention)
     n = coups
     weights = _mixing(t, n) if t else []
-    below = [0]                                        # below[L]: ways with every run shorter than L
+    below = [0]  # below[L]: ways with every run shorter than L
     for L in range(1, n + 1):
         N = _no_run(a, b, L, n)
         below.append(N[n] if not t else _mix(N, weights))
-    below.append(ways.total ** n)
+    below.append(ways.total**n)
     return tuple(below[L + 1] - below[L] for L in range(n + 1))
 
 
@@ -207,7 +212,7 @@ def at_least_ways(ways: CoupWays, outcome: str, coups: int, k: int, convention: 
         new = np.zeros_like(state)
         new[0] = b * state.sum(axis=0)
         if k > 1:
-            new[1:k] = a * state[0:k - 1]
+            new[1:k] = a * state[0 : k - 1]
         new[k] = a * state[k]
         new[k, 1:] += a * state[k - 1, :-1]
         state = new
@@ -219,8 +224,9 @@ def at_least_ways(ways: CoupWays, outcome: str, coups: int, k: int, convention: 
     return tuple(_mix([int(v[c]) for v in totals], weights) for c in range(most + 1))
 
 
-def streaks_from_start(ways: CoupWays, outcome: str, convention: str = "ties-ignored",
-                       top: int = TOP) -> list[tuple[str, Fraction]]:
+def streaks_from_start(
+    ways: CoupWays, outcome: str, convention: str = "ties-ignored", top: int = TOP
+) -> list[tuple[str, Fraction]]:
     """From a starting point, the probability of exactly ``j`` coups of ``outcome`` in a row and then
     another outcome (``j = 0 .. top - 1``), and of ``top`` or more: ``p**j (1 - p)`` and ``p**top``,
     ``p`` the outcome's probability per coup (per decision, ``w_o / (w_P + w_B)``, with ties ignored).
@@ -232,7 +238,7 @@ def streaks_from_start(ways: CoupWays, outcome: str, convention: str = "ties-ign
     check_question(ways, 1, (), convention)
     a, b, _ = _two_letter(ways, outcome, convention)
     p = Fraction(a, a + b)
-    return [(str(j), p ** j * (1 - p)) for j in range(top)] + [(f"{top}+", p ** top)]
+    return [(str(j), p**j * (1 - p)) for j in range(top)] + [(f"{top}+", p**top)]
 
 
 def estimate_seconds(ways: CoupWays, coups: int, at_least=(), convention: str = "tie-ends") -> float:
@@ -262,7 +268,7 @@ class RunsResult:
 
     @cached_property
     def denominator(self) -> int:
-        return self.ways.total ** self.coups
+        return self.ways.total**self.coups
 
     @property
     def outcomes(self) -> tuple[str, ...]:
@@ -279,7 +285,7 @@ class RunsResult:
     def longest_at_least(self, outcome: str, length: int) -> Fraction:
         """P(some run of ``outcome`` is ``length`` or longer); ``1 -`` it is P(no such run)."""
         w = self.longest[outcome]
-        return self._p(sum(w[max(length, 0):]))
+        return self._p(sum(w[max(length, 0) :]))
 
     def mean_longest(self, outcome: str) -> Fraction:
         return self._p(sum(L * x for L, x in enumerate(self.longest[outcome])))
@@ -300,7 +306,7 @@ class RunsResult:
         """The longest length worth a row: up to where every outcome's P(longest >= L) is below
         ``smallest`` (at least 1, at most the coups)."""
         top = 1
-        bar = smallest * self.denominator               # compared in integers: no Fraction a row
+        bar = smallest * self.denominator  # compared in integers: no Fraction a row
         for o in self.outcomes:
             tail = 0
             w = self.longest[o]
@@ -315,10 +321,16 @@ class RunsResult:
         """One row per figure: ``statistic`` (``longest`` or ``runs_at_least``), ``outcome``, ``k``
         (the run length of ``runs_at_least``), ``value`` (the longest run, or the number of runs)
         and its exact ``probability`` (with ``probability_float``)."""
-        rows = [{"statistic": "longest", "outcome": o, "k": None, "value": L, "probability": self._p(x)}
-                for o in self.outcomes for L, x in enumerate(self.longest[o])]
-        rows += [{"statistic": "runs_at_least", "outcome": o, "k": k, "value": c, "probability": self._p(x)}
-                 for (o, k), w in self.counts.items() for c, x in enumerate(w)]
+        rows = [
+            {"statistic": "longest", "outcome": o, "k": None, "value": L, "probability": self._p(x)}
+            for o in self.outcomes
+            for L, x in enumerate(self.longest[o])
+        ]
+        rows += [
+            {"statistic": "runs_at_least", "outcome": o, "k": k, "value": c, "probability": self._p(x)}
+            for (o, k), w in self.counts.items()
+            for c, x in enumerate(w)
+        ]
         return data_frame(rows)
 
     def _repr_html_(self) -> str | None:
@@ -340,5 +352,16 @@ def runs(ways: CoupWays, coups: int, at_least=(3,), convention: str = "tie-ends"
     return RunsResult(ways, coups, convention, at_least, longest, counts, shoe)
 
 
-__all__ = ["CONVENTIONS", "CoupWays", "MAX_COUPS", "RunsError", "RunsResult", "at_least_ways",
-           "check_question", "estimate_seconds", "longest_ways", "runs", "streaks_from_start"]
+__all__ = [
+    "CONVENTIONS",
+    "CoupWays",
+    "MAX_COUPS",
+    "RunsError",
+    "RunsResult",
+    "at_least_ways",
+    "check_question",
+    "estimate_seconds",
+    "longest_ways",
+    "runs",
+    "streaks_from_start",
+]

@@ -57,7 +57,7 @@ MAX_COUPS = 1_000_000
 #: Seconds per coefficient per bit of ``D**N`` (measured: Python ints, one core).
 _BIT_SECONDS = 3.4e-10
 QUANTILES = tuple(Fraction(n, 100) for n in (1, 5, 10, 25, 50, 75, 90, 95, 99))
-_LOG_WINDOW = 1e-6      # an exact comparison is made when the float shadow is this close (log2)
+_LOG_WINDOW = 1e-6  # an exact comparison is made when the float shadow is this close (log2)
 
 
 class SessionError(BaccaratError):
@@ -69,8 +69,9 @@ def _fgcd(values) -> Fraction:
     for v in values:
         v = Fraction(v)
         if v:
-            g = Fraction(math.gcd(g.numerator * v.denominator, v.numerator * g.denominator),
-                         g.denominator * v.denominator)
+            g = Fraction(
+                math.gcd(g.numerator * v.denominator, v.numerator * g.denominator), g.denominator * v.denominator
+            )
     return g
 
 
@@ -85,12 +86,12 @@ class TripPlan:
 
     stake: Fraction
     coups: int
-    weights: tuple[tuple[int, Fraction], ...]     # (ways over D, pays to 1), equal pays merged
-    denominator: int                                # D
-    tick: Fraction                                  # money of one tick
-    worst: int                                      # the worst coup's net, in ticks
-    step: int                                       # ticks between exponents
-    terms: tuple[tuple[int, int], ...]              # (exponent, weight), exponent 0 first
+    weights: tuple[tuple[int, Fraction], ...]  # (ways over D, pays to 1), equal pays merged
+    denominator: int  # D
+    tick: Fraction  # money of one tick
+    worst: int  # the worst coup's net, in ticks
+    step: int  # ticks between exponents
+    terms: tuple[tuple[int, int], ...]  # (exponent, weight), exponent 0 first
     seconds: float
     fits: int
     budget: float = WORK_BUDGET
@@ -167,7 +168,7 @@ def trip_plan(events, coups: int, stake=1, budget: float = WORK_BUDGET) -> TripP
     seconds = _estimate(coups, terms, den)
     fits = coups
     if seconds > budget:
-        lo, hi = 0, coups          # the cost grows with the coups: the largest that fits
+        lo, hi = 0, coups  # the cost grows with the coups: the largest that fits
         while lo < hi:
             mid = (lo + hi + 1) // 2
             if _estimate(mid, terms, den) <= budget:
@@ -209,7 +210,7 @@ def _pass(terms, n: int, last: int, cuts, targets, sink):
 
     f = 1
     ring[0] = f
-    S, U = f, 0             # U: the sum of S over the coefficients before k (M = k S - U)
+    S, U = f, 0  # U: the sum of S over the coefficients before k (M = k S - U)
     found: dict = {}
     got: dict = {}
     cut_i = 0
@@ -218,9 +219,9 @@ def _pass(terms, n: int, last: int, cuts, targets, sink):
 
     def pw(d):
         if d > 64:
-            return p0 ** d
+            return p0**d
         if d not in powers:
-            powers[d] = p0 ** d
+            powers[d] = p0**d
         return powers[d]
 
     for k in range(last + 1):
@@ -286,17 +287,18 @@ class FlatTrip:
     lowest: Fraction
     highest: Fraction
     quantiles: tuple[tuple[Fraction, Fraction], ...]
-    cut_figures: tuple[tuple[Fraction, Fraction, Fraction], ...]   # (cut, P(net <= cut), E[net; net <= cut])
-    points: tuple[tuple[float, float], ...]                        # (net, probability) as floats
-    ahead: Fraction                                                  # P(net > 0)
+    cut_figures: tuple[tuple[Fraction, Fraction, Fraction], ...]  # (cut, P(net <= cut), E[net; net <= cut])
+    points: tuple[tuple[float, float], ...]  # (net, probability) as floats
+    ahead: Fraction  # P(net > 0)
 
     def _cut(self, c) -> tuple[Fraction, Fraction]:
         c = Fraction(c)
         for cut, p, m in self.cut_figures:
             if cut == c:
                 return p, m
-        raise SessionError(f"the cut {c} was not asked for (cuts: "
-                           f"{', '.join(str(x) for x, _, _ in self.cut_figures) or 'none'})")
+        raise SessionError(
+            f"the cut {c} was not asked for (cuts: {', '.join(str(x) for x, _, _ in self.cut_figures) or 'none'})"
+        )
 
     def at_most(self, x) -> Fraction:
         """P(net <= x), for a cut ``x`` asked for."""
@@ -359,15 +361,16 @@ def flat_trip(events, coups: int, stake=1, cuts=(), tails=(), points: bool = Tru
     if p.fits < p.coups:
         raise SessionError(
             f"{p.coups:,} flat coups of this bet are more exact work than the budget of {p.budget:g} s "
-            f"(about {p.seconds:.0f} s); at most {p.fits:,} coups fit")
+            f"(about {p.seconds:.0f} s); at most {p.fits:,} coups fit"
+        )
     return _run(p, list(cuts) + [below(x, p.tick) for x in tails], points)
 
 
 def _run(p: TripPlan, cuts, keep_points: bool) -> FlatTrip:
     n, D, tick, step = p.coups, p.denominator, p.tick, p.step
     terms, top = p.terms, p.degree
-    total = D ** n
-    base = n * p.worst                       # the net of c_0, in ticks
+    total = D**n
+    base = n * p.worst  # the net of c_0, in ticks
     # exponent of a money cut c: the largest k with base + step k <= c / tick
     asked = sorted({Fraction(c) for c in cuts} | {Fraction(0), -tick})
 
@@ -376,8 +379,8 @@ def _run(p: TripPlan, cuts, keep_points: bool) -> FlatTrip:
 
     mean_tick = Fraction(sum(w * (p.worst + step * i) for i, w in terms), D)
     second = Fraction(sum(w * (p.worst + step * i) ** 2 for i, w in terms), D)
-    mean, var = n * mean_tick * tick, n * (second - mean_tick ** 2) * tick * tick
-    total_moment = n * sum(w * i for i, w in terms) * D ** (n - 1)      # sum k c_k
+    mean, var = n * mean_tick * tick, n * (second - mean_tick**2) * tick * tick
+    total_moment = n * sum(w * i for i, w in terms) * D ** (n - 1)  # sum k c_k
     log_total = _log2(total)
     pts: list[tuple[int, float]] = []
     sink = (lambda k, lg: pts.append((k, lg))) if keep_points else (lambda k, lg: None)
@@ -398,16 +401,15 @@ def _run(p: TripPlan, cuts, keep_points: bool) -> FlatTrip:
         # the upper pass, on the reversed polynomial: exponent j there is top*n - j here
         rev = tuple(sorted((top - i, w) for i, w in terms))
         K = top * n
-        high_cuts = sorted(K - k - 1 for k in exps.values() if m < k < K)   # tails above the cut
+        high_cuts = sorted(K - k - 1 for k in exps.values() if m < k < K)  # tails above the cut
         rest = [q for q in QUANTILES if q not in quantiles]
         # the quantile is the first k (going down) whose tail mass exceeds (1 - q) total
-        rtargets = [(q, (1 - q).denominator, (1 - q).numerator * total + 1, math.log2(1 - q) + log_total)
-                    for q in rest]
+        rtargets = [(q, (1 - q).denominator, (1 - q).numerator * total + 1, math.log2(1 - q) + log_total) for q in rest]
         rpts: list[tuple[int, float]] = []
         rsink = (lambda j, lg: rpts.append((K - j, lg))) if keep_points else (lambda j, lg: None)
         rgot, rfound, upper_mass, _ = _pass(rev, n, K - m - 1, high_cuts, rtargets, rsink)
         if lower_mass + upper_mass != total:
-            raise AssertionError("the two passes do not add up to D**N")   # pragma: no cover
+            raise AssertionError("the two passes do not add up to D**N")  # pragma: no cover
         for q, j in rfound.items():
             quantiles[q] = K - j
         pts += reversed(rpts)
@@ -421,7 +423,7 @@ def _run(p: TripPlan, cuts, keep_points: bool) -> FlatTrip:
             elif k <= m:
                 cut_fig[c] = got[k]
             else:
-                tm, tmom = rgot[K - k - 1]          # sum over j <= K-k-1 of c'_j: the tail above k
+                tm, tmom = rgot[K - k - 1]  # sum over j <= K-k-1 of c'_j: the tail above k
                 cut_fig[c] = (total - tm, total_moment - (K * tm - tmom))
     figures = []
     for c in asked:
@@ -431,6 +433,7 @@ def _run(p: TripPlan, cuts, keep_points: bool) -> FlatTrip:
     qs = tuple((q, (base + step * quantiles[q]) * tick) for q in QUANTILES)
     ahead = 1 - figures[[c for c, _, _ in figures].index(Fraction(0))][1]
     tn, td, lt = tick.numerator, tick.denominator, log_total
-    points = tuple(((base + step * k) * tn / td, 2.0 ** (lg - lt)) for k, lg in pts)   # nets correctly rounded
-    return FlatTrip(p, n, p.stake, tick, mean, var, base * tick, (base + step * top * n) * tick, qs,
-                    tuple(figures), points, ahead)
+    points = tuple(((base + step * k) * tn / td, 2.0 ** (lg - lt)) for k, lg in pts)  # nets correctly rounded
+    return FlatTrip(
+        p, n, p.stake, tick, mean, var, base * tick, (base + step * top * n) * tick, qs, tuple(figures), points, ahead
+    )

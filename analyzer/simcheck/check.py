@@ -42,13 +42,26 @@ from .tallies import Tallies
 if TYPE_CHECKING:
     from .distributed import Runner
 
-__all__ = ["DEFAULT_ALPHA", "DEFAULT_POWER", "DEFAULT_DETECT", "CheckError", "INPUT_KINDS", "REFERENCES", "Report",
-           "check_tallies", "refuse_inapplicable",
-           "check_log", "report_markdown", "report_dict", "report_json", "report_csv"]
+__all__ = [
+    "DEFAULT_ALPHA",
+    "DEFAULT_POWER",
+    "DEFAULT_DETECT",
+    "CheckError",
+    "INPUT_KINDS",
+    "REFERENCES",
+    "Report",
+    "check_tallies",
+    "refuse_inapplicable",
+    "check_log",
+    "report_markdown",
+    "report_dict",
+    "report_json",
+    "report_csv",
+]
 
 DEFAULT_ALPHA = Fraction(1, 100)
 DEFAULT_POWER = Fraction(9, 10)
-DEFAULT_DETECT = Fraction(1, 1000)   # 0.1 percentage point
+DEFAULT_DETECT = Fraction(1, 1000)  # 0.1 percentage point
 
 
 class CheckError(BaccaratError):
@@ -61,8 +74,16 @@ REFERENCES = ("shoe-aware", "off-the-top")
 INPUT_KINDS = ("tallies", "outcomes", "hands")
 
 
-def refuse_inapplicable(kind: str, name: str, *, reference: str | None = None, ruled: bool = False,
-                        procedure=None, card_order=None, distributed: str | None = None) -> None:
+def refuse_inapplicable(
+    kind: str,
+    name: str,
+    *,
+    reference: str | None = None,
+    ruled: bool = False,
+    procedure=None,
+    card_order=None,
+    distributed: str | None = None,
+) -> None:
     """Refuse (:class:`CheckError`, one line naming ``name``) a check option that an input of
     ``kind`` cannot use; ``kind`` is one of :data:`INPUT_KINDS`: ``"tallies"`` (counts per
     category: no shoe boundaries, no cards), ``"outcomes"`` (an outcome-only log: shoe
@@ -84,41 +105,51 @@ def refuse_inapplicable(kind: str, name: str, *, reference: str | None = None, r
     if reference is not None and reference not in REFERENCES:
         raise CheckError(f"unknown --reference {reference!r} (choose from {', '.join(REFERENCES)})")
     if distributed and reference == "off-the-top":
-        raise CheckError(f"{distributed} computes the shoe-aware sums of a hand log; --reference off-the-top "
-                         f"has none (drop {distributed})")
+        raise CheckError(
+            f"{distributed} computes the shoe-aware sums of a hand log; --reference off-the-top "
+            f"has none (drop {distributed})"
+        )
     if kind == "tallies":
         if distributed:
-            raise CheckError(f"{name}: tallies are checked off the top, with no shoe-aware sums "
-                             f"for {distributed} to compute (drop {distributed})")
+            raise CheckError(
+                f"{name}: tallies are checked off the top, with no shoe-aware sums "
+                f"for {distributed} to compute (drop {distributed})"
+            )
         if ruled:
-            raise CheckError(f"{name}: --rules and --player-option apply to hand logs (tallies are "
-                             f"checked under Punto Banco)")
+            raise CheckError(
+                f"{name}: --rules and --player-option apply to hand logs (tallies are checked under Punto Banco)"
+            )
         if reference == "shoe-aware":
-            raise CheckError(f"{name}: tallies have no shoe boundaries, so only "
-                             f"--reference off-the-top applies")
+            raise CheckError(f"{name}: tallies have no shoe boundaries, so only --reference off-the-top applies")
         if procedure is not None:
-            raise CheckError(f"{name}: tallies have no shoe boundaries, so --cut-card, --burn and "
-                             f"--after-cut (the coups-per-shoe test) do not apply")
+            raise CheckError(
+                f"{name}: tallies have no shoe boundaries, so --cut-card, --burn and "
+                f"--after-cut (the coups-per-shoe test) do not apply"
+            )
         if card_order:
-            raise CheckError(f"{name}: tallies have no cards in the order they were dealt, so "
-                             f"--card-order does not apply")
+            raise CheckError(
+                f"{name}: tallies have no cards in the order they were dealt, so --card-order does not apply"
+            )
     elif kind == "outcomes":
         if reference == "shoe-aware":
-            raise CheckError(f"{name}: an outcome-only log has no cards, so only "
-                             f"--reference off-the-top applies")
+            raise CheckError(f"{name}: an outcome-only log has no cards, so only --reference off-the-top applies")
         if distributed:
-            raise CheckError(f"{name}: an outcome-only log is checked off the top, with no "
-                             f"shoe-aware sums for {distributed} to compute (drop {distributed})")
+            raise CheckError(
+                f"{name}: an outcome-only log is checked off the top, with no "
+                f"shoe-aware sums for {distributed} to compute (drop {distributed})"
+            )
         if ruled:
-            raise CheckError(f"{name}: --rules and --player-option apply to hand logs with "
-                             f"cards (an outcome-only log is checked under Punto Banco)")
+            raise CheckError(
+                f"{name}: --rules and --player-option apply to hand logs with "
+                f"cards (an outcome-only log is checked under Punto Banco)"
+            )
         if card_order:
-            raise CheckError(f"{name}: an outcome-only log has no cards, so --card-order does "
-                             f"not apply")
+            raise CheckError(f"{name}: an outcome-only log has no cards, so --card-order does not apply")
 
 
 def _select_bets(ids, catalog_obj) -> tuple[Bet, ...]:
     from ..bets.catalog import catalog as builtin
+
     cat = catalog_obj or builtin()
     return tuple(cat.bet(i) for i in dict.fromkeys(ids))
 
@@ -139,14 +170,21 @@ def _finish(report: Report, outcome_cells: list[CellStat], other_cells: list[lis
         tests.append(Finding(f"z depletion {label}", "z", f"{z:+.3f}", p))
     if tests:
         holm(tests, float(report.alpha))
-    report.power_rows = power_rows(outcome_cells, report.bets, report.coups, len(tests),
-                                   float(report.alpha), float(report.power), report.detect)
+    report.power_rows = power_rows(
+        outcome_cells, report.bets, report.coups, len(tests), float(report.alpha), float(report.power), report.detect
+    )
     return report
 
 
-def check_tallies(tallies: Tallies, shoe: Shoe, bets: tuple[str, ...] | None = None, catalog_obj=None,
-                  alpha: Fraction = DEFAULT_ALPHA, power: Fraction = DEFAULT_POWER,
-                  detect: Fraction = DEFAULT_DETECT) -> Report:
+def check_tallies(
+    tallies: Tallies,
+    shoe: Shoe,
+    bets: tuple[str, ...] | None = None,
+    catalog_obj=None,
+    alpha: Fraction = DEFAULT_ALPHA,
+    power: Fraction = DEFAULT_POWER,
+    detect: Fraction = DEFAULT_DETECT,
+) -> Report:
     """Off-the-top check of tallies: chi-squares, z-scores, per-bet z and exact consistency."""
     n = tallies.coups
     cats = ["outcome"] + (["cards"] if tallies.cards else []) + (["totals"] if tallies.totals else [])
@@ -160,16 +198,19 @@ def check_tallies(tallies: Tallies, shoe: Shoe, bets: tuple[str, ...] | None = N
     ids = list(tallies.bets) if bets is None else list(bets)
     for i in ids:
         if i not in tallies.bets:
-            raise CheckError(f"{tallies.path}: no row bet:{i} (the tallies have "
-                             f"{', '.join('bet:' + b for b in tallies.bets) or 'no bet rows'})")
+            raise CheckError(
+                f"{tallies.path}: no row bet:{i} (the tallies have "
+                f"{', '.join('bet:' + b for b in tallies.bets) or 'no bet rows'})"
+            )
     bet_objs = []
     for i in ids:
         try:
             bet_objs.append(_select_bets([i], catalog_obj)[0])
         except BetError as e:
             raise CheckError(f"{tallies.path}: row {tallies.bets[i].row}: {e}") from None
-    report = Report(tallies.path, "tallies", shoe, "off-the-top", n, None, 0, alpha, power, detect,
-                    {}, {}, [], [], [], [], [])
+    report = Report(
+        tallies.path, "tallies", shoe, "off-the-top", n, None, 0, alpha, power, detect, {}, {}, [], [], [], [], []
+    )
     for fam in fams:
         report.cells[fam.key] = cell_stats(ref.families[fam.key], observed[fam.key])
         report.titles[fam.key] = fam.title
@@ -183,8 +224,15 @@ def check_tallies(tallies: Tallies, shoe: Shoe, bets: tuple[str, ...] | None = N
             by[0 if p > b else 1 if b > p else 2] += k
         for j, o in enumerate(OUTCOME_NAMES):
             if by[j] != tallies.outcomes[o]:
-                report.exact.append(Finding(f"totals rows agree with the {o} row", "exact",
-                                         f"{by[j]} vs {tallies.outcomes[o]}", exact_p(False), rejected=True))
+                report.exact.append(
+                    Finding(
+                        f"totals rows agree with the {o} row",
+                        "exact",
+                        f"{by[j]} vs {tallies.outcomes[o]}",
+                        exact_p(False),
+                        rejected=True,
+                    )
+                )
     if bet_objs:
         try:
             analysis = _solver_for(tuple(bet_objs)).solve(shoe)
@@ -194,40 +242,61 @@ def check_tallies(tallies: Tallies, shoe: Shoe, bets: tuple[str, ...] | None = N
             t = tallies.bets[bet.id]
             r = analysis.bet(bet.id)
             if t.count > n:
-                raise CheckError(f"{tallies.path}: row {t.row}: bet:{bet.id} counts {t.count} coups bet, "
-                                 f"more than the {n} coups of the tallies")
+                raise CheckError(
+                    f"{tallies.path}: row {t.row}: bet:{bet.id} counts {t.count} coups bet, "
+                    f"more than the {n} coups of the tallies"
+                )
             top = max(e.pays for e in r.events if e.ways)
             low = min(e.pays for e in r.events if e.ways)
             if not t.count * low <= t.total_return <= t.count * top:
-                raise CheckError(f"{tallies.path}: row {t.row}: bet:{bet.id} returns {_amount(t.total_return)} "
-                                 f"over {t.count} coups, outside what its pay table allows "
-                                 f"({_amount(t.count * low)} to {_amount(t.count * top)})")
+                raise CheckError(
+                    f"{tallies.path}: row {t.row}: bet:{bet.id} returns {_amount(t.total_return)} "
+                    f"over {t.count} coups, outside what its pay table allows "
+                    f"({_amount(t.count * low)} to {_amount(t.count * top)})"
+                )
             enough = all(t.count * ev.probability >= MIN_EXPECTED for ev in r.events if ev.ways)
-            s = bet_stat(bet, t.count, t.total_return, t.count * r.ev, t.count * r.variance, enough,
-                         "" if enough else f"fewer than {MIN_EXPECTED} expected coups in some event: not tested")
+            s = bet_stat(
+                bet,
+                t.count,
+                t.total_return,
+                t.count * r.ev,
+                t.count * r.variance,
+                enough,
+                "" if enough else f"fewer than {MIN_EXPECTED} expected coups in some event: not tested",
+            )
             report.bets.append(s)
             determined = _return_from_counts(bet, tallies)
             if determined is not None and t.count == n:
                 ok = determined == t.total_return
-                report.exact.append(Finding(f"bet {bet.id} return agrees with the counts", "exact",
-                                         f"{_amount(t.total_return)} vs {_amount(determined)}",
-                                         exact_p(ok), rejected=not ok))
+                report.exact.append(
+                    Finding(
+                        f"bet {bet.id} return agrees with the counts",
+                        "exact",
+                        f"{_amount(t.total_return)} vs {_amount(determined)}",
+                        exact_p(ok),
+                        rejected=not ok,
+                    )
+                )
     outcome_cells = report.cells["outcome"]
     others = [report.cells["cards"]] if "cards" in report.cells else []
-    report.notes.append("Tallies have no shoe boundaries: every coup is compared with the off-the-top "
-                        "distribution (right for a simulator that reshuffles before every coup; for "
-                        "shoes dealt to a cut card, check the hand log instead).")
+    report.notes.append(
+        "Tallies have no shoe boundaries: every coup is compared with the off-the-top "
+        "distribution (right for a simulator that reshuffles before every coup; for "
+        "shoes dealt to a cut card, check the hand log instead)."
+    )
     return _finish(report, outcome_cells, others)
 
 
 @cached
 def _solver_for(bets: tuple[Bet, ...]):
     from ..core.solver import Solver
+
     return Solver(list(bets))
 
 
 def _amount(x: Fraction) -> str:
     from .tallies import exact_amount
+
     return exact_amount(x)
 
 
@@ -265,17 +334,34 @@ def _return_from_counts(bet: Bet, tallies: Tallies) -> Fraction | None:
 
 
 #: why --skip-invalid set a coup aside (the first rule of :data:`.verify.COUP_RULES` it breaks)
-_ASIDE = {"cards": "a hand without 2 or 3 cards", "natural": "a third card after a natural",
-          "player": "the Player's third card against the rules", "banker": "the Banker's third card "
-          "against the rules", "outcome": "a reported outcome the cards do not give",
-          "total": "a reported total the cards do not give"}
+_ASIDE = {
+    "cards": "a hand without 2 or 3 cards",
+    "natural": "a third card after a natural",
+    "player": "the Player's third card against the rules",
+    "banker": "the Banker's third card against the rules",
+    "outcome": "a reported outcome the cards do not give",
+    "total": "a reported total the cards do not give",
+}
 
 
-def check_log(log: HandLog, shoe: Shoe, reference: str = "shoe-aware", bets: tuple[str, ...] = MAIN_BETS,
-              catalog_obj=None, alpha: Fraction = DEFAULT_ALPHA, power: Fraction = DEFAULT_POWER,
-              detect: Fraction = DEFAULT_DETECT, depletion: bool = True, jobs: int | Runner = 1,
-              progress=None, order: bool | None = None, rules=None, procedure=None, backend: str = "auto",
-              skip_invalid: bool = False) -> Report:
+def check_log(
+    log: HandLog,
+    shoe: Shoe,
+    reference: str = "shoe-aware",
+    bets: tuple[str, ...] = MAIN_BETS,
+    catalog_obj=None,
+    alpha: Fraction = DEFAULT_ALPHA,
+    power: Fraction = DEFAULT_POWER,
+    detect: Fraction = DEFAULT_DETECT,
+    depletion: bool = True,
+    jobs: int | Runner = 1,
+    progress=None,
+    order: bool | None = None,
+    rules=None,
+    procedure=None,
+    backend: str = "auto",
+    skip_invalid: bool = False,
+) -> Report:
     """Check a hand log (replayed first: any violation is an error).
 
     ``progress(coups)``, when given, is called as the shoe-aware solves go.
@@ -296,15 +382,45 @@ def check_log(log: HandLog, shoe: Shoe, reference: str = "shoe-aware", bets: tup
     the same report, one that cannot is refused with a :class:`BetError`).
     :func:`check_stream` does the same on a log read in chunks."""
     from .stream import LogStream
-    return check_stream(LogStream.of(log), shoe, reference, bets, catalog_obj, alpha, power, detect, depletion,
-                        jobs, progress, order, rules, procedure, backend, skip_invalid)
+
+    return check_stream(
+        LogStream.of(log),
+        shoe,
+        reference,
+        bets,
+        catalog_obj,
+        alpha,
+        power,
+        detect,
+        depletion,
+        jobs,
+        progress,
+        order,
+        rules,
+        procedure,
+        backend,
+        skip_invalid,
+    )
 
 
-def check_stream(stream, shoe: Shoe, reference: str = "shoe-aware", bets: tuple[str, ...] = MAIN_BETS,
-                 catalog_obj=None, alpha: Fraction = DEFAULT_ALPHA, power: Fraction = DEFAULT_POWER,
-                 detect: Fraction = DEFAULT_DETECT, depletion: bool = True, jobs: int | Runner = 1,
-                 progress=None, order: bool | None = None, rules=None, procedure=None, backend: str = "auto",
-                 skip_invalid: bool = False) -> Report:
+def check_stream(
+    stream,
+    shoe: Shoe,
+    reference: str = "shoe-aware",
+    bets: tuple[str, ...] = MAIN_BETS,
+    catalog_obj=None,
+    alpha: Fraction = DEFAULT_ALPHA,
+    power: Fraction = DEFAULT_POWER,
+    detect: Fraction = DEFAULT_DETECT,
+    depletion: bool = True,
+    jobs: int | Runner = 1,
+    progress=None,
+    order: bool | None = None,
+    rules=None,
+    procedure=None,
+    backend: str = "auto",
+    skip_invalid: bool = False,
+) -> Report:
     """:func:`check_log` of a :class:`~.stream.LogStream`, chunk by chunk: each chunk is replayed,
     its observed cells counted and its exact per-coup distributions summed, then dropped.
 
@@ -316,13 +432,31 @@ def check_stream(stream, shoe: Shoe, reference: str = "shoe-aware", bets: tuple[
     from .verify import COUP_RULES, Violation, replay
 
     if isinstance(jobs, int) and jobs > 1 and can_fork():
-        with ForkRunner(jobs) as runner:         # processes forked once for every chunk
-            return check_stream(stream, shoe, reference, bets, catalog_obj, alpha, power, detect, depletion,
-                                runner, progress, order, rules, procedure, backend, skip_invalid)
+        with ForkRunner(jobs) as runner:  # processes forked once for every chunk
+            return check_stream(
+                stream,
+                shoe,
+                reference,
+                bets,
+                catalog_obj,
+                alpha,
+                power,
+                detect,
+                depletion,
+                runner,
+                progress,
+                order,
+                rules,
+                procedure,
+                backend,
+                skip_invalid,
+            )
 
     if rules is not None and rules.player_option:
-        raise CheckError(f"rule set {rules.name!r} lets the Player choose: the check needs the choice the "
-                         f"simulator made (--player-option draw or stand)")
+        raise CheckError(
+            f"rule set {rules.name!r} lets the Player choose: the check needs the choice the "
+            f"simulator made (--player-option draw or stand)"
+        )
     if reference not in ("shoe-aware", "off-the-top"):
         raise CheckError(f"unknown reference {reference!r} (shoe-aware or off-the-top)")
     fams = bet_error = None
@@ -338,16 +472,16 @@ def check_stream(stream, shoe: Shoe, reference: str = "shoe-aware", bets: tuple[
     observed = {fam.key: np.zeros(fam.cells, dtype=np.int64) for fam in fams or ()}
     carry: dict = {}
     first, violations, excluded, n = None, 0, 0, 0
-    aside: dict[str, int] = {}                 # --skip-invalid: coups set aside, by the first rule broken
+    aside: dict[str, int] = {}  # --skip-invalid: coups set aside, by the first rule broken
     per_shoe = np.zeros(0, dtype=np.int64)
     for chunk in stream.chunks():
         if procedure is not None and chunk.coups:
             in_chunk = np.bincount(chunk.shoe)
             if in_chunk.size > per_shoe.size:
                 per_shoe = np.r_[per_shoe, np.zeros(in_chunk.size - per_shoe.size, dtype=np.int64)]
-            per_shoe[:in_chunk.size] += in_chunk
+            per_shoe[: in_chunk.size] += in_chunk
         rep = replay(chunk, shoe, limit=1, rules=rules, carry=carry)
-        usable = None                          # the coups checked (None: all of the chunk)
+        usable = None  # the coups checked (None: all of the chunk)
         if skip_invalid:
             # a coup that breaks the drawing rules is set aside (its cards still leave the shoe);
             # a card the declared shoe cannot deal is refused as without --skip-invalid
@@ -369,7 +503,7 @@ def check_stream(stream, shoe: Shoe, reference: str = "shoe-aware", bets: tuple[
             violations += rep.counts["violations"]
             continue
         if cards is not None:
-            cards.add(chunk)                   # every dealt card, set-aside coups' too
+            cards.add(chunk)  # every dealt card, set-aside coups' too
         if fams is None:
             continue
         seq = rep.sequence
@@ -381,7 +515,7 @@ def check_stream(stream, shoe: Shoe, reference: str = "shoe-aware", bets: tuple[
             else:
                 excluded += int((~keep).sum())
             seq = seq[keep]
-            assert sums is not None                # shoe-aware with families
+            assert sums is not None  # shoe-aware with families
             sums.add(rep.remaining[keep], fams[0].code[seq] if depletion else None, jobs, progress)
         elif usable is not None:
             seq = seq[usable]
@@ -391,29 +525,35 @@ def check_stream(stream, shoe: Shoe, reference: str = "shoe-aware", bets: tuple[
     if first is not None:
         more = f" and {violations - 1} more" if violations > 1 else ""
         if skip_invalid:
-            raise CheckError(f"{stream.path}: row {first.row}: {first.message}{more}; --skip-invalid sets "
-                             f"aside coups that break the drawing rules, but the check needs a log that "
-                             f"follows the declared shoe (run 'baccarat verify' to list every violation)")
-        raise CheckError(f"{stream.path}: row {first.row}: {first.message}{more}; the check needs a log that "
-                         f"follows the drawing rules and the declared shoe (run 'baccarat verify' "
-                         f"to list every violation)")
+            raise CheckError(
+                f"{stream.path}: row {first.row}: {first.message}{more}; --skip-invalid sets "
+                f"aside coups that break the drawing rules, but the check needs a log that "
+                f"follows the declared shoe (run 'baccarat verify' to list every violation)"
+            )
+        raise CheckError(
+            f"{stream.path}: row {first.row}: {first.message}{more}; the check needs a log that "
+            f"follows the drawing rules and the declared shoe (run 'baccarat verify' "
+            f"to list every violation)"
+        )
     if bet_error is not None:
         raise CheckError(str(bet_error)) from None
-    assert fams is not None                    # built, or bet_error is raised
+    assert fams is not None  # built, or bet_error is raised
     if n == 0 and aside:
-        raise CheckError(f"{stream.path}: --skip-invalid set aside every coup (each breaks the drawing "
-                         f"rules): nothing to check")
+        raise CheckError(
+            f"{stream.path}: --skip-invalid set aside every coup (each breaks the drawing rules): nothing to check"
+        )
     if aware and n == 0:
         raise CheckError(f"{stream.path}: no coup starts with 6 or more unseen cards: nothing to check")
     if aware:
-        assert sums is not None                # shoe-aware with families
+        assert sums is not None  # shoe-aware with families
         ref = sums.reference()
     else:
         ref = off_the_top(shoe, fams, n)
     log = stream
     shoes = stream.shoes
-    report = Report(log.path, "hand log", shoe, reference, n, shoes, excluded, alpha, power, detect,
-                    {}, {}, [], [], [], [], [])
+    report = Report(
+        log.path, "hand log", shoe, reference, n, shoes, excluded, alpha, power, detect, {}, {}, [], [], [], [], []
+    )
     for fam in fams:
         fr = ref.families[fam.key]
         if fam.bet is None:
@@ -425,18 +565,27 @@ def check_stream(stream, shoe: Shoe, reference: str = "shoe-aware", bets: tuple[
         else:
             won = sum((int(k) * p for k, p in zip(observed[fam.key], fam.pays)), Fraction(0))
             enough = all(e >= MIN_EXPECTED for e, v in zip(fr.expected, fr.variance) if v > 0)
-            assert fr.expected_return is not None and fr.return_variance is not None   # a bet's family
-            report.bets.append(bet_stat(fam.bet, n, won, fr.expected_return, fr.return_variance, enough,
-                                        "" if enough else f"fewer than {MIN_EXPECTED} expected coups in "
-                                                          f"some event: not tested"))
+            assert fr.expected_return is not None and fr.return_variance is not None  # a bet's family
+            report.bets.append(
+                bet_stat(
+                    fam.bet,
+                    n,
+                    won,
+                    fr.expected_return,
+                    fr.return_variance,
+                    enough,
+                    "" if enough else f"fewer than {MIN_EXPECTED} expected coups in some event: not tested",
+                )
+            )
     if reference == "shoe-aware" and depletion:
         report.depletion = depletion_test(ref)
     if getattr(jobs, "used", 0):
-        report.engine = getattr(jobs, "where", None)      # a runner's
+        report.engine = getattr(jobs, "where", None)  # a runner's
     if procedure is not None:
         from collections import Counter as Tally
 
         from .shoecount import shoe_count_test
+
         lengths = Tally(per_shoe[per_shoe > 0].tolist())
         section = shoe_count_test(report, lengths, shoe.value_counts, procedure, rules)
         if section is not None:
@@ -452,38 +601,48 @@ def check_stream(stream, shoe: Shoe, reference: str = "shoe-aware", bets: tuple[
             c = chi_square(oref, steps)
             if c is not None:
                 report.chisq.append(c)
-            report.notes.append("Card order: the step between consecutive dealt cards of a shoe against a "
-                                "uniform shuffle; the step probabilities are exact, the chi-square is an "
-                                "approximation: it takes consecutive pairs, which share a card, as "
-                                "independent (their dependence is of order 1/N, N the cards of the shoe, "
-                                "when the shoe's ranks are equally common).")
+            report.notes.append(
+                "Card order: the step between consecutive dealt cards of a shoe against a "
+                "uniform shuffle; the step probabilities are exact, the chi-square is an "
+                "approximation: it takes consecutive pairs, which share a card, as "
+                "independent (their dependence is of order 1/N, N the cards of the shoe, "
+                "when the shoe's ranks are equally common)."
+            )
         else:
             report.notes.append("Card order: not tested (no shoe of the log deals two cards).")
     elif order is None and stream.value_level:
-        report.notes.append("Card order: not tested (a value-level log: point values are not equally "
-                            "common, so consecutive steps, which share a card, are correlated beyond "
-                            "what the test's chi-square allows for; --card-order runs it on the point "
-                            "values anyway).")
+        report.notes.append(
+            "Card order: not tested (a value-level log: point values are not equally "
+            "common, so consecutive steps, which share a card, are correlated beyond "
+            "what the test's chi-square allows for; --card-order runs it on the point "
+            "values anyway)."
+        )
     if rules is not None and not rules.is_default:
         report.notes.append(f"Drawing rules: {rules.describe()} (the replay and the reference).")
-    report.notes += reading_notes(log, "; their cards count as unseen, which is exact only if the rows "
-                                       "were left out regardless of their cards")
+    report.notes += reading_notes(
+        log, "; their cards count as unseen, which is exact only if the rows were left out regardless of their cards"
+    )
     if aside:
         k = sum(aside.values())
         reasons = "; ".join(f"{_ASIDE[r]}: {c}" for r, c in sorted(aside.items(), key=lambda kv: -kv[1]))
         report.set_aside = dict(aside)
-        report.notes.append(f"--skip-invalid: {k} coup{'s' if k != 1 else ''} breaking the drawing rules "
-                            f"set aside ({reasons}); {'their' if k != 1 else 'its'} cards still left the "
-                            f"shoe (the coups after {'them' if k != 1 else 'it'} are compared with what "
-                            f"was left{', and the card order counts them' if cards is not None else ''}). "
-                            f"The set-aside coups are picked by their own cards: the counts of the rest "
-                            f"are those of the rule-abiding coups, not of every coup dealt.")
+        report.notes.append(
+            f"--skip-invalid: {k} coup{'s' if k != 1 else ''} breaking the drawing rules "
+            f"set aside ({reasons}); {'their' if k != 1 else 'its'} cards still left the "
+            f"shoe (the coups after {'them' if k != 1 else 'it'} are compared with what "
+            f"was left{', and the card order counts them' if cards is not None else ''}). "
+            f"The set-aside coups are picked by their own cards: the counts of the rest "
+            f"are those of the rule-abiding coups, not of every coup dealt."
+        )
     if excluded:
-        report.notes.append(f"{excluded} coup{'s' if excluded != 1 else ''} started with fewer than 6 "
-                            f"unseen cards and {'were' if excluded != 1 else 'was'} left out.")
+        report.notes.append(
+            f"{excluded} coup{'s' if excluded != 1 else ''} started with fewer than 6 "
+            f"unseen cards and {'were' if excluded != 1 else 'was'} left out."
+        )
     if reference == "off-the-top" and log.shoes < log.coups:
-        report.notes.append("Off-the-top reference on a log dealt from shoes: coups within a shoe are "
-                            "neither independent nor, after the first, distributed as off the top; "
-                            "use the shoe-aware reference (the default) to test such a simulator.")
+        report.notes.append(
+            "Off-the-top reference on a log dealt from shoes: coups within a shoe are "
+            "neither independent nor, after the first, distributed as off the top; "
+            "use the shoe-aware reference (the default) to test such a simulator."
+        )
     return _finish(report, report.cells["outcome"], [report.cells["cards"]])
-

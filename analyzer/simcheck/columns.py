@@ -7,8 +7,22 @@ from __future__ import annotations
 
 from .logs import TOTAL_NAMES, LogError, header_key
 
-ROLES = ("shoe", "player", "banker", "p1", "p2", "p3", "b1", "b2", "b3", "outcome", "player_total",
-         "banker_total", "seen", "results")
+ROLES = (
+    "shoe",
+    "player",
+    "banker",
+    "p1",
+    "p2",
+    "p3",
+    "b1",
+    "b2",
+    "b3",
+    "outcome",
+    "player_total",
+    "banker_total",
+    "seen",
+    "results",
+)
 _CARD_ROLES = ("p1", "p2", "p3", "b1", "b2", "b3")
 
 
@@ -63,8 +77,7 @@ def assign(names: list[str], columns: dict[str, str], where: str) -> dict[str, i
         i = low.index(h) if h in low else normed.index(header_key(h)) if header_key(h) in normed else None
         if i is None:
             have = ", ".join(shown_header(n) for n in names if n.strip()) or "nothing"
-            raise LogError(f"{where}: --columns {role}={shown_header(header)}: no such column "
-                           f"(the header has: {have})")
+            raise LogError(f"{where}: --columns {role}={shown_header(header)}: no such column (the header has: {have})")
         got[role] = i
     taken = set(got.values())
     by_alias: dict[str, int] = {}
@@ -73,9 +86,11 @@ def assign(names: list[str], columns: dict[str, str], where: str) -> dict[str, i
         if alias_role and alias_role not in columns and i not in taken:
             if alias_role in by_alias:
                 first = names[by_alias[alias_role]]
-                raise LogError(f"{where}: columns {shown_header(first)!r} and {shown_header(names[i])!r} both read "
-                               f"as the {alias_role.replace('_', ' ')}; name the one to read with --columns "
-                               f"{alias_role}={shown_header(first)}")
+                raise LogError(
+                    f"{where}: columns {shown_header(first)!r} and {shown_header(names[i])!r} both read "
+                    f"as the {alias_role.replace('_', ' ')}; name the one to read with --columns "
+                    f"{alias_role}={shown_header(first)}"
+                )
             got[alias_role] = by_alias[alias_role] = i
             taken.add(i)
     return got
@@ -100,11 +115,13 @@ def layout_of(roles, names: list[str], where: str) -> str:
         want.append("outcome")
     pairs = [f"{r}={shown_header(names[i])}" for r, i in roles.items()]
     pairs += [f"{r}={h}" for r, h in zip(want, free)]
-    pairs += [f"{r}=HEADER" for r in want[len(free):]]
+    pairs += [f"{r}=HEADER" for r in want[len(free) :]]
     line = ",".join(pairs)
     if any(ch in line for ch in " '\"♠♥♦♣"):
         line = "'" + line.replace("'", "'\\''") + "'"
-    raise LogError(f"{where}: cannot tell which columns hold the shoe, the cards and the outcome "
-                   f"(seen: {', '.join(have) or 'no names'}; recognised: "
-                   f"{', '.join(f'{r}={shown_header(names[i])}' for r, i in roles.items()) or 'none'}); "
-                   f"name them, e.g. --columns {line}")
+    raise LogError(
+        f"{where}: cannot tell which columns hold the shoe, the cards and the outcome "
+        f"(seen: {', '.join(have) or 'no names'}; recognised: "
+        f"{', '.join(f'{r}={shown_header(names[i])}' for r, i in roles.items()) or 'none'}); "
+        f"name them, e.g. --columns {line}"
+    )

@@ -64,8 +64,10 @@ def check_rounds(rounds: int, cards: int) -> None:
     if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:  # type: ignore[redundant-expr]  # checked at run time
         raise ConfirmError(f"--verify must be a whole number of rounds of at least 1, got {rounds!r}")
     if rounds > most:
-        raise ConfirmError(f"--verify {rounds:,} rounds is beyond the budget for a shoe of {cards:,} cards "
-                           f"(each round shuffles the whole shoe): at most {most:,}")
+        raise ConfirmError(
+            f"--verify {rounds:,} rounds is beyond the budget for a shoe of {cards:,} cards "
+            f"(each round shuffles the whole shoe): at most {most:,}"
+        )
 
 
 @dataclass
@@ -76,11 +78,11 @@ class Verification:
     rounds: int
     seed: int
     alpha: Fraction
-    cells: dict[str, list[CellStat]]            # wager id -> its events, in the table's order
+    cells: dict[str, list[CellStat]]  # wager id -> its events, in the table's order
     chisq: list[ChiSquare]
     bets: list[BetStat]
     tests: list[Finding]
-    skipped: tuple[str, ...] = ()               # wagers the simulator cannot pay
+    skipped: tuple[str, ...] = ()  # wagers the simulator cannot pay
     names: dict[str, str] = field(default_factory=dict)
 
     @property
@@ -92,14 +94,18 @@ class Verification:
         return "FAIL" if self.failed else "PASS"
 
     def __repr__(self) -> str:
-        return (f"<Verification {self.verdict}: {self.rounds:,} rounds of {self.shoe}, seed {self.seed}; "
-                f"{len(self.tests)} tests, {sum(t.rejected for t in self.tests)} rejected>")
+        return (
+            f"<Verification {self.verdict}: {self.rounds:,} rounds of {self.shoe}, seed {self.seed}; "
+            f"{len(self.tests)} tests, {sum(t.rejected for t in self.tests)} rejected>"
+        )
 
     def summary(self) -> str:
         """The pass/fail line."""
         k = sum(t.rejected for t in self.tests)
-        return (f"{self.verdict}: {len(self.tests)} tests, {k} rejected at alpha = {float(self.alpha):g} "
-                f"after Holm's correction ({self.rounds:,} rounds, seed {self.seed}).")
+        return (
+            f"{self.verdict}: {len(self.tests)} tests, {k} rejected at alpha = {float(self.alpha):g} "
+            f"after Holm's correction ({self.rounds:,} rounds, seed {self.seed})."
+        )
 
     def _finding(self, name: str) -> Finding | None:
         return next((t for t in self.tests if t.name == name), None)
@@ -108,41 +114,106 @@ class Verification:
         return [(b, c, self._finding(f"z {b} {c.label}")) for b, cells in self.cells.items() for c in cells]
 
     def markdown(self, h: str) -> list[str]:
-        out = [f"{h} Verification appendix", "", TEXT.format(rounds=f"{self.rounds:,}", seed=self.seed,
-                                                          alpha=f"{float(self.alpha):g}"), ""]
+        out = [
+            f"{h} Verification appendix",
+            "",
+            TEXT.format(rounds=f"{self.rounds:,}", seed=self.seed, alpha=f"{float(self.alpha):g}"),
+            "",
+        ]
         if self.skipped:
-            out += [f"Not simulated (the reference simulator pays bets on point values only): "
-                    f"{', '.join(self.skipped)}.", ""]
-        rows = [[b, c.label, f"{c.observed:,}", decimal(c.expected, 2), _z(c.z), _p(c.p if c.tested else None),
-                 _p(f.adjusted if f else None), _result(f)] for b, c, f in self._event_rows()]
-        out += [md_table(rows, ["wager", "event", "observed", "expected", "z", "p", "Holm-adjusted p", "result"],
-                         ["left", "left"] + ["right"] * 6), ""]
+            out += [
+                f"Not simulated (the reference simulator pays bets on point values only): {', '.join(self.skipped)}.",
+                "",
+            ]
+        rows = [
+            [
+                b,
+                c.label,
+                f"{c.observed:,}",
+                decimal(c.expected, 2),
+                _z(c.z),
+                _p(c.p if c.tested else None),
+                _p(f.adjusted if f else None),
+                _result(f),
+            ]
+            for b, c, f in self._event_rows()
+        ]
+        out += [
+            md_table(
+                rows,
+                ["wager", "event", "observed", "expected", "z", "p", "Holm-adjusted p", "result"],
+                ["left", "left"] + ["right"] * 6,
+            ),
+            "",
+        ]
         rows = []
         for c in self.chisq:
             f = self._finding(_chi_name(c))
-            rows.append([f"chi-square {c.family[4:]} ({c.df} df)", f"{c.statistic:.3f}", _p(c.p),
-                         _p(f.adjusted if f else None), _result(f)])
+            rows.append(
+                [
+                    f"chi-square {c.family[4:]} ({c.df} df)",
+                    f"{c.statistic:.3f}",
+                    _p(c.p),
+                    _p(f.adjusted if f else None),
+                    _result(f),
+                ]
+            )
         for s in self.bets:
             f = self._finding(f"z return {s.bet.id}")
-            rows.append([f"total return {s.bet.id}: {decimal(s.observed, 2)} against {decimal(s.expected, 2)}",
-                         _z(s.z), _p(s.p if s.tested else None), _p(f.adjusted if f else None), _result(f)])
+            rows.append(
+                [
+                    f"total return {s.bet.id}: {decimal(s.observed, 2)} against {decimal(s.expected, 2)}",
+                    _z(s.z),
+                    _p(s.p if s.tested else None),
+                    _p(f.adjusted if f else None),
+                    _result(f),
+                ]
+            )
         if rows:
-            out += [md_table(rows, ["test", "statistic", "p", "Holm-adjusted p", "result"],
-                             ["left"] + ["right"] * 4), ""]
+            out += [
+                md_table(rows, ["test", "statistic", "p", "Holm-adjusted p", "result"], ["left"] + ["right"] * 4),
+                "",
+            ]
         out += [f"**{self.summary()}**", ""]
         return out
 
     def to_dict(self) -> dict:
-        return {"definition": TEXT.format(rounds=f"{self.rounds:,}", seed=self.seed, alpha=f"{float(self.alpha):g}"),
-                "rounds": self.rounds, "seed": self.seed, "alpha": exact(self.alpha), "verdict": self.verdict,
-                "summary": self.summary(), "skipped": list(self.skipped),
-                "events": [{"wager": b, "event": c.label, "observed": c.observed, "expected": exact(c.expected),
-                            "expected_float": float(c.expected), "z": c.z, "tested": c.tested,
-                            "p": _pf(c.p if c.tested else None), "holm_adjusted_p": _pf(f.adjusted if f else None),
-                            "rejected": bool(f and f.rejected)} for b, c, f in self._event_rows()],
-                "tests": [{"test": t.name, "kind": t.kind, "statistic": t.statistic, "p": _pf(t.p),
-                           "holm_threshold": t.threshold, "holm_adjusted_p": _pf(t.adjusted),
-                           "rejected": t.rejected} for t in self.tests]}
+        return {
+            "definition": TEXT.format(rounds=f"{self.rounds:,}", seed=self.seed, alpha=f"{float(self.alpha):g}"),
+            "rounds": self.rounds,
+            "seed": self.seed,
+            "alpha": exact(self.alpha),
+            "verdict": self.verdict,
+            "summary": self.summary(),
+            "skipped": list(self.skipped),
+            "events": [
+                {
+                    "wager": b,
+                    "event": c.label,
+                    "observed": c.observed,
+                    "expected": exact(c.expected),
+                    "expected_float": float(c.expected),
+                    "z": c.z,
+                    "tested": c.tested,
+                    "p": _pf(c.p if c.tested else None),
+                    "holm_adjusted_p": _pf(f.adjusted if f else None),
+                    "rejected": bool(f and f.rejected),
+                }
+                for b, c, f in self._event_rows()
+            ],
+            "tests": [
+                {
+                    "test": t.name,
+                    "kind": t.kind,
+                    "statistic": t.statistic,
+                    "p": _pf(t.p),
+                    "holm_threshold": t.threshold,
+                    "holm_adjusted_p": _pf(t.adjusted),
+                    "rejected": t.rejected,
+                }
+                for t in self.tests
+            ],
+        }
 
     def csv_rows(self) -> list[list]:
         """``[wager, section, item, pays, ways, exact, decimal]`` rows of the par sheet's long CSV."""
@@ -158,13 +229,15 @@ class Verification:
         return rows
 
 
-TEXT = ("The reference simulator (analyzer.simcheck.simulate: shoes shuffled and dealt card by card, "
-        "sharing no code with the counting engine) dealt {rounds} rounds with the same shoe and rules, "
-        "each off the top of a freshly shuffled shoe (seed {seed}), one unit on each wager. Each event's "
-        "observed count is set against rounds x its exact probability from the return table: "
-        "z = (observed - expected) / sqrt(rounds p (1 - p)) (events expected fewer than 5 times are not "
-        "tested); per wager also a chi-square of all its events (small cells pooled) and a z of its total "
-        "return. Holm's step-down correction over all the tests at alpha = {alpha} gives the verdict.")
+TEXT = (
+    "The reference simulator (analyzer.simcheck.simulate: shoes shuffled and dealt card by card, "
+    "sharing no code with the counting engine) dealt {rounds} rounds with the same shoe and rules, "
+    "each off the top of a freshly shuffled shoe (seed {seed}), one unit on each wager. Each event's "
+    "observed count is set against rounds x its exact probability from the return table: "
+    "z = (observed - expected) / sqrt(rounds p (1 - p)) (events expected fewer than 5 times are not "
+    "tested); per wager also a chi-square of all its events (small cells pooled) and a z of its total "
+    "return. Holm's step-down correction over all the tests at alpha = {alpha} gives the verdict."
+)
 
 
 def _chi_name(c: ChiSquare) -> str:
@@ -198,8 +271,10 @@ def verify_sheet(sheet: ParSheet, rounds: int, seed: int = 0, alpha: Fraction = 
     check_rounds(rounds, sheet.shoe.cards)
     bets, skipped = simulable(sheet)
     if not bets:
-        raise ConfirmError("--verify: the reference simulator pays bets on point values only, and every wager "
-                           f"of the sheet reads ranks or suits ({', '.join(skipped)})")
+        raise ConfirmError(
+            "--verify: the reference simulator pays bets on point values only, and every wager "
+            f"of the sheet reads ranks or suits ({', '.join(skipped)})"
+        )
     sim = simulate(sheet.shoe, shoes=rounds, seed=seed, cut_card=sheet.shoe.cards, bets=bets, rules=sheet.rules)
     n = sim.coups
     cells: dict[str, list[CellStat]] = {}
@@ -207,12 +282,13 @@ def verify_sheet(sheet: ParSheet, rounds: int, seed: int = 0, alpha: Fraction = 
     for bet in bets:
         w = sheet.wager(bet.id)
         fam = bet_family(bet, sheet.rules)
-        if fam.labels != tuple(r.event for r in w.rows):      # both are the events in order, then otherwise
+        if fam.labels != tuple(r.event for r in w.rows):  # both are the events in order, then otherwise
             raise ConfirmError(f"bet {bet.id!r}: the simulator's events {fam.labels} are not the sheet's")
         p = [r.probability for r in w.rows]
         pf = np.array([float(x) for x in p])
-        ref = FamilyReference(fam, [n * x for x in p], [n * x * (1 - x) for x in p],
-                              n * (np.diag(pf) - np.outer(pf, pf)))
+        ref = FamilyReference(
+            fam, [n * x for x in p], [n * x * (1 - x) for x in p], n * (np.diag(pf) - np.outer(pf, pf))
+        )
         observed = np.array(sim.events[bet.id], dtype=np.int64)
         cells[bet.id] = cell_stats(ref, observed)
         c = chi_square(ref, observed)
@@ -221,10 +297,19 @@ def verify_sheet(sheet: ParSheet, rounds: int, seed: int = 0, alpha: Fraction = 
         enough = all(n * r.probability >= 5 for r in w.rows if r.ways)
         bet_stats.append(bet_stat(bet, n, sim.bets[bet.id][1], n * w.ev, n * w.variance, enough))
     tests = [Finding(_chi_name(c), "chi-square", f"{c.statistic:.3f}", c.p) for c in chisq]
-    tests += [Finding(f"z {b} {c.label}", "z", f"{c.z:+.3f}", c.p)
-              for b, cs in cells.items() for c in cs if c.tested]
+    tests += [Finding(f"z {b} {c.label}", "z", f"{c.z:+.3f}", c.p) for b, cs in cells.items() for c in cs if c.tested]
     tests += [Finding(f"z return {s.bet.id}", "z", f"{s.z:+.3f}", s.p) for s in bet_stats if s.tested]
     if tests:
         holm(tests, float(alpha))
-    return Verification(sheet.shoe.describe(), n, seed, alpha, cells, chisq, bet_stats, tests, skipped,
-                        {w.id: w.bet.name for w in sheet.wagers})
+    return Verification(
+        sheet.shoe.describe(),
+        n,
+        seed,
+        alpha,
+        cells,
+        chisq,
+        bet_stats,
+        tests,
+        skipped,
+        {w.id: w.bet.name for w in sheet.wagers},
+    )

@@ -51,6 +51,7 @@ def _strip(fam, code: bool = True):
     if code:
         return dataclasses.replace(fam, bet=None)
     import numpy as np
+
     return dataclasses.replace(fam, bet=None, code=np.zeros(0, dtype=fam.code.dtype))
 
 
@@ -73,6 +74,7 @@ class _Shared:
     def counter(self):
         if self._counter is None:
             from .families import Counter
+
             self._counter = Counter(list(self.families))
         return self._counter
 
@@ -97,8 +99,14 @@ def _start_local(workers: int):
         # adaptive mmap threshold: every temporary array of the loop is then mapped and unmapped
         # again, and the sums run about twice as slow.  Not set, the workers keep glibc's default.
         with dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}):
-            return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                dashboard_address=None, silence_logs=logging.ERROR)
+            return LocalCluster(
+                n_workers=workers,
+                threads_per_worker=1,
+                processes=True,
+                host="127.0.0.1",
+                dashboard_address=None,
+                silence_logs=logging.ERROR,
+            )
     finally:
         if main:
             signal.signal(signal.SIGINT, previous)
@@ -112,10 +120,15 @@ def _pieces(state, groups) -> list:
     for group in groups:
         lo, hi = group[0][0], group[-1][1]
         piece = dataclasses.replace(
-            state, counter=None, progress=None, remaining=state.remaining[lo:hi], N=state.N[lo:hi],
+            state,
+            counter=None,
+            progress=None,
+            remaining=state.remaining[lo:hi],
+            N=state.N[lo:hi],
             obs=state.obs[lo:hi] if state.obs is not None else None,
             bet_fams=[_strip(f, code=False) for f in state.bet_fams],
-            outcome=_strip(state.outcome, code=False) if state.outcome is not None else None)
+            outcome=_strip(state.outcome, code=False) if state.outcome is not None else None,
+        )
         pieces.append((piece, [(a - lo, b - lo) for a, b in group]))
     return pieces
 
@@ -148,30 +161,32 @@ class DaskRunner:
         self.client: Client | None = None
         self.local: LocalCluster | None = None
         self.used = 0
-        self._shared: tuple[Any, Any] | None = None     # (families, future of their _Shared)
-        self.where = (f"Dask scheduler {scheduler}" if scheduler
-                      else f"Dask LocalCluster ({jobs} worker{'s' if jobs != 1 else ''} on 127.0.0.1)")
+        self._shared: tuple[Any, Any] | None = None  # (families, future of their _Shared)
+        self.where = (
+            f"Dask scheduler {scheduler}"
+            if scheduler
+            else f"Dask LocalCluster ({jobs} worker{'s' if jobs != 1 else ''} on 127.0.0.1)"
+        )
 
     def __enter__(self) -> DaskRunner:
         try:
             from distributed import Client
         except ImportError:
-            raise ClusterError("the cluster engine needs Dask distributed: "
-                               "python -m pip install 'baccarat-analyzer[cluster]'") from None
+            raise ClusterError(
+                "the cluster engine needs Dask distributed: python -m pip install 'baccarat-analyzer[cluster]'"
+            ) from None
         try:
             if self.scheduler:
                 try:
                     self.client = Client(self.scheduler, timeout=CONNECT_TIMEOUT)
                 except (OSError, TimeoutError, ValueError, TypeError) as e:
-                    raise ClusterError(f"cannot connect to the Dask scheduler at {self.scheduler!r}: "
-                                       f"{e}") from None
+                    raise ClusterError(f"cannot connect to the Dask scheduler at {self.scheduler!r}: {e}") from None
             else:
                 try:
                     self.local = _start_local(self.tasks)
                     self.client = Client(self.local)
                 except (OSError, RuntimeError, TimeoutError) as e:
-                    raise ClusterError(f"cannot start a Dask LocalCluster of {self.tasks} workers: {e}") \
-                        from None
+                    raise ClusterError(f"cannot start a Dask LocalCluster of {self.tasks} workers: {e}") from None
         except BaseException:
             self.close()
             raise
@@ -194,7 +209,7 @@ class DaskRunner:
     def _shared_future(self, state):
         fams = state.counter.families
         if self._shared is None or self._shared[0] is not fams:
-            assert self.client is not None          # inside the with block
+            assert self.client is not None  # inside the with block
             fut = self.client.scatter(_Shared(fams), broadcast=True, hash=False)
             self._shared = (fams, fut)
         return self._shared[1]
@@ -206,15 +221,18 @@ class DaskRunner:
         shared = self._shared_future(state)
         pieces = _pieces(state, groups)
         data = self.client.scatter([p for p, _ in pieces], hash=False)
-        futures = [self.client.submit(_group_sums, shared, d, blocks, accumulate, pure=False)
-                   for d, (_, blocks) in zip(data, pieces)]
+        futures = [
+            self.client.submit(_group_sums, shared, d, blocks, accumulate, pure=False)
+            for d, (_, blocks) in zip(data, pieces)
+        ]
         try:
             results = [f.result() for f in futures]
         except Exception as e:
             self.client.cancel(futures + data)
-            raise ClusterError(f"the shoe-aware sums failed on the {self.where}: {type(e).__name__}: {e} "
-                               f"(is the same version of baccarat-analyzer installed on every worker?)") \
-                from None
+            raise ClusterError(
+                f"the shoe-aware sums failed on the {self.where}: {type(e).__name__}: {e} "
+                f"(is the same version of baccarat-analyzer installed on every worker?)"
+            ) from None
         except BaseException:
             self.client.cancel(futures + data)
             raise
@@ -222,12 +240,13 @@ class DaskRunner:
         return [part for parts in results for part in parts]
 
 
-_FORK_COUNTER = None          # the counter the forked processes of a ForkRunner inherit
+_FORK_COUNTER = None  # the counter the forked processes of a ForkRunner inherit
 
 
 def _ignore_interrupt() -> None:
     import signal
-    signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C is the parent's: it stops the pool
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it stops the pool
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # and ends the workers with SIGTERM
 
 
@@ -264,11 +283,12 @@ class ForkRunner:
 
     def run(self, state, groups, accumulate) -> list:
         """The sums of every block, in block order (``accumulate`` is :func:`.reference._accumulate`)."""
-        if len(groups) == 1:                 # too few coups to share
+        if len(groups) == 1:  # too few coups to share
             return _block_sums(accumulate, state.counter, state, groups[0])
         if self.pool is None or self._counter is not state.counter:
             global _FORK_COUNTER  # noqa: PLW0603 (read by the forked workers, which inherit module state)
             import multiprocessing as mp
+
             self.close()
             _FORK_COUNTER = self._counter = state.counter
             self.pool = mp.get_context("fork").Pool(self.tasks, initializer=_ignore_interrupt)
@@ -278,6 +298,7 @@ class ForkRunner:
 
 def can_fork() -> bool:
     import multiprocessing as mp
+
     return "fork" in mp.get_all_start_methods()
 
 

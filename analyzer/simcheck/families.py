@@ -35,6 +35,7 @@ def cached(fn):
             return memo(*args)
         except TypeError:
             return fn(*args)
+
     call.__doc__ = fn.__doc__
     return call
 
@@ -46,11 +47,11 @@ class Family:
     key: str
     title: str
     labels: tuple[str, ...]
-    code: np.ndarray                     # cell of each of the 10**6 value sequences
+    code: np.ndarray  # cell of each of the 10**6 value sequences
     bet: Bet | None = None
     pays: tuple[Fraction, ...] = ()
     offset: int = 0
-    rules: Rules | None = None           # the drawing rules of ``code`` (None: Punto Banco)
+    rules: Rules | None = None  # the drawing rules of ``code`` (None: Punto Banco)
 
     @property
     def cells(self) -> int:
@@ -87,8 +88,7 @@ def base_families(rules=None):
     return (
         ("outcome", "Outcomes", OUTCOME_NAMES, winner),
         ("cards", "Cards dealt per coup", ("4", "5", "6"), cards),
-        ("totals", "Final totals (Player-Banker)", tuple(f"{p}-{b}" for p in range(10) for b in range(10)),
-         totals),
+        ("totals", "Final totals (Player-Banker)", tuple(f"{p}-{b}" for p in range(10) for b in range(10)), totals),
     )
 
 
@@ -99,8 +99,10 @@ def bet_family(bet: Bet, rules=None) -> Family:
     from ..core.solver import event_index
 
     if not value_only(bet):
-        raise BetError(f"bet {bet.id!r} reads ranks or suits: a hand-log check covers bets on point "
-                       f"values only (check it from tallies against the off-the-top reference)")
+        raise BetError(
+            f"bet {bet.id!r} reads ranks or suits: a hand-log check covers bets on point "
+            f"values only (check it from tallies against the off-the-top reference)"
+        )
     code = event_index(bet, coup_table(rules).features())
     labels = tuple(e.event for e in bet.events) + (bet.otherwise_event,)
     pays = tuple(e.pays for e in bet.events) + (bet.otherwise,)
@@ -108,8 +110,9 @@ def bet_family(bet: Bet, rules=None) -> Family:
 
 
 @cached
-def build_families(bets: tuple[Bet, ...] = (), categories=("outcome", "cards", "totals"),
-                   rules=None) -> tuple[Family, ...]:
+def build_families(
+    bets: tuple[Bet, ...] = (), categories=("outcome", "cards", "totals"), rules=None
+) -> tuple[Family, ...]:
     """The tested families: outcome, cards and totals cells, then each bet's pay-table events,
     under the drawing ``rules`` (default Punto Banco)."""
     rules = None if rules is None or rules.is_default else rules

@@ -126,22 +126,22 @@ class HandLog:
 
     path: str
     format: str
-    rows: np.ndarray            # line number of each coup
-    shoe: np.ndarray            # shoe index of each coup (0, 1, ...)
-    shoe_ids: list[str]         # id of each shoe index
-    player: np.ndarray          # (n, 3) int8
-    banker: np.ndarray          # (n, 3) int8
-    player_len: np.ndarray      # (n,) int8
-    banker_len: np.ndarray      # (n,) int8
-    outcome: np.ndarray         # (n,) int8, -1 when not reported
-    seen: dict[int, tuple[int, ...]] = field(default_factory=dict)      # coup index -> codes
+    rows: np.ndarray  # line number of each coup
+    shoe: np.ndarray  # shoe index of each coup (0, 1, ...)
+    shoe_ids: list[str]  # id of each shoe index
+    player: np.ndarray  # (n, 3) int8
+    banker: np.ndarray  # (n, 3) int8
+    player_len: np.ndarray  # (n,) int8
+    banker_len: np.ndarray  # (n,) int8
+    outcome: np.ndarray  # (n,) int8, -1 when not reported
+    seen: dict[int, tuple[int, ...]] = field(default_factory=dict)  # coup index -> codes
     extra: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = field(default_factory=dict)
     reused: list[tuple[int, str, int]] = field(default_factory=list)  # (coup index, id, earlier row)
     columns: tuple[str, ...] = ()
-    shape: str = ""                                                    # how it was read (for reports)
-    value_level: bool = False                                          # cards are point values 0-9 only
-    skipped: dict[str, int] = field(default_factory=dict)              # --skip-invalid: reason -> rows
-    reported_totals: np.ndarray | None = None   # (n, 2) int8 player/banker totals the log states, -1 if not
+    shape: str = ""  # how it was read (for reports)
+    value_level: bool = False  # cards are point values 0-9 only
+    skipped: dict[str, int] = field(default_factory=dict)  # --skip-invalid: reason -> rows
+    reported_totals: np.ndarray | None = None  # (n, 2) int8 player/banker totals the log states, -1 if not
 
     @property
     def coups(self) -> int:
@@ -154,7 +154,7 @@ class HandLog:
     def hand(self, k: int, side: str) -> list[int]:
         """All card codes of one hand of coup ``k``."""
         arr, n = (self.player, self.player_len) if side == "player" else (self.banker, self.banker_len)
-        cards = [int(c) for c in arr[k, :min(3, int(n[k]))]]
+        cards = [int(c) for c in arr[k, : min(3, int(n[k]))]]
         if k in self.extra:
             cards.extend(self.extra[k][0 if side == "player" else 1])
         return cards
@@ -195,7 +195,7 @@ def parse_total(value, where: str, column: str) -> int:
 
 def _total_columns(names) -> dict[str, Any]:
     """``{role: the name or index of its column}`` of the total columns among ``names``."""
-    out: dict[str, Any] = {}                # Any: an index (names a list) or a name (JSON keys)
+    out: dict[str, Any] = {}  # Any: an index (names a list) or a name (JSON keys)
     for i, name in enumerate(names):
         for role, keys in TOTAL_NAMES.items():
             if header_key(name) in keys:
@@ -228,8 +228,8 @@ class LogBuilder:
         self._last_id: str | None = None
         self._first_row_of: dict[str, int] = {}
         self.parser = _CardParser(self.where)
-        self.flushed = 0                     # coups handed out by :meth:`flush`
-        self.totals = array("b")             # stated (player, banker) totals, -1 where not stated
+        self.flushed = 0  # coups handed out by :meth:`flush`
+        self.totals = array("b")  # stated (player, banker) totals, -1 where not stated
         self.has_totals = False
 
     def where(self, row: int) -> str:
@@ -275,8 +275,9 @@ class LogBuilder:
             self.extra[k] = (tuple(p[3:]), tuple(b[3:]))
         self.outcome.append(oc)
         if totals is not None:
-            stated = tuple(parse_total(t, self.where(row), name)
-                           for t, name in zip(totals, ("player total", "banker total")))
+            stated = tuple(
+                parse_total(t, self.where(row), name) for t, name in zip(totals, ("player total", "banker total"))
+            )
             self.has_totals = self.has_totals or stated != (-1, -1)
             self.totals.extend(stated)
         else:
@@ -293,7 +294,8 @@ class LogBuilder:
         row numbers are the file's).  The buffers start again empty."""
         n = len(self.rows)
         log = HandLog(
-            path=self.path, format=self.fmt,
+            path=self.path,
+            format=self.fmt,
             rows=np.frombuffer(self.rows, dtype=np.int64).copy(),
             shoe=np.frombuffer(self.shoe, dtype=np.int32).copy(),
             shoe_ids=self.shoe_ids,
@@ -302,9 +304,12 @@ class LogBuilder:
             player_len=np.frombuffer(self.plen, dtype=np.int16).astype(np.int8),
             banker_len=np.frombuffer(self.blen, dtype=np.int16).astype(np.int8),
             outcome=np.frombuffer(self.outcome, dtype=np.int8).copy(),
-            seen=self.seen, extra=self.extra, reused=self.reused, columns=tuple(columns),
-            reported_totals=np.frombuffer(self.totals, dtype=np.int8).copy().reshape(n, 2) if self.has_totals
-            else None)
+            seen=self.seen,
+            extra=self.extra,
+            reused=self.reused,
+            columns=tuple(columns),
+            reported_totals=np.frombuffer(self.totals, dtype=np.int8).copy().reshape(n, 2) if self.has_totals else None,
+        )
         self.flushed += n
         self.totals, self.has_totals = array("b"), False
         self.rows, self.shoe, self.player, self.banker = array("q"), array("i"), array("b"), array("b")
@@ -369,8 +374,10 @@ def header_index(path: str, fields: list[str], required, what: str) -> dict[str,
     missing = [r for r in required if r not in index]
     if missing:
         have = ", ".join(n for n in names if n) or "nothing"
-        raise LogError(f"{path}: row 1: missing column {missing[0]!r} for a {what} "
-                       f"(the header has: {have}; a {what} needs {', '.join(required)})")
+        raise LogError(
+            f"{path}: row 1: missing column {missing[0]!r} for a {what} "
+            f"(the header has: {have}; a {what} needs {', '.join(required)})"
+        )
     return index
 
 
@@ -399,7 +406,7 @@ def _read_csv_log(path: str, lines, progress=None, chunk=None):
     except LogError as e:
         raise LogError(f"{path}: row 1: {e}") from None
     i_pt, i_bt = tot.get("player_total"), tot.get("banker_total")
-    need = max(i_shoe, i_p, i_b) + 1   # optional trailing fields may be left out
+    need = max(i_shoe, i_p, i_b) + 1  # optional trailing fields may be left out
     columns = tuple(n.strip().lower() for n in header)
     b = LogBuilder(path, "csv", progress)
     add = b.add
@@ -409,16 +416,26 @@ def _read_csv_log(path: str, lines, progress=None, chunk=None):
                 continue
             row = reader.line_num
             if len(fields) < need:
-                raise LogError(f"{path}: row {row}: {len(fields)} field{'s' if len(fields) != 1 else ''} "
-                               f"but the header has {len(header)} (need at least {need})")
-            if len(fields) > len(header) and any(f.strip() for f in fields[len(header):]):
-                raise LogError(f"{path}: row {row}: {len(fields)} fields but the header has {len(header)} "
-                               f"(quote a card list that contains commas)")
-            add(row, fields[i_shoe], fields[i_p], fields[i_b],
+                raise LogError(
+                    f"{path}: row {row}: {len(fields)} field{'s' if len(fields) != 1 else ''} "
+                    f"but the header has {len(header)} (need at least {need})"
+                )
+            if len(fields) > len(header) and any(f.strip() for f in fields[len(header) :]):
+                raise LogError(
+                    f"{path}: row {row}: {len(fields)} fields but the header has {len(header)} "
+                    f"(quote a card list that contains commas)"
+                )
+            add(
+                row,
+                fields[i_shoe],
+                fields[i_p],
+                fields[i_b],
                 fields[i_o] if i_o is not None and i_o < len(fields) else None,
                 fields[i_s] if i_s is not None and i_s < len(fields) else None,
-                None if not tot else tuple(fields[i] if i is not None and i < len(fields) else None
-                                           for i in (i_pt, i_bt)))
+                None
+                if not tot
+                else tuple(fields[i] if i is not None and i < len(fields) else None for i in (i_pt, i_bt)),
+            )
             if chunk is not None and len(b.rows) >= chunk:
                 yield b.flush(columns)
     except csv.Error as e:
@@ -435,8 +452,7 @@ def _read_jsonl(path: str, lines, progress=None, chunk=None):
             continue
         obj = load_json_line(line, f"{path}: row {row}")
         if not isinstance(obj, dict):
-            raise LogError(f"{path}: row {row}: expected a JSON object {{\"shoe\": ..., \"player\": ..., "
-                           f"\"banker\": ...}}")
+            raise LogError(f'{path}: row {row}: expected a JSON object {{"shoe": ..., "player": ..., "banker": ...}}')
         lowered = {str(k).strip().lower(): v for k, v in obj.items()}
         if len(lowered) < len(obj):
             seen_keys: dict[str, str] = {}
@@ -447,15 +463,23 @@ def _read_jsonl(path: str, lines, progress=None, chunk=None):
         obj = lowered
         for req in REQUIRED_LOG_FIELDS:
             if req not in obj:
-                raise LogError(f"{path}: row {row}: missing field {req!r} (a hand log needs "
-                               f"{', '.join(REQUIRED_LOG_FIELDS)})")
+                raise LogError(
+                    f"{path}: row {row}: missing field {req!r} (a hand log needs {', '.join(REQUIRED_LOG_FIELDS)})"
+                )
         keys.update(obj)
         try:
             tot = _total_columns(obj)
         except LogError as e:
             raise LogError(f"{path}: row {row}: {e}") from None
-        b.add(row, obj["shoe"], obj["player"], obj["banker"], obj.get("outcome"), obj.get("seen"),
-              tuple(obj.get(tot[r]) if r in tot else None for r in TOTAL_NAMES) if tot else None)
+        b.add(
+            row,
+            obj["shoe"],
+            obj["player"],
+            obj["banker"],
+            obj.get("outcome"),
+            obj.get("seen"),
+            tuple(obj.get(tot[r]) if r in tot else None for r in TOTAL_NAMES) if tot else None,
+        )
         if chunk is not None and len(b.rows) >= chunk:
             yield b.flush(tuple(sorted(keys)))
     if b.rows or not b.flushed:
@@ -502,7 +526,6 @@ def load_json_line(line: str, where: str):
 def shown(text: str, limit: int = 40) -> str:
     """``repr`` of a field for a message, cut when long."""
     return repr(text) if len(text) <= limit else repr(text[:limit]) + "..."
-
 
 
 def sniff_kind(path: str | Path, text: str) -> str:

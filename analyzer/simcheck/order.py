@@ -79,8 +79,8 @@ class CardOrder:
         self.M = len(self.counts)
         self.steps = np.zeros(self.M, dtype=np.int64)
         self.groups: dict[tuple[int, ...], int] = {}
-        self.open: tuple[int, int, list[int]] | None = None     # (shoe, pairs, seen symbols) still dealing
-        self.last: tuple[int, int] | None = None                # (shoe, symbol) of the last dealt card
+        self.open: tuple[int, int, list[int]] | None = None  # (shoe, pairs, seen symbols) still dealing
+        self.last: tuple[int, int] | None = None  # (shoe, symbol) of the last dealt card
         self.bad = False
 
     def add(self, log: HandLog) -> None:
@@ -102,7 +102,8 @@ class CardOrder:
             info.setdefault(s_idx, [0, []])[0] += k
         for k, cs in log.seen.items():
             info.setdefault(int(log.shoe[k]), [0, []])[1].extend(
-                CARD_POINT[c] if self.value_level else c // 5 for c in cs)
+                CARD_POINT[c] if self.value_level else c // 5 for c in cs
+            )
         last_shoe = int(log.shoe[-1]) if log.coups else None
         self.open = None
         for s_idx, (k, seen) in info.items():

@@ -56,11 +56,11 @@ def outcome_word(value, where: str):
     t = re.sub(r"\s+(wins?|won)$", "", t)
     if not t:
         return None
-    word = {"p": "player", "b": "banker", "t": "tie", "player": "player", "banker": "banker",
-            "tie": "tie"}.get(t)
+    word = {"p": "player", "b": "banker", "t": "tie", "player": "player", "banker": "banker", "tie": "tie"}.get(t)
     if word is None:
-        raise LogError(f"{where}: outcome {value!r} is not player, banker or tie "
-                       f"(P/B/T, 'player win', ... are read too)")
+        raise LogError(
+            f"{where}: outcome {value!r} is not player, banker or tie (P/B/T, 'player win', ... are read too)"
+        )
     return word
 
 
@@ -69,8 +69,9 @@ def outcome_log(path: str, layout: str, what: str, records, skip) -> OutcomeLog:
     return next(outcome_chunks(path, layout, what, records, skip))
 
 
-def outcome_chunks(path: str, layout: str, what: str, records, skip, chunk: int | None = None,
-                   meta: dict | None = None):
+def outcome_chunks(
+    path: str, layout: str, what: str, records, skip, chunk: int | None = None, meta: dict | None = None
+):
     """:func:`outcome_log` as :class:`OutcomeLog` chunks of about ``chunk`` coups (``None``: one chunk
     of the whole log): shoe indices are the file's, ``shoe_ids`` the list of every id so far.  The
     errors of the whole log (no valid coup, a shoe id that comes back) are raised once the records
@@ -80,15 +81,23 @@ def outcome_chunks(path: str, layout: str, what: str, records, skip, chunk: int 
     first: dict[str, int] = {}
     reused: tuple[str, int] | None = None
     last = None
-    shape = f"read as {'bead strings' if layout == 'beads' else 'outcomes only'}, " \
-            f"{'one row per shoe' if layout == 'beads' else '1 row per coup'} ({what})"
+    shape = (
+        f"read as {'bead strings' if layout == 'beads' else 'outcomes only'}, "
+        f"{'one row per shoe' if layout == 'beads' else '1 row per coup'} ({what})"
+    )
     total = 0
 
     def flush() -> OutcomeLog:
         nonlocal rows, shoe, out
-        log = OutcomeLog(path, shape, np.frombuffer(rows, dtype=np.int64).copy(),
-                         np.frombuffer(shoe, dtype=np.int32).copy(), ids,
-                         np.frombuffer(out, dtype=np.int8).copy(), dict(skip.reasons))
+        log = OutcomeLog(
+            path,
+            shape,
+            np.frombuffer(rows, dtype=np.int64).copy(),
+            np.frombuffer(shoe, dtype=np.int32).copy(),
+            ids,
+            np.frombuffer(out, dtype=np.int8).copy(),
+            dict(skip.reasons),
+        )
         rows, shoe, out = array("q"), array("i"), array("b")
         return log
 
@@ -106,8 +115,7 @@ def outcome_chunks(path: str, layout: str, what: str, records, skip, chunk: int 
                 text = "".join(beads.split()).replace(",", "").upper()
                 bad = next((i for i, ch in enumerate(text) if ch not in _BEAD), None)
                 if bad is not None:
-                    raise LogError(f"{where}: bead string has {text[bad]!r} at position {bad + 1} "
-                                   f"(beads are P, B, T)")
+                    raise LogError(f"{where}: bead string has {text[bad]!r} at position {bad + 1} (beads are P, B, T)")
                 got = [_BEAD[ch] for ch in text]
             else:
                 word = outcome_word(item.get("outcome"), where)
@@ -136,8 +144,10 @@ def outcome_chunks(path: str, layout: str, what: str, records, skip, chunk: int 
         raise LogError(f"{path}: no valid coups in the file" + (f" (skipped: {reasons})" if reasons else ""))
     if reused:
         sid, row = reused
-        raise LogError(f"{path}: shoe id {sid!r} comes back after other shoes (first used at row {row}); "
-                       f"ids must change at each new shoe and not repeat")
+        raise LogError(
+            f"{path}: shoe id {sid!r} comes back after other shoes (first used at row {row}); "
+            f"ids must change at each new shoe and not repeat"
+        )
     if out or chunk is None:
         yield flush()
 

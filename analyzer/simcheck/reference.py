@@ -47,8 +47,8 @@ from ..core.shoe import Shoe
 from .distributed import ForkRunner, Runner, can_fork
 from .families import Counter, Family, counter_for
 
-BATCH = 128                          # coups per matrix product in the shoe-aware loop
-BLOCK = 16 * BATCH                   # coups whose float sums are taken together (see ShoeAwareSums.add)
+BATCH = 128  # coups per matrix product in the shoe-aware loop
+BLOCK = 16 * BATCH  # coups whose float sums are taken together (see ShoeAwareSums.add)
 
 
 class _GroupSums:
@@ -65,7 +65,7 @@ class _GroupSums:
         self.lin = np.zeros((max_key + 1, self.nl, columns), dtype=np.int64)
         self.sq = np.zeros((max_key + 1, len(self.pairs), columns), dtype=np.int64)
         self.count = np.zeros(max_key + 1, dtype=np.int64)
-        self.base = 0             # keys are added less ``base`` (see _accumulate), reported with it
+        self.base = 0  # keys are added less ``base`` (see _accumulate), reported with it
 
     def add(self, keys: np.ndarray, x: np.ndarray) -> None:
         order = np.argsort(keys, kind="stable")
@@ -96,8 +96,7 @@ class _GroupSums:
         lin = self.lin[local].astype(object)
         sq = self.sq[local].astype(object)
         s1 = sum(lin[:, i, :] * (1 << (self.lb * i)) for i in range(self.nl))
-        s2 = sum(sq[:, j, :] * ((1 if a == b else 2) << (self.lb * (a + b)))
-                 for j, (a, b) in enumerate(self.pairs))
+        s2 = sum(sq[:, j, :] * ((1 if a == b else 2) << (self.lb * (a + b))) for j, (a, b) in enumerate(self.pairs))
         return s1, s2  # type: ignore[return-value]  # sums of one array at least (nl >= 1): never sum()'s 0
 
 
@@ -125,17 +124,17 @@ class _BatchSums:
         self.terms = len(self.pairs) + linear
         self.acc = np.zeros((max_key + 1, 2, self.terms, columns), dtype=np.int64)
         self.batches = np.zeros(max_key + 1, dtype=np.int64)
-        self.big: dict[int, np.ndarray] = {}      # key -> flushed sums (object array)
+        self.big: dict[int, np.ndarray] = {}  # key -> flushed sums (object array)
         self._t: np.ndarray | None = None
         self._limbs: np.ndarray | None = None
-        self.base = 0             # keys are added less ``base`` (see _accumulate), reported with it
+        self.base = 0  # keys are added less ``base`` (see _accumulate), reported with it
 
     def add(self, keys: np.ndarray, x: np.ndarray) -> None:
         if keys.size == 0:
             return
         if keys.size > 128:
             for i in range(0, keys.size, 128):
-                self.add(keys[i:i + 128], x[i:i + 128])
+                self.add(keys[i : i + 128], x[i : i + 128])
             return
         B = x.shape[0]
         if self._t is None or self._limbs is None or self._t.shape[0] < B:  # work arrays, reused (fresh pages slow)
@@ -174,11 +173,14 @@ class _BatchSums:
     def totals(self, keys: list[int]) -> tuple[np.ndarray | None, np.ndarray]:
         """Exact ``(sum x, sum x**2)`` per key and column (``sum x`` is None without ``linear``)."""
         self._flush()
-        tot = np.array([self.big[k - self.base] for k in keys], dtype=object).reshape(len(keys), self.terms,
-                                                                                      self.columns)
+        tot = np.array([self.big[k - self.base] for k in keys], dtype=object).reshape(
+            len(keys), self.terms, self.columns
+        )
         s1 = tot[:, 0, :] if self.linear else None
-        s2 = sum(tot[:, j + self.linear, :] * ((1 if a == b else 2) << (self.LB * (a + b)))
-                 for j, (a, b) in enumerate(self.pairs))
+        s2 = sum(
+            tot[:, j + self.linear, :] * ((1 if a == b else 2) << (self.LB * (a + b)))
+            for j, (a, b) in enumerate(self.pairs)
+        )
         return s1, s2  # type: ignore[return-value]  # a sum of one array at least: never sum()'s 0
 
 
@@ -189,7 +191,7 @@ class FamilyReference:
     family: Family
     expected: list[Fraction]
     variance: list[Fraction]
-    cov: np.ndarray                     # float (cells x cells)
+    cov: np.ndarray  # float (cells x cells)
     # bets only: expected total return and its variance
     expected_return: Fraction | None = None
     return_variance: Fraction | None = None
@@ -197,10 +199,10 @@ class FamilyReference:
 
 @dataclass
 class Reference:
-    kind: str                           # "shoe-aware" or "off-the-top"
+    kind: str  # "shoe-aware" or "off-the-top"
     coups: int
     families: dict[str, FamilyReference]
-    excluded: int = 0                   # coups left out (fewer than 6 unseen cards)
+    excluded: int = 0  # coups left out (fewer than 6 unseen cards)
     depletion: dict[str, tuple[float, float]] = field(default_factory=dict)
 
 
@@ -218,8 +220,9 @@ def off_the_top(shoe: Shoe, families, coups: int) -> Reference:
     for fam in families:
         p = [Fraction(v, deals) for v in w[fam.rows]]
         pf = np.array([float(x) for x in p])
-        ref = FamilyReference(fam, [coups * x for x in p], [coups * x * (1 - x) for x in p],
-                              coups * (np.diag(pf) - np.outer(pf, pf)))
+        ref = FamilyReference(
+            fam, [coups * x for x in p], [coups * x * (1 - x) for x in p], coups * (np.diag(pf) - np.outer(pf, pf))
+        )
         if fam.bet is not None:
             ev = sum((x * a for x, a in zip(p, fam.pays)), Fraction(0))
             var = sum((x * a * a for x, a in zip(p, fam.pays)), Fraction(0)) - ev * ev
@@ -228,9 +231,15 @@ def off_the_top(shoe: Shoe, families, coups: int) -> Reference:
     return Reference("off-the-top", coups, out)
 
 
-def shoe_aware(shoe: Shoe, families, remaining: np.ndarray,
-               observed_cells: dict[str, np.ndarray] | None = None, jobs: int | Runner = 1,
-               progress=None, backend: str = "auto") -> Reference:
+def shoe_aware(
+    shoe: Shoe,
+    families,
+    remaining: np.ndarray,
+    observed_cells: dict[str, np.ndarray] | None = None,
+    jobs: int | Runner = 1,
+    progress=None,
+    backend: str = "auto",
+) -> Reference:
     """Sum the exact per-coup distributions of ``remaining`` (``(n, 10)`` unseen value counts).
 
     ``observed_cells`` (family key -> observed cell of each coup) feeds the
@@ -240,8 +249,9 @@ def shoe_aware(shoe: Shoe, families, remaining: np.ndarray,
     per-coup counts, :meth:`.families.Counter.ways`).  :class:`ShoeAwareSums` does the same a
     chunk of coups at a time."""
     sums = ShoeAwareSums(shoe, families, observed_cells is not None and "outcome" in observed_cells, backend)
-    sums.add(remaining, observed_cells["outcome"] if sums.depletion and observed_cells is not None else None,
-             jobs, progress)
+    sums.add(
+        remaining, observed_cells["outcome"] if sums.depletion and observed_cells is not None else None, jobs, progress
+    )
     return sums.reference()
 
 
@@ -266,12 +276,13 @@ class ShoeAwareSums:
             self.p0 = np.array([float(Fraction(int(v), falling(shoe.cards, POSITIONS))) for v in w0])
         E = self.counter.E
         self.n = 0
-        self.exact: dict[int, list] = {}         # unseen cards -> [sum w, sum w**2, sum u**2] (object arrays)
+        self.exact: dict[int, list] = {}  # unseen cards -> [sum w, sum w**2, sum u**2] (object arrays)
         self.pp = np.zeros((E, E))
         self.dep = np.zeros((2, self.outcome.cells)) if self.depletion and self.outcome is not None else None
 
-    def add(self, remaining: np.ndarray, outcome_cells: np.ndarray | None = None, jobs: int | Runner = 1,
-            progress=None) -> None:
+    def add(
+        self, remaining: np.ndarray, outcome_cells: np.ndarray | None = None, jobs: int | Runner = 1, progress=None
+    ) -> None:
         """Add the coups of ``remaining`` (``(n, 10)``); ``outcome_cells``: the outcome of each (depletion)."""
         n = remaining.shape[0]
         if n == 0:
@@ -285,14 +296,25 @@ class ShoeAwareSums:
         # Sums do not depend on the order of the coups: taking them by number of unseen cards makes
         # each batch share one or two denominators, so the exact per-key sums reduce to a few rows.
         order = np.argsort(N, kind="stable")
-        state = _LoopState(self.counter, remaining[order], N[order], self.bet_fams, self.scales, wbits, ubits,
-                           max_n, self.outcome if obs is not None else None, self.p0 if obs is not None else None,
-                           obs[order] if obs is not None else None, backend=self.backend)
+        state = _LoopState(
+            self.counter,
+            remaining[order],
+            N[order],
+            self.bet_fams,
+            self.scales,
+            wbits,
+            ubits,
+            max_n,
+            self.outcome if obs is not None else None,
+            self.p0 if obs is not None else None,
+            obs[order] if obs is not None else None,
+            backend=self.backend,
+        )
         # Fixed blocks, merged in order whoever computes them: the float sums (covariance,
         # depletion) come out the same bits on one job, forked jobs or a cluster (jobs.run).
         blocks = _blocks(n)
         groups = _groups(blocks, jobs if isinstance(jobs, int) else jobs.tasks)
-        if hasattr(jobs, "run"):                   # a ForkRunner or DaskRunner open for the whole check
+        if hasattr(jobs, "run"):  # a ForkRunner or DaskRunner open for the whole check
             parts = jobs.run(state, groups, _accumulate)
         elif len(groups) > 1 and can_fork():
             with ForkRunner(len(groups)) as runner:  # for this call only; children report no progress
@@ -363,7 +385,7 @@ class ShoeAwareSums:
             out[fam.key].return_variance = var
         ref = Reference("shoe-aware", self.n, out)
         if self.dep is not None:
-            assert self.outcome is not None             # depletion
+            assert self.outcome is not None  # depletion
             for i, label in enumerate(self.outcome.labels):
                 ref.depletion[label] = (float(self.dep[0, i]), float(self.dep[1, i]))
         return ref
@@ -382,8 +404,8 @@ class _LoopState:
     outcome: Family | None
     p0: np.ndarray | None
     obs: np.ndarray | None
-    progress: Callable[[int], object] | None = None   # called with the number of coups done, batch by batch
-    backend: str = "auto"       # the arithmetic of the counts (Counter.ways)
+    progress: Callable[[int], object] | None = None  # called with the number of coups done, batch by batch
+    backend: str = "auto"  # the arithmetic of the counts (Counter.ways)
 
 
 def _blocks(n: int) -> list[tuple[int, int]]:
@@ -398,7 +420,7 @@ def _groups(blocks: list, jobs: int) -> list[list[tuple[int, int]]]:
         return [blocks]
     jobs = min(jobs, len(blocks))
     cuts = [round(i * len(blocks) / jobs) for i in range(jobs + 1)]
-    return [blocks[cuts[i]:cuts[i + 1]] for i in range(jobs) if cuts[i] < cuts[i + 1]]
+    return [blocks[cuts[i] : cuts[i + 1]] for i in range(jobs) if cuts[i] < cuts[i + 1]]
 
 
 def _accumulate(st: _LoopState, lo: int, hi: int):
@@ -412,8 +434,11 @@ def _accumulate(st: _LoopState, lo: int, hi: int):
     # cells: sum w, sum w**2 per key; bets: sum u**2 per key, u = L D EV
     sums = _BatchSums(E, span, st.wbits) if st.wbits <= 53 else _GroupSums(E, span, st.wbits, n)
     u_exact = st.ubits > 62
-    usums = _BatchSums(len(st.bet_fams), span, st.ubits, linear=False) if not u_exact and st.wbits <= 53 \
+    usums = (
+        _BatchSums(len(st.bet_fams), span, st.ubits, linear=False)
+        if not u_exact and st.wbits <= 53
         else _GroupSums(len(st.bet_fams), span, st.ubits, n)
+    )
     sums.base = usums.base = base
     if st.bet_fams:
         # U = |W[:, bet rows] @ A|: partial sums are at most max|a| D < 2**ubits (int64 unless u_exact)
@@ -421,7 +446,7 @@ def _accumulate(st: _LoopState, lo: int, hi: int):
         A = np.zeros((len(bet_rows), len(st.bet_fams)), dtype=np.int64)
         i = 0
         for j, (f, sc) in enumerate(zip(st.bet_fams, st.scales)):
-            A[i:i + f.cells, j] = sc[1]
+            A[i : i + f.cells, j] = sc[1]
             i += f.cells
     pp = np.zeros((E, E))
     dep = np.zeros((2, st.outcome.cells)) if st.p0 is not None and st.outcome is not None else None
@@ -434,7 +459,7 @@ def _accumulate(st: _LoopState, lo: int, hi: int):
             local = keys - base
             W = st.counter.ways(st.remaining[start:stop], backend=st.backend)
             if W.dtype == object:
-                assert isinstance(sums, _GroupSums)     # object ways: more than 53 bits, so _GroupSums
+                assert isinstance(sums, _GroupSums)  # object ways: more than 53 bits, so _GroupSums
                 _add_object(sums, local, W)
             else:
                 sums.add(local, W)
@@ -443,10 +468,12 @@ def _accumulate(st: _LoopState, lo: int, hi: int):
             elif st.bet_fams:
                 kind = object if (u_exact or W.dtype == object) else np.int64
                 Wb = W.astype(object) if kind is object and W.dtype != object else W
-                U = np.stack([np.abs(Wb[:, f.rows] @ np.array(sc[1], dtype=kind))
-                              for f, sc in zip(st.bet_fams, st.scales)], axis=1)
+                U = np.stack(
+                    [np.abs(Wb[:, f.rows] @ np.array(sc[1], dtype=kind)) for f, sc in zip(st.bet_fams, st.scales)],
+                    axis=1,
+                )
                 if kind is object:
-                    assert isinstance(usums, _GroupSums)    # u_exact or object ways: _GroupSums
+                    assert isinstance(usums, _GroupSums)  # u_exact or object ways: _GroupSums
                     _add_object(usums, local, U)
                 else:
                     usums.add(local, U)
@@ -457,7 +484,7 @@ def _accumulate(st: _LoopState, lo: int, hi: int):
             P = W.astype(np.float64) / D[:, None]
             pp += P.T @ P
             if dep is not None:
-                assert st.outcome is not None and st.obs is not None and st.p0 is not None   # depletion
+                assert st.outcome is not None and st.obs is not None and st.p0 is not None  # depletion
                 po = P[:, st.outcome.rows]
                 x = np.zeros_like(po)
                 x[np.arange(po.shape[0]), st.obs[start:stop]] = 1.0
@@ -481,4 +508,3 @@ def _add_object(sums: _GroupSums, keys, X) -> None:
             for j, (a, b) in enumerate(sums.pairs):
                 sums.sq[key, j, c] += limbs[a] * limbs[b]
         sums.count[key] += 1
-

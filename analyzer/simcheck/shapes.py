@@ -56,8 +56,9 @@ from .logs import (
 )
 from .outcomes import outcome_chunks, outcome_log, outcome_word
 
-_SUIT_SYMBOLS = str.maketrans({"♠": "s", "♤": "s", "♥": "h", "♡": "h", "♦": "d", "♢": "d", "♣": "c",
-                               "♧": "c", "\ufe0f": None})
+_SUIT_SYMBOLS = str.maketrans(
+    {"♠": "s", "♤": "s", "♥": "h", "♡": "h", "♦": "d", "♢": "d", "♣": "c", "♧": "c", "\ufe0f": None}
+)
 _SPLIT = re.compile(r"[\s,;/|+\-]+")
 
 
@@ -119,6 +120,7 @@ def _records_csv(path, text, columns, skip, lines=None):
                 yield row, {r: fields[i] if i < n else None for r, i in items}
         except csv.Error as e:
             raise LogError(f"{path}: row {reader.line_num}: {e}") from None
+
     what = "CSV"
     unused = [shown_header(n) for i, n in enumerate(header) if n.strip() and i not in set(roles.values())]
     if layout in ("outcomes", "beads") and unused:
@@ -138,7 +140,7 @@ def _json_objects(path, text):
             while i < len(text) and text[i] in " \t\r\n,":
                 i += 1
             if i < len(text) and text[i] == "]":
-                if text[i + 1:].strip():
+                if text[i + 1 :].strip():
                     raise LogError(f"{path}: row {text.count(chr(10), 0, i) + 1}: text after the JSON array")
                 return "a JSON array", out
             line += text.count("\n", pos, i)
@@ -169,8 +171,10 @@ def _json_records(path, objs, columns, state):
         this = "shoe" if coups is not None else "coup"
         per = state.setdefault("per", this)
         if per != this:
-            raise LogError(f"{where}: a {this} object after {per} objects: one file holds one shape "
-                           f"(one object per coup, or one per shoe with a list 'coups')")
+            raise LogError(
+                f"{where}: a {this} object after {per} objects: one file holds one shape "
+                f"(one object per coup, or one per shoe with a list 'coups')"
+            )
         roles = assign([str(k) for k in keys], columns, where)
         if coups is None:
             items = [{r: obj[keys[i]] for r, i in roles.items()}]
@@ -188,8 +192,7 @@ def _json_records(path, objs, columns, state):
             lay = layout_of(dict.fromkeys(item, 0), list(item), where)
             layout = state.setdefault("layout", lay)
             if lay != layout:
-                raise LogError(f"{where}: this coup has {lay} fields, earlier ones {layout}: "
-                               f"one file holds one shape")
+                raise LogError(f"{where}: this coup has {lay} fields, earlier ones {layout}: one file holds one shape")
             yield row, item
 
 
@@ -217,8 +220,7 @@ def _is_json(path: str, text: str) -> bool:
     return path.lower().endswith((".json", ".jsonl", ".ndjson")) or text.lstrip()[:1] in ("{", "[")
 
 
-def read_log(path, text: str | None = None, columns: str | None = None, skip_invalid: bool = False,
-             progress=None):
+def read_log(path, text: str | None = None, columns: str | None = None, skip_invalid: bool = False, progress=None):
     """A hand log (:class:`~.logs.HandLog`) or an outcome-only log (:class:`~.outcomes.OutcomeLog`)
     in any shape this module detects.  Raises :class:`~.logs.LogError`."""
     path = str(path)
@@ -264,10 +266,12 @@ def _cards_of(layout, item, where, split):
         for roles in (("p1", "p2", "p3"), ("b1", "b2", "b3")):
             cards = [split(item.get(r), where, r) for r in roles]
             given = [bool(c) for c in cards]
-            if given != sorted(given, reverse=True):           # a blank column before a card
+            if given != sorted(given, reverse=True):  # a blank column before a card
                 hole = roles[given.index(False)]
-                raise LogError(f"{where}: column {hole} is blank but {roles[given.index(True, given.index(False))]} "
-                               "holds a card (a hand's cards fill its columns in order)")
+                raise LogError(
+                    f"{where}: column {hole} is blank but {roles[given.index(True, given.index(False))]} "
+                    "holds a card (a hand's cards fill its columns in order)"
+                )
             hands.append([t for c in cards for t in c])
         p, b = hands
     else:
@@ -337,8 +341,13 @@ def hand_chunks(path, layout, what, records, skip, progress, value_level, chunk,
         nonlocal totals, has_totals, suits
         log = builder.flush(())
         suits = suits or bool(((log.player % 5) != NO_SUIT)[log.player >= 0].any())
-        cards = ("point values 0-9 (checked at value level)" if value_level
-                 else "ranks with suits" if suits else "ranks without suits")
+        cards = (
+            "point values 0-9 (checked at value level)"
+            if value_level
+            else "ranks with suits"
+            if suits
+            else "ranks without suits"
+        )
         lay = {"cards": "player and banker columns", "per-card": "per-card columns"}[layout]
         meta["shape"] = log.shape = f"read as {lay}, {cards}, " + ("1 row per coup" if what == "CSV" else what)
         meta["value_level"] = log.value_level = value_level
@@ -355,8 +364,10 @@ def hand_chunks(path, layout, what, records, skip, progress, value_level, chunk,
             if value_level:
                 bad = next((t for t in p + b + s if len(t) != 1 or t not in digits), None)
                 if bad is not None:
-                    raise LogError(f"{where}: {bad!r} is not a point value 0-9 (a log gives either point "
-                                   f"values 0-9 or ranks, not both)")
+                    raise LogError(
+                        f"{where}: {bad!r} is not a point value 0-9 (a log gives either point "
+                        f"values 0-9 or ranks, not both)"
+                    )
                 p, b, s = ([_VALUE_RANK.get(t, t) for t in x] for x in (p, b, s))
             for t in p + b + s:
                 good = ok.get(t)
@@ -366,8 +377,7 @@ def hand_chunks(path, layout, what, records, skip, progress, value_level, chunk,
                     try:
                         encode_card(t)
                     except BaccaratError as e:
-                        hint = (" (a log gives either point values 0-9 or ranks, not both)"
-                                if t in ("0", "1") else "")
+                        hint = " (a log gives either point values 0-9 or ranks, not both)" if t in ("0", "1") else ""
                         raise LogError(f"{where}: {e}{hint}") from None
             raw = item.get("outcome")
             key = raw if isinstance(raw, str) or raw is None else None
@@ -376,8 +386,10 @@ def hand_chunks(path, layout, what, records, skip, progress, value_level, chunk,
                 oc = outcome_word(raw, where)
                 if key is not None and len(words) < 1000:
                     words[key] = oc
-            tot = (parse_total(item.get("player_total"), where, "player_total"),
-                   parse_total(item.get("banker_total"), where, "banker_total"))
+            tot = (
+                parse_total(item.get("player_total"), where, "player_total"),
+                parse_total(item.get("banker_total"), where, "banker_total"),
+            )
             sid = item.get("shoe")
             if isinstance(sid, bool) or not isinstance(sid, (str, int)) or not str(sid).strip():
                 raise LogError(f"{where}: shoe id must be a non-empty text or whole number, got {sid!r}")
@@ -413,7 +425,7 @@ def shape_chunks(path, head, lines, columns, skip_invalid, progress, value_level
     if _is_json(path, head):
         state: dict = {}
         recs = _json_records(path, json_lines(path, lines()), cols, state)
-        first = next(recs)                     # the probe read it: there is one
+        first = next(recs)  # the probe read it: there is one
         layout, what, records = state["layout"], _json_what("JSON Lines", state["per"]), chain([first], recs)
     else:
         layout, what, make = _records_csv(path, head, cols, skip, lines=lines)
@@ -431,7 +443,7 @@ def outcome_chunks_of(path, head, lines, columns, skip_invalid, chunk, meta):
     if _is_json(path, head):
         state: dict = {}
         recs = _json_records(path, json_lines(path, lines()), cols, state)
-        first = next(recs)                     # the probe read it: there is one
+        first = next(recs)  # the probe read it: there is one
         layout, what, records = state["layout"], _json_what("JSON Lines", state["per"]), chain([first], recs)
     else:
         layout, what, make = _records_csv(path, head, cols, skip, lines=lines)

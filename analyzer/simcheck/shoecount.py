@@ -45,19 +45,20 @@ SIM_SEED = 20_261_202
 def _tables(rules):
     """(length of the coup of each 5-value prefix, {(L, multiset): value prefixes})."""
     from ..core.engine import POSITIONS, coup_table
+
     table = coup_table(rules)
     cards = np.asarray(table.cards_dealt)
-    length = cards.reshape(-1, 10)[:, 0].astype(np.int8)       # the 6th value never decides the length
+    length = cards.reshape(-1, 10)[:, 0].astype(np.int8)  # the 6th value never decides the length
     seq = np.indices((10,) * POSITIONS, dtype=np.int8).reshape(POSITIONS, -1)
     prefixes: Counter = Counter()
     pow7 = np.int64(7) ** np.arange(10, dtype=np.int64)
     for L in (4, 5, 6):
         step = 10 ** (POSITIONS - L)
         first = np.flatnonzero((cards == L) & (np.arange(cards.size) % step == 0))
-        code = pow7[seq[:L, first].astype(np.int64)].sum(axis=0)      # the multiset, base 7
+        code = pow7[seq[:L, first].astype(np.int64)].sum(axis=0)  # the multiset, base 7
         uniq, n = np.unique(code, return_counts=True)
         for u, k in zip(uniq.tolist(), n.tolist()):
-            prefixes[(L, tuple(int(u // 7 ** v % 7) for v in range(10)))] += k
+            prefixes[(L, tuple(int(u // 7**v % 7) for v in range(10)))] += k
     keys = list(prefixes)
     M = np.array([m for _, m in keys], dtype=np.int64)
     return length, M, np.array([L for L, _ in keys]), [prefixes[k] for k in keys]
@@ -97,7 +98,7 @@ def exact_law(values, procedure: Procedure, rules=None) -> dict[int, Fraction] |
         acc: list[int] = []
         for v in range(10):
             if c[v]:
-                sub = burned(c[:v] + (c[v] - 1,) + c[v + 1:], b - 1)
+                sub = burned(c[:v] + (c[v] - 1,) + c[v + 1 :], b - 1)
                 acc.extend([0] * (len(sub) - len(acc)))
                 for k, x in enumerate(sub):
                     acc[k] += x
@@ -108,8 +109,8 @@ def exact_law(values, procedure: Procedure, rules=None) -> dict[int, Fraction] |
         for v in range(10):
             if not values[v]:
                 continue
-            b = v or 10                      # the shown card's value, 10 for a ten-valued card
-            sub = burned(values[:v] + (values[v] - 1,) + values[v + 1:], b if total - 1 - b >= cut else 0)
+            b = v or 10  # the shown card's value, 10 for a ten-valued card
+            sub = burned(values[:v] + (values[v] - 1,) + values[v + 1 :], b if total - 1 - b >= cut else 0)
             ways.extend([0] * (len(sub) - len(ways)))
             for k, x in enumerate(sub):
                 ways[k] += x
@@ -140,8 +141,11 @@ def simulated_counts(values, procedure: Procedure, shoes: int, seed: int = SIM_S
     for lo in range(0, shoes, 10_000):
         S = min(10_000, shoes - lo)
         V = rng.permuted(np.broadcast_to(base, (S, n)), axis=1)
-        pos = np.array([procedure.start(row)[0] for row in V.tolist()]) if procedure.burn != "none" \
+        pos = (
+            np.array([procedure.start(row)[0] for row in V.tolist()])
+            if procedure.burn != "none"
             else np.zeros(S, dtype=np.int64)
+        )
         V = np.concatenate([V, np.zeros((S, 6), dtype=np.int8)], axis=1).astype(np.int64)
         coups = np.zeros(S, dtype=np.int64)
         rows = np.arange(S)
@@ -191,8 +195,6 @@ def two_sample(observed: Counter, reference: Counter) -> tuple[float, int, list[
     return x, len(groups) - 1, groups
 
 
-
-
 def shoe_count_test(report, counts: Counter, values, procedure: Procedure, rules=None):
     """Add the coups-per-shoe test of ``counts`` (coups -> shoes of the log) to ``report``: the exact
     law when the shoe is small enough, else a two-sample test against simulated shoes.  Returns the
@@ -211,8 +213,9 @@ def shoe_count_test(report, counts: Counter, values, procedure: Procedure, rules
         pf = np.array([float(x) for x in p])
         title = f"Coups per shoe (exact law: {cards}-card shoe, {procedure.describe()})"
         fam = Family("shoe_coups", title, tuple(str(k) for k in ks), np.zeros(1, dtype=np.int16))
-        ref = FamilyReference(fam, [n * x for x in p], [n * x * (1 - x) for x in p],
-                              n * (np.diag(pf) - np.outer(pf, pf)))
+        ref = FamilyReference(
+            fam, [n * x for x in p], [n * x * (1 - x) for x in p], n * (np.diag(pf) - np.outer(pf, pf))
+        )
         obs = np.array([counts.get(k, 0) for k in ks])
         report.cells["shoe_coups"] = cell_stats(ref, obs)
         report.titles["shoe_coups"] = title
@@ -221,32 +224,47 @@ def shoe_count_test(report, counts: Counter, values, procedure: Procedure, rules
             report.chisq.append(c)
         bad = sorted(k for k in counts if not law.get(k))
         if bad:
-            report.exact.append(Finding("every shoe holds a number of coups the procedure can deal", "exact",
-                                        f"{sum(counts[k] for k in bad)} shoe(s) of {', '.join(map(str, bad))} "
-                                        f"coups", exact_p(False), rejected=True))
-        report.notes.append(f"Coups per shoe: the {n:,} shoes of the log (the last one taken as complete) "
-                            f"against their exact law for the declared shoe dealt with {procedure.describe()}.")
+            report.exact.append(
+                Finding(
+                    "every shoe holds a number of coups the procedure can deal",
+                    "exact",
+                    f"{sum(counts[k] for k in bad)} shoe(s) of {', '.join(map(str, bad))} coups",
+                    exact_p(False),
+                    rejected=True,
+                )
+            )
+        report.notes.append(
+            f"Coups per shoe: the {n:,} shoes of the log (the last one taken as complete) "
+            f"against their exact law for the declared shoe dealt with {procedure.describe()}."
+        )
         return None
     m = min(SIM_MAX, max(SIM_SHOES, 10 * n))
     sim = simulated_counts(values, procedure, m, SIM_SEED, rules)
     x, df, groups = two_sample(counts, sim)
     if df >= 1:
-        report.tests.append(Finding(f"chi-square coups per shoe, two-sample ({df} df)", "chi-square",
-                                    f"{x:.3f}", chi2_p(x, df)))
+        report.tests.append(
+            Finding(f"chi-square coups per shoe, two-sample ({df} df)", "chi-square", f"{x:.3f}", chi2_p(x, df))
+        )
     rows = []
     for g in groups:
         o, r = sum(counts[k] for k in g), sum(sim[k] for k in g)
         label = str(g[0]) if len(g) == 1 else f"{g[0]}-{g[-1]}"
         rows.append([label, f"{o:,}", f"{n * r / m:,.2f}", f"{r:,}"])
     states = math.prod(v + 1 for v in values)
-    text = (f"Shoes of the log by their number of coups, against {m:,} shoes simulated with the declared "
-            f"procedure ({procedure.describe()}; PCG64 seed {SIM_SEED}).  This reference is an estimate, not "
-            f"exact: the exact law runs over the shoe's compositions ({states:.3g} of them here; it is "
-            f"computed for at most {EXACT_STATES:,}), so the test is a two-sample chi-square of homogeneity, "
-            f"valid with an estimated reference.  The last shoe of the log is taken as complete.")
+    text = (
+        f"Shoes of the log by their number of coups, against {m:,} shoes simulated with the declared "
+        f"procedure ({procedure.describe()}; PCG64 seed {SIM_SEED}).  This reference is an estimate, not "
+        f"exact: the exact law runs over the shoe's compositions ({states:.3g} of them here; it is "
+        f"computed for at most {EXACT_STATES:,}), so the test is a two-sample chi-square of homogeneity, "
+        f"valid with an estimated reference.  The last shoe of the log is taken as complete."
+    )
     report.notes.append(f"Coups per shoe tested against {m:,} simulated shoes (an estimate; two-sample test).")
-    return ("Coups per shoe (simulated reference)", text,
-            ["coups", "shoes", "expected (simulated share)", "simulated shoes"], rows)
+    return (
+        "Coups per shoe (simulated reference)",
+        text,
+        ["coups", "shoes", "expected (simulated share)", "simulated shoes"],
+        rows,
+    )
 
 
 __all__ = ["EXACT_STATES", "SIM_SHOES", "exact_law", "shoe_count_test", "simulated_counts", "two_sample"]

@@ -121,7 +121,8 @@ class Faults:
             except (ValueError, ZeroDivisionError, BaccaratError):
                 raise SimulationError(
                     f"unknown --fault {spec!r} (use banker-cell=T:P, with-replacement, biased-shuffle, "
-                    f"commission=0.04, extra-card=As or riffles=K)") from None
+                    f"commission=0.04, extra-card=As or riffles=K)"
+                ) from None
         return cls(**kw)
 
 
@@ -179,7 +180,7 @@ def _base_cards(shoe: Shoe, faults: Faults) -> np.ndarray:
     """The shoe's cards as codes, in new-deck order (deck by deck when standard)."""
     if shoe.suited:
         counts = shoe.card_tuple
-        assert counts is not None                   # a suited shoe has its card counts
+        assert counts is not None  # a suited shoe has its card counts
         codes = []
         # deck by deck: every card type with count left, suits s h d c, ranks A..K
         left = list(counts)
@@ -203,11 +204,21 @@ def _base_cards(shoe: Shoe, faults: Faults) -> np.ndarray:
     return np.array(codes, dtype=np.int16)
 
 
-def simulate(shoe: Shoe, shoes: int, seed: int, cut_card: int = DEFAULT_CUT_CARD,
-             burn: bool | str | int = False, bets: tuple[str, ...] | tuple[Bet, ...] = MAIN_BETS,
-             faults: Faults | None = None, log: TextIO | None = None,
-             log_format: str = "csv", progress=None, *, rules: Rules | None = None,
-             after_cut: int = 0) -> SimResult:
+def simulate(
+    shoe: Shoe,
+    shoes: int,
+    seed: int,
+    cut_card: int = DEFAULT_CUT_CARD,
+    burn: bool | str | int = False,
+    bets: tuple[str, ...] | tuple[Bet, ...] = MAIN_BETS,
+    faults: Faults | None = None,
+    log: TextIO | None = None,
+    log_format: str = "csv",
+    progress=None,
+    *,
+    rules: Rules | None = None,
+    after_cut: int = 0,
+) -> SimResult:
     """Deal ``shoes`` shoes; write the hand log to ``log`` if given; return the tallies.
 
     ``burn``: ``False``/``"none"``, ``True``/``"standard"`` or a number of cards burned
@@ -232,8 +243,9 @@ def simulate(shoe: Shoe, shoes: int, seed: int, cut_card: int = DEFAULT_CUT_CARD
     bet_objs = tuple(catalog().bet(b) if isinstance(b, str) else b for b in bets)
     for bet in bet_objs:
         if not value_only(bet):
-            raise SimulationError(f"bet {bet.id!r} reads ranks or suits: the reference simulator pays bets "
-                                  f"on point values only")
+            raise SimulationError(
+                f"bet {bet.id!r} reads ranks or suits: the reference simulator pays bets on point values only"
+            )
     pays = []
     for bet in bet_objs:
         p = [e.pays for e in bet.events] + [bet.otherwise]
@@ -245,14 +257,16 @@ def simulate(shoe: Shoe, shoes: int, seed: int, cut_card: int = DEFAULT_CUT_CARD
     base = _base_cards(shoe, faults)
     n_cards = int(base.shape[0])
     if shoes * (n_cards // 4 + 1) > _MAX_COUPS:
-        raise SimulationError(f"{shoes:,} shoes of {n_cards:,} cards are more coups than the tallies count "
-                              f"exactly (at most {_MAX_COUPS // (n_cards // 4 + 1):,} shoes)")
+        raise SimulationError(
+            f"{shoes:,} shoes of {n_cards:,} cards are more coups than the tallies count "
+            f"exactly (at most {_MAX_COUPS // (n_cards // 4 + 1):,} shoes)"
+        )
     point_of = list(CARD_POINT)
     name_of = [card_text(c) for c in range(len(CARD_POINT))]
     dealt, drew, won = _dealing_tables(rules, faults.banker_cell)
-    used = (4, 5, 5, 6)          # cards a coup uses, by drew: 1 the Player drew, 2 the Banker
-    unused = (100, 10, 10, 1)    # 10 ** (positions of the six a coup leaves unused)
-    stop = n_cards - cut_card      # a coup starts at position pos only while pos <= stop
+    used = (4, 5, 5, 6)  # cards a coup uses, by drew: 1 the Player drew, 2 the Banker
+    unused = (100, 10, 10, 1)  # 10 ** (positions of the six a coup leaves unused)
+    stop = n_cards - cut_card  # a coup starts at position pos only while pos <= stop
     extra_coups = procedure.after_cut
     outcome_word = OUTCOME_NAMES
     # the tallies, streamed: how many coups dealt each six-value sequence (its unused cards 0),
@@ -264,7 +278,7 @@ def simulate(shoe: Shoe, shoes: int, seed: int, cut_card: int = DEFAULT_CUT_CARD
     if write is not None and log_format == "csv":
         write(log_header(show) + "\n")
     base_list = base.tolist()
-    sorted_list = sorted(base_list)   # rank by rank: all aces, then all twos, ...
+    sorted_list = sorted(base_list)  # rank by rank: all aces, then all twos, ...
     new_deck = _new_deck_order(base_list) if faults.riffles is not None else []
 
     for s in range(1, shoes + 1):
@@ -300,22 +314,29 @@ def simulate(shoe: Shoe, shoes: int, seed: int, cut_card: int = DEFAULT_CUT_CARD
             # the six values from here index the coup they deal (at least six cards remain)
             s6 = ((((v[i] * 10 + v[i + 1]) * 10 + v[i + 2]) * 10 + v[i + 3]) * 10 + v[i + 4]) * 10 + v[i + 5]
             k = drew[s6]
-            seqs_append(s6 - s6 % unused[k])       # the cards it does not use as 0, engine order
+            seqs_append(s6 - s6 % unused[k])  # the cards it does not use as 0, engine order
             j = i + used[k]
             if write is not None:
                 pc = codes
                 w = won[s6]
                 if k & 1:
                     ph = f"{name_of[pc[i]]} {name_of[pc[i + 2]]} {name_of[pc[i + 4]]}"
-                    bh = (f"{name_of[pc[i + 1]]} {name_of[pc[i + 3]]} {name_of[pc[i + 5]]}" if k & 2
-                          else f"{name_of[pc[i + 1]]} {name_of[pc[i + 3]]}")
+                    bh = (
+                        f"{name_of[pc[i + 1]]} {name_of[pc[i + 3]]} {name_of[pc[i + 5]]}"
+                        if k & 2
+                        else f"{name_of[pc[i + 1]]} {name_of[pc[i + 3]]}"
+                    )
                 else:
                     ph = f"{name_of[pc[i]]} {name_of[pc[i + 2]]}"
-                    bh = (f"{name_of[pc[i + 1]]} {name_of[pc[i + 3]]} {name_of[pc[i + 4]]}" if k & 2
-                          else f"{name_of[pc[i + 1]]} {name_of[pc[i + 3]]}")
+                    bh = (
+                        f"{name_of[pc[i + 1]]} {name_of[pc[i + 3]]} {name_of[pc[i + 4]]}"
+                        if k & 2
+                        else f"{name_of[pc[i + 1]]} {name_of[pc[i + 3]]}"
+                    )
                 if log_format == "csv":
-                    lines.append(f"{sid},{ph},{bh},{outcome_word[w]},{seen}" if show
-                                 else f"{sid},{ph},{bh},{outcome_word[w]}")
+                    lines.append(
+                        f"{sid},{ph},{bh},{outcome_word[w]},{seen}" if show else f"{sid},{ph},{bh},{outcome_word[w]}"
+                    )
                 else:
                     rec = {"shoe": s, "player": ph, "banker": bh, "outcome": outcome_word[w]}
                     if seen:
@@ -331,12 +352,12 @@ def simulate(shoe: Shoe, shoes: int, seed: int, cut_card: int = DEFAULT_CUT_CARD
             progress(s - (s - 1) // 100 * 100)
 
     _add_sequences(seq_counts, seq_out)
-    seqs = np.flatnonzero(seq_counts)          # the sequences dealt, and how often each was
+    seqs = np.flatnonzero(seq_counts)  # the sequences dealt, and how often each was
     times = seq_counts[seqs]
 
     def tally(keys: np.ndarray, size: int) -> np.ndarray:
         out = np.zeros(size, dtype=np.int64)
-        np.add.at(out, keys.astype(np.intp), times)      # exact: int64 counts, no float weights
+        np.add.at(out, keys.astype(np.intp), times)  # exact: int64 counts, no float weights
         return out
 
     tots = dealt.player_total[seqs].astype(np.int64) * 10 + dealt.banker_total[seqs]
@@ -344,10 +365,12 @@ def simulate(shoe: Shoe, shoes: int, seed: int, cut_card: int = DEFAULT_CUT_CARD
     tc = tally(tots, 100)
     cc = tally(dealt.cards_dealt[seqs], 7)
     result = SimResult(
-        coups=int(times.sum()), shoes=shoes,
+        coups=int(times.sum()),
+        shoes=shoes,
         outcomes={o: int(wc[i]) for i, o in enumerate(OUTCOME_NAMES)},
         totals={(p, b): int(tc[10 * p + b]) for p in range(10) for b in range(10)},
-        cards={c: int(cc[c]) for c in (4, 5, 6)})
+        cards={c: int(cc[c]) for c in (4, 5, 6)},
+    )
     if bet_objs:
         for bet, idx, p in zip(bet_objs, _event_tables(bet_objs, rules), pays):
             counts = tally(idx[seqs], len(p))
@@ -358,10 +381,10 @@ def simulate(shoe: Shoe, shoes: int, seed: int, cut_card: int = DEFAULT_CUT_CARD
 
 #: Six-value sequences (the index of the coup table); coups waiting in a list before they are
 #: added to the fixed tallies (bounded memory: about 10 MB of Python ints).
-_SEQUENCES = 10 ** 6
+_SEQUENCES = 10**6
 _FLUSH = 1 << 18
 #: The most coups the int64 tallies count exactly.
-_MAX_COUPS = 2 ** 63 - 1
+_MAX_COUPS = 2**63 - 1
 
 
 def _add_sequences(counts: np.ndarray, seqs: list[int]) -> None:

@@ -22,13 +22,14 @@ from ..core.frames import data_frame, frame_html
 from ..core.shoe import Shoe
 from .reference import FamilyReference, Reference
 
-MIN_EXPECTED = 5                     # cells below this are pooled / not z-tested
+MIN_EXPECTED = 5  # cells below this are pooled / not z-tested
 #: a p-value: an mpmath ``mpf`` (mpmath ships no types)
 PValue = Any
 
 
 def _mp():
     import mpmath  # shipped with sympy; imported lazily to keep start-up fast
+
     mpmath.mp.dps = 40
     return mpmath
 
@@ -88,7 +89,7 @@ class CellStat:
     observed: int
     expected: Fraction
     variance: Fraction
-    z: float | None             # None when the variance is zero
+    z: float | None  # None when the variance is zero
     p: PValue = None
     tested: bool = False
 
@@ -101,7 +102,7 @@ class ChiSquare:
     df: int
     p: PValue
     groups: list[str]
-    pooled: int                 # cells pooled into others
+    pooled: int  # cells pooled into others
 
 
 @dataclass
@@ -120,7 +121,7 @@ class BetStat:
 @dataclass
 class Finding:
     name: str
-    kind: str                   # "chi-square", "z", "exact"
+    kind: str  # "chi-square", "z", "exact"
     statistic: str
     p: PValue
     threshold: float | None = None
@@ -142,7 +143,7 @@ class Report:
     """Everything a check found, for :mod:`.check_format` to print."""
 
     source: str
-    input_kind: str             # "hand log" or "tallies"
+    input_kind: str  # "hand log" or "tallies"
     shoe: Shoe
     reference: str
     coups: int
@@ -160,12 +161,12 @@ class Report:
     power_rows: list[PowerRow]
     depletion: list[tuple[str, float, object]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    engine: str | None = None   # where the shoe-aware sums were computed, when not in this process
+    engine: str | None = None  # where the shoe-aware sums were computed, when not in this process
     if TYPE_CHECKING:
         # Set after construction by some checks only, and read with getattr: attributes, not
         # fields (the fields, the equality and the output of the other checks stay as they are).
-        procedure: str = ""         # the declared shoe procedure (the coups-per-shoe test)
-        set_aside: dict[str, int] = field(default_factory=dict)   # --skip-invalid: coups set aside by rule
+        procedure: str = ""  # the declared shoe procedure (the coups-per-shoe test)
+        set_aside: dict[str, int] = field(default_factory=dict)  # --skip-invalid: coups set aside by rule
         sections: list[tuple[str, str, list[str], list[list[str]]]] = field(default_factory=list)  # more tables
 
     @property
@@ -179,9 +180,11 @@ class Report:
     def __repr__(self) -> str:
         """Short: what was checked against what, and the verdict (the findings are its fields)."""
         shoes = "" if self.shoes is None else f" in {self.shoes} shoes"
-        return (f"<Report {self.verdict}: {self.source!r} ({self.input_kind}), {self.coups} coups{shoes} "
-                f"of {self.shoe.describe()} against the {self.reference} odds; {len(self.tests)} tests, "
-                f"{sum(t.rejected for t in self.tests + self.exact)} rejected>")
+        return (
+            f"<Report {self.verdict}: {self.source!r} ({self.input_kind}), {self.coups} coups{shoes} "
+            f"of {self.shoe.describe()} against the {self.reference} odds; {len(self.tests)} tests, "
+            f"{sum(t.rejected for t in self.tests + self.exact)} rejected>"
+        )
 
     def _repr_html_(self) -> str | None:
         """A notebook's table of the tests (pandas; ``None`` without it)."""
@@ -193,10 +196,20 @@ class Report:
 
     def to_frame(self):
         """One row per test: name, kind, statistic, p, Holm threshold, adjusted p, rejected."""
-        return data_frame([{"test": t.name, "kind": t.kind, "statistic": t.statistic,
-                            "p": None if t.p is None else float(t.p), "holm_threshold": t.threshold,
-                            "adjusted_p": None if t.adjusted is None else float(t.adjusted),
-                            "rejected": t.rejected} for t in self.tests + self.exact])
+        return data_frame(
+            [
+                {
+                    "test": t.name,
+                    "kind": t.kind,
+                    "statistic": t.statistic,
+                    "p": None if t.p is None else float(t.p),
+                    "holm_threshold": t.threshold,
+                    "adjusted_p": None if t.adjusted is None else float(t.adjusted),
+                    "rejected": t.rejected,
+                }
+                for t in self.tests + self.exact
+            ]
+        )
 
 
 def holm(tests: list[Finding], alpha: float) -> None:
@@ -265,8 +278,9 @@ def chi_square(ref: FamilyReference, observed: np.ndarray) -> ChiSquare | None:
     return ChiSquare(fam.key, fam.title, x, df, chi2_p(x, df), names, pooled)
 
 
-def bet_stat(bet: Bet, coups: int, observed: Fraction, expected: Fraction, variance: Fraction,
-             enough: bool, note: str = "") -> BetStat:
+def bet_stat(
+    bet: Bet, coups: int, observed: Fraction, expected: Fraction, variance: Fraction, enough: bool, note: str = ""
+) -> BetStat:
     z, p = _z_and_p(observed - expected, variance)
     s = BetStat(bet, coups, observed, expected, variance, z, p, note=note)
     s.tested = enough and variance > 0
@@ -286,23 +300,36 @@ def detectable(sd: float, n: int, alpha_each: float, power: float) -> float:
     return (za + zb) * sd / math.sqrt(n)
 
 
-def power_rows(report_cells, bets: list[BetStat], n: int, m: int, alpha: float, power: float,
-               detect: Fraction) -> list[PowerRow]:
+def power_rows(
+    report_cells, bets: list[BetStat], n: int, m: int, alpha: float, power: float, detect: Fraction
+) -> list[PowerRow]:
     """Hands needed to detect ``detect``, and what ``n`` hands detect, per outcome and bet."""
     rows = []
     each = alpha / max(m, 1)
     for s in report_cells:
         if n and s.variance > 0:
             sd = math.sqrt(float(s.variance) / n)
-            rows.append(PowerRow(f"{s.label} frequency", sd, detect,
-                                 hands_needed(sd, float(detect), each, power),
-                                 detectable(sd, n, each, power)))
+            rows.append(
+                PowerRow(
+                    f"{s.label} frequency",
+                    sd,
+                    detect,
+                    hands_needed(sd, float(detect), each, power),
+                    detectable(sd, n, each, power),
+                )
+            )
     for b in bets:
         if b.coups and b.variance > 0:
             sd = math.sqrt(float(b.variance) / b.coups)
-            rows.append(PowerRow(f"{b.bet.id} bet mean return", sd, detect,
-                                 hands_needed(sd, float(detect), each, power),
-                                 detectable(sd, b.coups, each, power)))
+            rows.append(
+                PowerRow(
+                    f"{b.bet.id} bet mean return",
+                    sd,
+                    detect,
+                    hands_needed(sd, float(detect), each, power),
+                    detectable(sd, b.coups, each, power),
+                )
+            )
     return rows
 
 
@@ -330,6 +357,7 @@ def reading_notes(log, skipped_tail: str = "") -> list[str]:
     if getattr(log, "skipped", None):
         k = sum(log.skipped.values())
         reasons = "; ".join(f"{r}: {c}" for r, c in sorted(log.skipped.items(), key=lambda kv: -kv[1])[:5])
-        notes.append(f"--skip-invalid: {k} unreadable row{'s' if k != 1 else ''} skipped ({reasons})"
-                     + skipped_tail + ".")
+        notes.append(
+            f"--skip-invalid: {k} unreadable row{'s' if k != 1 else ''} skipped ({reasons})" + skipped_tail + "."
+        )
     return notes

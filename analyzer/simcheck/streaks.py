@@ -64,10 +64,10 @@ def expected_runs(p: Fraction, n: int, k: int, at_least: bool = False) -> Fracti
     if k > n:
         return Fraction(0)
     if at_least:
-        return p ** k * (1 + (n - k) * q)
+        return p**k * (1 + (n - k) * q)
     if k == n:
-        return p ** n
-    return p ** k * (2 * q + (n - k - 1) * q * q)
+        return p**n
+    return p**k * (2 * q + (n - k - 1) * q * q)
 
 
 def run_moments(p, n_max: int, K: int = MAX_RUN):
@@ -95,7 +95,7 @@ def run_moments(p, n_max: int, K: int = MAX_RUN):
     means, covs = [None], [None]
     for n in range(1, n_max + 1):
         # close the sequence at length n: every state ends its run
-        mean = g.sum(axis=0) + f            # e_s adds 1 to category s
+        mean = g.sum(axis=0) + f  # e_s adds 1 to category s
         second = h.sum(axis=0) + g.T + g + np.diag(f)
         means.append(mean)
         covs.append(second - np.outer(mean, mean))
@@ -148,8 +148,8 @@ def _groups(expected_all: list[list[Fraction]]) -> list[tuple[int, int, bool]]:
     expects at least MIN_EXPECTED runs.  ``(outcome, k, at_least)``."""
     out: list[tuple[int, int, bool]] = []
     for o in range(3):
-        e = expected_all[o]                  # e[k-1]: exact length k (k < MAX_RUN), e[-1]: >= MAX_RUN
-        tail = [sum(e[k:], Fraction(0)) for k in range(MAX_RUN)]   # tail[k]: at least k + 1
+        e = expected_all[o]  # e[k-1]: exact length k (k < MAX_RUN), e[-1]: >= MAX_RUN
+        tail = [sum(e[k:], Fraction(0)) for k in range(MAX_RUN)]  # tail[k]: at least k + 1
         K = max((k + 1 for k in range(MAX_RUN) if tail[k] >= MIN_EXPECTED), default=0)
         if K == 0:
             continue
@@ -180,7 +180,7 @@ class OutcomeCounts:
         self.per_shoe = np.zeros(0, dtype=np.int64)
         self.runs = np.zeros(3 * MAX_RUN, dtype=np.int64)
         self.repeats = 0
-        self.open: tuple[int, int, int] | None = None      # (outcome, shoe, length) of the last run
+        self.open: tuple[int, int, int] | None = None  # (outcome, shoe, length) of the last run
 
     def add(self, log: OutcomeLog) -> None:
         outcome, shoe = log.outcome, log.shoe
@@ -191,7 +191,7 @@ class OutcomeCounts:
         got = np.bincount(shoe)
         if got.size > self.per_shoe.size:
             self.per_shoe = np.r_[self.per_shoe, np.zeros(got.size - self.per_shoe.size, dtype=np.int64)]
-        self.per_shoe[:got.size] += got
+        self.per_shoe[: got.size] += got
         self.repeats += int(((outcome[1:] == outcome[:-1]) & (shoe[1:] == shoe[:-1])).sum())
         cut = np.flatnonzero((outcome[1:] != outcome[:-1]) | (shoe[1:] != shoe[:-1])) + 1
         starts = np.r_[0, cut]
@@ -199,13 +199,12 @@ class OutcomeCounts:
         run_k = np.diff(np.r_[starts, outcome.size]).astype(np.int64)
         if self.open is not None:
             o, sh, k = self.open
-            if o == int(outcome[0]) and sh == int(shoe[0]):     # the run goes on from the last chunk
+            if o == int(outcome[0]) and sh == int(shoe[0]):  # the run goes on from the last chunk
                 self.repeats += 1
                 run_k[0] += k
             else:
                 self._count(o, k)
-        self.runs += np.bincount(run_o[:-1] * MAX_RUN + np.minimum(run_k[:-1], MAX_RUN) - 1,
-                                 minlength=3 * MAX_RUN)
+        self.runs += np.bincount(run_o[:-1] * MAX_RUN + np.minimum(run_k[:-1], MAX_RUN) - 1, minlength=3 * MAX_RUN)
         self.open = (int(run_o[-1]), int(shoe[-1]), int(run_k[-1]))
 
     def _count(self, o: int, k: int) -> None:
@@ -218,15 +217,14 @@ class OutcomeCounts:
             self.open = None
 
 
-def check_outcomes(log, shoe: Shoe, alpha: Fraction, power: Fraction, detect: Fraction,
-                   procedure=None) -> Report:
+def check_outcomes(log, shoe: Shoe, alpha: Fraction, power: Fraction, detect: Fraction, procedure=None) -> Report:
     """Frequencies, run lengths and repeats of an outcome-only log against the exact off-the-top law;
     with ``procedure`` (:class:`analyzer.core.procedure.Procedure`) also the coups per shoe
     (:mod:`.shoecount`).  ``log``: an :class:`~.outcomes.OutcomeLog`, or an
     :class:`~.outcomes.OutcomeStream`, read chunk by chunk (the same report, in memory bounded by
     a chunk and the number of shoes)."""
     counts = OutcomeCounts()
-    for chunk in (log.chunks() if hasattr(log, "chunks") else [log]):
+    for chunk in log.chunks() if hasattr(log, "chunks") else [log]:
         counts.add(chunk)
     counts.close()
     n = counts.coups
@@ -234,8 +232,25 @@ def check_outcomes(log, shoe: Shoe, alpha: Fraction, power: Fraction, detect: Fr
     ref = off_the_top(shoe, fams, n)
     p = [e / n for e in ref.families["outcome"].expected]
     observed = counts.observed
-    report = Report(log.path, "outcome-only log", shoe, "off-the-top", n, log.shoes, 0, alpha, power, detect,
-                    {}, {}, [], [], [], [], [])
+    report = Report(
+        log.path,
+        "outcome-only log",
+        shoe,
+        "off-the-top",
+        n,
+        log.shoes,
+        0,
+        alpha,
+        power,
+        detect,
+        {},
+        {},
+        [],
+        [],
+        [],
+        [],
+        [],
+    )
     report.cells["outcome"] = cell_stats(ref.families["outcome"], observed)
     report.titles["outcome"] = "Outcomes"
     c = chi_square(ref.families["outcome"], observed)
@@ -243,8 +258,13 @@ def check_outcomes(log, shoe: Shoe, alpha: Fraction, power: Fraction, detect: Fr
         report.chisq.append(c)
     lengths = Counter(counts.per_shoe.tolist())
     # exact expected run counts per class, summed over the shoes
-    expected_all = [[sum((cnt * expected_runs(p[o], m, k, at_least=(k == MAX_RUN)) for m, cnt in lengths.items()),
-                         Fraction(0)) for k in range(1, MAX_RUN + 1)] for o in range(3)]
+    expected_all = [
+        [
+            sum((cnt * expected_runs(p[o], m, k, at_least=(k == MAX_RUN)) for m, cnt in lengths.items()), Fraction(0))
+            for k in range(1, MAX_RUN + 1)
+        ]
+        for o in range(3)
+    ]
     groups = _groups(expected_all)
     cov = sum(cnt * run_cov(p, m) for m, cnt in lengths.items())
     obs = counts.runs
@@ -261,23 +281,31 @@ def check_outcomes(log, shoe: Shoe, alpha: Fraction, power: Fraction, detect: Fr
     d = np.array(obs_g, dtype=float) - np.array([float(e) for e in exp_g])
     for i, (o, k, tail) in enumerate(groups):
         sd = math.sqrt(S[i, i]) if S[i, i] > 0 else 0.0
-        rows.append([f"{LETTERS[o]} {'≥' if tail else ''}{k}", f"{obs_g[i]:,}", f"{float(exp_g[i]):,.2f}",
-                     f"{sd:,.2f}", f"{d[i] / sd:+.3f}" if sd else "-"])
+        rows.append(
+            [
+                f"{LETTERS[o]} {'≥' if tail else ''}{k}",
+                f"{obs_g[i]:,}",
+                f"{float(exp_g[i]):,.2f}",
+                f"{sd:,.2f}",
+                f"{d[i] / sd:+.3f}" if sd else "-",
+            ]
+        )
     if len(groups) >= 2:
         w, V = np.linalg.eigh(S)
         keep = w > 1e-9 * w.max()
         y = V[:, keep].T @ d
         stat = float(np.sum(y * y / w[keep]))
         df = int(keep.sum())
-        report.tests.append(Finding(f"chi-square run lengths ({df} df)", "chi-square", f"{stat:.3f}",
-                                    chi2_p(stat, df)))
+        report.tests.append(Finding(f"chi-square run lengths ({df} df)", "chi-square", f"{stat:.3f}", chi2_p(stat, df)))
     # repeats: consecutive coups of a shoe with the same outcome
     R = counts.repeats
     s2 = sum((x * x for x in p), Fraction(0))
-    s3 = sum((x ** 3 for x in p), Fraction(0))
+    s3 = sum((x**3 for x in p), Fraction(0))
     ER = sum(((m - 1) * cnt for m, cnt in lengths.items()), 0) * s2
-    var = sum(cnt * (max(m - 1, 0) * float(s2 * (1 - s2)) + 2 * max(m - 2, 0) * float(s3 - s2 * s2))
-              for m, cnt in lengths.items())
+    var = sum(
+        cnt * (max(m - 1, 0) * float(s2 * (1 - s2)) + 2 * max(m - 2, 0) * float(s3 - s2 * s2))
+        for m, cnt in lengths.items()
+    )
     pairs = n - log.shoes
     if var > 0:
         z = (R - float(ER)) / math.sqrt(var)
@@ -285,37 +313,57 @@ def check_outcomes(log, shoe: Shoe, alpha: Fraction, power: Fraction, detect: Fr
     section = None
     if procedure is not None:
         from .shoecount import shoe_count_test
+
         section = shoe_count_test(report, lengths, shoe.value_counts, procedure)
     for cs in report.chisq:
-        report.tests.insert(0, Finding(f"chi-square {cs.family} ({cs.df} df)", "chi-square",
-                                       f"{cs.statistic:.3f}", cs.p))
+        report.tests.insert(
+            0, Finding(f"chi-square {cs.family} ({cs.df} df)", "chi-square", f"{cs.statistic:.3f}", cs.p)
+        )
     for s in report.cells["outcome"]:
         if s.tested:
             report.tests.append(Finding(f"z outcome {s.label}", "z", f"{s.z:+.3f}", s.p))
     holm(report.tests, float(alpha))
-    report.power_rows = power_rows(report.cells["outcome"], [], n, len(report.tests), float(alpha),
-                                   float(power), detect)
+    report.power_rows = power_rows(
+        report.cells["outcome"], [], n, len(report.tests), float(alpha), float(power), detect
+    )
     if pairs > 0 and var > 0:
         sd = math.sqrt(var / pairs)
         each = float(alpha) / max(report.m, 1)
-        report.power_rows.append(PowerRow("repeat rate (same outcome as the coup before)", sd, detect,
-                                          hands_needed(sd, float(detect), each, float(power)),
-                                          detectable(sd, pairs, each, float(power))))
+        report.power_rows.append(
+            PowerRow(
+                "repeat rate (same outcome as the coup before)",
+                sd,
+                detect,
+                hands_needed(sd, float(detect), each, float(power)),
+                detectable(sd, pairs, each, float(power)),
+            )
+        )
     report.sections = [
-        ("Runs", "Runs of one outcome within a shoe (a tie ends a Player or Banker run), against their "
-                 "exact expectation for independent coups off the top:",
-         ["run", "observed", "expected", "sd", "z"], rows),
-        ("Serial dependence", f"Repeats (a coup with the outcome of the coup before, same shoe): "
-                              f"{R:,} of {pairs:,} pairs, expected {float(ER):,.2f}, sd {math.sqrt(var):,.2f}; rate "
-                              f"{R / pairs if pairs else 0:.5f} against {float(s2):.5f}.", [], []),
+        (
+            "Runs",
+            "Runs of one outcome within a shoe (a tie ends a Player or Banker run), against their "
+            "exact expectation for independent coups off the top:",
+            ["run", "observed", "expected", "sd", "z"],
+            rows,
+        ),
+        (
+            "Serial dependence",
+            f"Repeats (a coup with the outcome of the coup before, same shoe): "
+            f"{R:,} of {pairs:,} pairs, expected {float(ER):,.2f}, sd {math.sqrt(var):,.2f}; rate "
+            f"{R / pairs if pairs else 0:.5f} against {float(s2):.5f}.",
+            [],
+            [],
+        ),
     ]
     if section is not None:
         report.sections.append(section)
     report.notes += reading_notes(log)
-    report.notes.append("Outcome-only log: every coup is compared with the off-the-top distribution and the "
-                        "coups of a shoe are taken as independent (exact when the simulator reshuffles "
-                        "before every coup; an approximation for shoes dealt to a cut card, whose coups are "
-                        "weakly dependent through the cards).")
+    report.notes.append(
+        "Outcome-only log: every coup is compared with the off-the-top distribution and the "
+        "coups of a shoe are taken as independent (exact when the simulator reshuffles "
+        "before every coup; an approximation for shoes dealt to a cut card, whose coups are "
+        "weakly dependent through the cards)."
+    )
     return report
 
 

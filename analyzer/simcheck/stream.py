@@ -38,7 +38,7 @@ BLOCK = 1 << 20
 #: the longest line read (a JSON Lines shoe object of a few hundred coups is far shorter)
 MAX_LINE = 16 << 20
 _EOL = re.compile(r"\r\n|\n|\r")
-_ODD = re.compile("[\v\f\x1c\x1d\x1e\x85\u2028\u2029]")       # what else str.splitlines splits at
+_ODD = re.compile("[\v\f\x1c\x1d\x1e\x85\u2028\u2029]")  # what else str.splitlines splits at
 
 
 class TooLarge(LogError):
@@ -51,7 +51,7 @@ class LogSource:
     def __init__(self, path, what: str = "log", progress=None):
         self.name = str(path)
         self.what = what
-        self.progress = progress            # called with the bytes read, block by block
+        self.progress = progress  # called with the bytes read, block by block
         try:
             if self.name == "-":
                 self.file = sys.stdin.buffer
@@ -66,7 +66,7 @@ class LogSource:
         self.decoder = codecs.getincrementaldecoder("utf-8-sig")()
         self.whole = len(data) <= PROBE_BYTES
         self.first = self._decode(data, final=self.whole)
-        self.head = self.first if self.whole else self.first[:max(self.first.rfind("\n"), 0) + 1]
+        self.head = self.first if self.whole else self.first[: max(self.first.rfind("\n"), 0) + 1]
         if self.whole:
             self.close()
         self._used = False
@@ -75,8 +75,7 @@ class LogSource:
         try:
             text = self.decoder.decode(data, final)
         except UnicodeDecodeError as e:
-            raise LogError(f"{self.what} {self.name!r} is not UTF-8 text (byte {self.offset + e.start + 1})") \
-                from None
+            raise LogError(f"{self.what} {self.name!r} is not UTF-8 text (byte {self.offset + e.start + 1})") from None
         self.offset += len(data)
         if "\x00" in text:
             raise LogError(f"{self.what} {self.name!r} is not text (it holds NUL bytes)")
@@ -113,18 +112,21 @@ class LogSource:
         row = 0
         for text in self._blocks():
             buf = pending + text if pending else text
-            if _ODD.search(buf) is None:    # splitlines splits at \r, \n and \r\n only here
+            if _ODD.search(buf) is None:  # splitlines splits at \r, \n and \r\n only here
                 parts = buf.splitlines(True)
-                pending = parts.pop() if parts and ((text and parts[-1][-1:] in ("\r", "")) or
-                                                    parts[-1][-1:] not in ("\r", "\n")) else ""
+                pending = (
+                    parts.pop()
+                    if parts and ((text and parts[-1][-1:] in ("\r", "")) or parts[-1][-1:] not in ("\r", "\n"))
+                    else ""
+                )
                 row += len(parts)
                 yield from parts
             else:
                 start = 0
                 for m in _EOL.finditer(buf):
                     if m.group() == "\r" and m.end() == len(buf) and text:
-                        break                   # "\r" at a block end may be the start of "\r\n"
-                    yield buf[start:m.end()]
+                        break  # "\r" at a block end may be the start of "\r\n"
+                    yield buf[start : m.end()]
                     row += 1
                     start = m.end()
                 pending = buf[start:]
@@ -147,9 +149,11 @@ class LogSource:
             size += len(data)
             if size > MAX_LOG_BYTES:
                 self.close()
-                raise TooLarge(f"{self.what} {self.name!r} is larger than {MAX_LOG_BYTES / 2**20:g} MiB, the "
-                               f"most read whole (a hand log or an outcome-only log in CSV or JSON Lines is "
-                               f"read as it goes, whatever its length; a JSON array or tallies are not)")
+                raise TooLarge(
+                    f"{self.what} {self.name!r} is larger than {MAX_LOG_BYTES / 2**20:g} MiB, the "
+                    f"most read whole (a hand log or an outcome-only log in CSV or JSON Lines is "
+                    f"read as it goes, whatever its length; a JSON array or tallies are not)"
+                )
             parts.append(self._decode(data, final=not data))
             if not data:
                 self.close()
@@ -164,10 +168,11 @@ class LogStream:
     ``value_level`` is known from the start; ``coups``, ``shoes``, ``shape`` and
     ``skipped`` once :meth:`chunks` is exhausted."""
 
-    def __init__(self, path: str, chunks=None, value_level: bool = False, outcomes=None, meta=None,
-                 whole: bool = False):
+    def __init__(
+        self, path: str, chunks=None, value_level: bool = False, outcomes=None, meta=None, whole: bool = False
+    ):
         self.path = path
-        self.whole = whole                  # read whole (one chunk): its counts are known up front
+        self.whole = whole  # read whole (one chunk): its counts are known up front
         self._chunks = chunks
         self.value_level = value_level
         self.outcomes = outcomes
@@ -195,8 +200,9 @@ class LogStream:
         return cls(log.path, iter([log]), log.value_level, whole=True)
 
 
-def open_log(path, columns: str | None = None, skip_invalid: bool = False, progress=None,
-             source: LogSource | None = None) -> LogStream:
+def open_log(
+    path, columns: str | None = None, skip_invalid: bool = False, progress=None, source: LogSource | None = None
+) -> LogStream:
     """A log in any shape :mod:`.shapes` reads, as a :class:`LogStream`.  Raises :class:`LogError`.
 
     ``progress(rows)`` is called as rows are read (see :func:`~.shapes.read_log`)."""
@@ -211,7 +217,7 @@ def open_log(path, columns: str | None = None, skip_invalid: bool = False, progr
     try:
         probe = read_log(path, src.head, columns, skip_invalid)
     except LogError as e:
-        probe, failed = None, e                # read whole: the error is the whole-file reader's
+        probe, failed = None, e  # read whole: the error is the whole-file reader's
     if isinstance(probe, OutcomeLog) and not src.head.lstrip().startswith("["):
         meta: dict = {}
         chunks = outcome_chunks_of(path, src.head, src.lines, columns, skip_invalid, CHUNK, meta)
@@ -224,11 +230,10 @@ def open_log(path, columns: str | None = None, skip_invalid: bool = False, progr
                 raise failed from None
             raise
         return LogStream.of(read_log(path, text, columns, skip_invalid, progress))
-    if not probe.shape:                        # the project's own format
+    if not probe.shape:  # the project's own format
         return LogStream(path, hand_log_chunks(path, src.head, src.lines(), progress, CHUNK))
     meta = {}
-    chunks = shape_chunks(path, src.head, src.lines, columns, skip_invalid, progress, probe.value_level,
-                          CHUNK, meta)
+    chunks = shape_chunks(path, src.head, src.lines, columns, skip_invalid, progress, probe.value_level, CHUNK, meta)
     return LogStream(path, chunks, probe.value_level, meta=meta)
 
 

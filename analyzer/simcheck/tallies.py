@@ -50,8 +50,15 @@ def _parse_category(cat: str) -> tuple[str, Any] | None:
         return "outcome", low
     if low.startswith("totals:"):
         p, dash, b = low[7:].partition("-")
-        if dash and p.strip().isdigit() and b.strip().isdigit() and int(p) <= 9 and int(b) <= 9 \
-                and len(p.strip()) == 1 and len(b.strip()) == 1:
+        if (
+            dash
+            and p.strip().isdigit()
+            and b.strip().isdigit()
+            and int(p) <= 9
+            and int(b) <= 9
+            and len(p.strip()) == 1
+            and len(b.strip()) == 1
+        ):
             return "totals", (int(p), int(b))
         return None
     if low.startswith("cards:"):
@@ -110,8 +117,9 @@ def read_tallies(path: str | Path, text: str | None = None) -> Tallies:
             cat = fields[i_cat].strip()
             parsed = _parse_category(cat)
             if parsed is None:
-                raise LogError(f"{where}: unknown category {cat!r} (use player, banker, tie, "
-                               f"totals:P-B, cards:4/5/6 or bet:<id>)")
+                raise LogError(
+                    f"{where}: unknown category {cat!r} (use player, banker, tie, totals:P-B, cards:4/5/6 or bet:<id>)"
+                )
             kind, key = parsed
             canon = cat.lower() if kind != "bet" else f"bet:{key}"
             if canon in rows:
@@ -124,18 +132,19 @@ def read_tallies(path: str | Path, text: str | None = None) -> Tallies:
             ret_text = fields[i_r].strip() if i_r is not None and i_r < len(fields) else ""
             if kind == "bet":
                 if not ret_text:
-                    raise LogError(f"{where}: bet row {cat!r} needs a total_return "
-                                   f"(net units won, e.g. -1234.5 or 7/20)")
+                    raise LogError(
+                        f"{where}: bet row {cat!r} needs a total_return (net units won, e.g. -1234.5 or 7/20)"
+                    )
                 try:
                     ret = parse_return(ret_text)
                 except (ValueError, ZeroDivisionError):
-                    raise LogError(f"{where}: total_return {shown(ret_text)} is not an exact number "
-                                   f"(write -1234.55 or p/q)") from None
+                    raise LogError(
+                        f"{where}: total_return {shown(ret_text)} is not an exact number (write -1234.55 or p/q)"
+                    ) from None
                 bets[key] = BetTally(count, ret, row)
             else:
                 if ret_text:
-                    raise LogError(f"{where}: total_return is only for bet:<id> rows, "
-                                   f"leave it empty on {cat!r}")
+                    raise LogError(f"{where}: total_return is only for bet:<id> rows, leave it empty on {cat!r}")
                 by_kind: dict[str, dict[Any, int]] = {"outcome": outcomes, "totals": totals, "cards": cards}
                 by_kind[kind][key] = count
     except csv.Error as e:
@@ -151,18 +160,22 @@ def read_tallies(path: str | Path, text: str | None = None) -> Tallies:
     if totals:
         s = sum(totals.values())
         if s != n:
-            raise LogError(f"{path}: the totals:P-B rows add up to {s} coups but player + banker + tie "
-                           f"= {n} (missing cells count 0)")
+            raise LogError(
+                f"{path}: the totals:P-B rows add up to {s} coups but player + banker + tie "
+                f"= {n} (missing cells count 0)"
+            )
     if cards:
         s = sum(cards.values())
         if s != n:
-            raise LogError(f"{path}: the cards:4/5/6 rows add up to {s} coups but player + banker + tie "
-                           f"= {n} (missing rows count 0)")
+            raise LogError(
+                f"{path}: the cards:4/5/6 rows add up to {s} coups but player + banker + tie "
+                f"= {n} (missing rows count 0)"
+            )
     return Tallies(path, outcomes, totals or None, cards or None, bets, rows)
 
 
-
 # -- writing ------------------------------------------------------------------------
+
 
 def exact_amount(x: Fraction) -> str:
     """An exact amount as a terminating decimal when it has one, else ``p/q``.
@@ -184,15 +197,18 @@ def exact_amount(x: Fraction) -> str:
     if d != 1:
         return f"{x.numerator}/{x.denominator}"
     places = max(twos, fives)
-    scaled = x * 10 ** places
+    scaled = x * 10**places
     sign = "-" if scaled < 0 else ""
     digits = str(abs(scaled.numerator)).rjust(places + 1, "0")
     return f"{sign}{digits[:-places]}.{digits[-places:]}"
 
 
-def tallies_csv(outcomes: dict[str, int], totals: dict[tuple[int, int], int] | None = None,
-                cards: dict[int, int] | None = None,
-                bets: dict[str, tuple[int, Fraction]] | None = None) -> str:
+def tallies_csv(
+    outcomes: dict[str, int],
+    totals: dict[tuple[int, int], int] | None = None,
+    cards: dict[int, int] | None = None,
+    bets: dict[str, tuple[int, Fraction]] | None = None,
+) -> str:
     """The tallies file text (every totals cell and cards row written, zeros included)."""
     lines = [",".join(TALLY_HEADER)]
     for o in OUTCOME_NAMES:

@@ -66,7 +66,7 @@ def ordinal(n: int) -> str:
     """
     if 10 <= n % 100 <= 20:
         return f"{n}th"
-    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th') }"
 
 
 _RANK_WORD = {"A": "ace", "T": "ten", "J": "jack", "Q": "queen", "K": "king"}
@@ -83,12 +83,12 @@ class Replay:
     log: HandLog
     shoe: Shoe
     violations: list[Violation]
-    winner: np.ndarray          # 0 player, 1 banker, 2 tie
+    winner: np.ndarray  # 0 player, 1 banker, 2 tie
     player_total: np.ndarray
     banker_total: np.ndarray
-    cards: np.ndarray           # cards dealt in the coup, 4..6
-    sequence: np.ndarray        # index of the coup's six point values (engine order)
-    remaining: np.ndarray       # (n, 10) unseen cards of each point value before the coup
+    cards: np.ndarray  # cards dealt in the coup, 4..6
+    sequence: np.ndarray  # index of the coup's six point values (engine order)
+    remaining: np.ndarray  # (n, 10) unseen cards of each point value before the coup
     counts: dict = field(default_factory=dict)
     rules: Rules = PUNTO_BANCO
     #: every violation of the log, in order, as ``(coup index, rule, message)`` (not cut by ``limit``)
@@ -103,8 +103,9 @@ class Replay:
         return self.remaining.sum(axis=1)
 
 
-def replay(log: HandLog, shoe: Shoe, limit: int | None = None, rules: Rules | None = None,
-           carry: dict | None = None) -> Replay:
+def replay(
+    log: HandLog, shoe: Shoe, limit: int | None = None, rules: Rules | None = None, carry: dict | None = None
+) -> Replay:
     """Replay every coup of ``log`` from ``shoe`` (each new shoe id starts a full ``shoe``).
 
     ``carry``: for a log read in chunks (:mod:`.stream`), a dict kept from one chunk to the next
@@ -133,17 +134,17 @@ def replay(log: HandLog, shoe: Shoe, limit: int | None = None, rules: Rules | No
 
     c5 = np.where(p_drew, p3, np.where(b_drew, b3, 0))
     c6 = np.where(p_drew & b_drew, b3, 0)
-    ruled = deal(rules, p1, b1, p2, b2, c5, c6)              # what the rules do with these cards
+    ruled = deal(rules, p1, b1, p2, b2, c5, c6)  # what the rules do with these cards
     acted = deal(rules, p1, b1, p2, b2, c5, c6, player_draws=p_drew)  # the Banker on what the Player did
     pt2, bt2, natural = ruled.player_two, ruled.banker_two, ruled.natural
     p_should = ruled.player_drew
-    p_free = ~natural & np.isin(pt2, sorted(rules.player_option))   # the Player may choose
+    p_free = ~natural & np.isin(pt2, sorted(rules.player_option))  # the Player may choose
     b_should = acted.banker_drew
-    pt = (pt2 + np.maximum(p3, 0)) % 10                      # the totals the cards give
+    pt = (pt2 + np.maximum(p3, 0)) % 10  # the totals the cards give
     bt = (bt2 + np.maximum(b3, 0)) % 10
     winner = winner_codes(pt, bt)
     cards = (plen + blen).astype(np.int8)
-    sequence = (((((p1.astype(np.int64) * 10 + b1) * 10 + p2) * 10 + b2) * 10 + c5) * 10 + c6)
+    sequence = ((((p1.astype(np.int64) * 10 + b1) * 10 + p2) * 10 + b2) * 10 + c5) * 10 + c6
 
     found: list[tuple[int, int, str, str]] = []  # (coup index, order, rule, message)
     rows = log.rows
@@ -161,20 +162,20 @@ def replay(log: HandLog, shoe: Shoe, limit: int | None = None, rules: Rules | No
         def make(k):
             m = int(lens[k])
             return f"{side} has {m} card{'s' if m != 1 else ''} (a hand has 2 or 3)"
+
         return make
 
     flag((plen < 2) | (plen > 3), "cards", count_msg("player", plen))
     flag((blen < 2) | (blen > 3), "cards", count_msg("banker", blen))
     ok = shape_ok
-    flag(ok & natural & p_drew, "natural",
-         lambda k: f"player drew a third card although {natural_who(k)}")
-    flag(ok & natural & b_drew, "natural",
-         lambda k: f"banker drew a third card although {natural_who(k)}")
+    flag(ok & natural & p_drew, "natural", lambda k: f"player drew a third card although {natural_who(k)}")
+    flag(ok & natural & b_drew, "natural", lambda k: f"banker drew a third card although {natural_who(k)}")
     if named:
         draws_on = frozenset(rules.player_draws) | frozenset(rules.player_option)
         stands_on = frozenset(range(10)) - draws_on - rules.naturals
         draw_text = f" ({rules.name}: player draws on {format_values(rules.player_draws)}" + (
-            f", may choose on {format_values(rules.player_option)})" if rules.player_option else ")")
+            f", may choose on {format_values(rules.player_option)})" if rules.player_option else ")"
+        )
         stand_text = f" ({rules.name}: player stands on {format_values(stands_on)})"
     else:
         draw_text, stand_text = " (player draws on 0-5)", " (player stands on 6-7)"
@@ -184,10 +185,12 @@ def replay(log: HandLog, shoe: Shoe, limit: int | None = None, rules: Rules | No
             return f" ({rules.name}: the player's rule for the hand {p1[k]} {p2[k]})"
         return text
 
-    flag(ok & p_should & ~p_drew & ~p_free, "player",
-         lambda k: f"player stood on {pt2[k]}" + player_rule(k, draw_text))
-    flag(ok & ~natural & ~p_should & p_drew & ~p_free, "player",
-         lambda k: f"player drew on {pt2[k]}" + player_rule(k, stand_text))
+    flag(ok & p_should & ~p_drew & ~p_free, "player", lambda k: f"player stood on {pt2[k]}" + player_rule(k, draw_text))
+    flag(
+        ok & ~natural & ~p_should & p_drew & ~p_free,
+        "player",
+        lambda k: f"player drew on {pt2[k]}" + player_rule(k, stand_text),
+    )
 
     def banker_reason(k):
         return f"player's third card was {p3[k]}" if p_drew[k] else "player stood"
@@ -199,16 +202,23 @@ def replay(log: HandLog, shoe: Shoe, limit: int | None = None, rules: Rules | No
         t = int(bt2[k])
         if p_drew[k]:
             on = [p for p in range(10) if rules.banker[t][p]]
-            return (f" ({rules.name}: banker on {t} draws on a player's third card of "
-                    f"{format_values(on)})" if 0 < len(on) < 10 else
-                    f" ({rules.name}: banker on {t} {'always draws' if on else 'stands'} when the player drew)")
-        return (f" ({rules.name}: when the player stood, banker draws on "
-                f"{format_values(rules.banker_if_player_stood)})")
+            return (
+                f" ({rules.name}: banker on {t} draws on a player's third card of {format_values(on)})"
+                if 0 < len(on) < 10
+                else f" ({rules.name}: banker on {t} {'always draws' if on else 'stands'} when the player drew)"
+            )
+        return f" ({rules.name}: when the player stood, banker draws on {format_values(rules.banker_if_player_stood)})"
 
-    flag(ok & b_should & ~b_drew, "banker",
-         lambda k: f"banker stood on {bt2[k]} although {banker_reason(k)}" + banker_rule(k))
-    flag(ok & ~natural & ~b_should & b_drew, "banker",
-         lambda k: f"banker drew on {bt2[k]} although {banker_reason(k)}" + banker_rule(k))
+    flag(
+        ok & b_should & ~b_drew,
+        "banker",
+        lambda k: f"banker stood on {bt2[k]} although {banker_reason(k)}" + banker_rule(k),
+    )
+    flag(
+        ok & ~natural & ~b_should & b_drew,
+        "banker",
+        lambda k: f"banker drew on {bt2[k]} although {banker_reason(k)}" + banker_rule(k),
+    )
 
     def outcome_msg(k):
         got = OUTCOME_NAMES[winner[k]]
@@ -220,14 +230,22 @@ def replay(log: HandLog, shoe: Shoe, limit: int | None = None, rules: Rules | No
     if log.reported_totals is not None:
         for j, (side, got) in enumerate((("player", pt), ("banker", bt))):
             said = log.reported_totals[:, j]
-            flag(ok & (said >= 0) & (said != got), "total",
-                 lambda k, side=side, said=said, got=got:
-                 f"reported {side} total {said[k]} but the cards give {got[k]}")
+            flag(
+                ok & (said >= 0) & (said != got),
+                "total",
+                lambda k, side=side, said=said, got=got: f"reported {side} total {said[k]} but the cards give {got[k]}",
+            )
 
     for k, shoe_id, first_row in log.reused:
-        found.append((k, len(found), "shoe-id",
-                      f"shoe id {shoe_id!r} comes back after other shoes (first used at row "
-                      f"{first_row}); ids must change at each new shoe and not repeat"))
+        found.append(
+            (
+                k,
+                len(found),
+                "shoe-id",
+                f"shoe id {shoe_id!r} comes back after other shoes (first used at row "
+                f"{first_row}); ids must change at each new shoe and not repeat",
+            )
+        )
 
     carry = {} if carry is None else carry
     fast = _account_fast(log, shoe, carry)
@@ -239,10 +257,20 @@ def replay(log: HandLog, shoe: Shoe, limit: int | None = None, rules: Rules | No
         if limit is not None and len(violations) >= limit:
             break
     remaining = _remaining(log, shoe, P, B, plen, blen, carry)
-    rep = Replay(log, shoe, violations, winner, pt.astype(np.int8), bt.astype(np.int8), cards,
-                 sequence, remaining, rules=rules, flagged=[(k, rule, msg) for k, _, rule, msg in found])
-    rep.counts = {"violations": len(found), "rows": n, "shoes": log.shoes,
-                  "violating_rows": len({t[0] for t in found})}
+    rep = Replay(
+        log,
+        shoe,
+        violations,
+        winner,
+        pt.astype(np.int8),
+        bt.astype(np.int8),
+        cards,
+        sequence,
+        remaining,
+        rules=rules,
+        flagged=[(k, rule, msg) for k, _, rule, msg in found],
+    )
+    rep.counts = {"violations": len(found), "rows": n, "shoes": log.shoes, "violating_rows": len({t[0] for t in found})}
     return rep
 
 
@@ -268,16 +296,21 @@ def _account_fast(log: HandLog, shoe: Shoe, carry: dict) -> list | None:
     k, c = np.concatenate(ks), np.concatenate(cs)
     rank, suit = c // 5, c % 5
     suited = suit != NO_SUIT
-    if (c < 0).any() or (rank_cap[rank] <= 0).any() or (
-            card_cap is not None and (card_cap[(4 * rank + suit)[suited]] <= 0).any()):
+    if (
+        (c < 0).any()
+        or (rank_cap[rank] <= 0).any()
+        or (card_cap is not None and (card_cap[(4 * rank + suit)[suited]] <= 0).any())
+    ):
         return None
     current, ranks, cards = carry.get("account", (-1, None, None))
     first = log.shoe[0]
     seg = (log.shoe - first).astype(np.int64)
     S = int(seg[-1]) + 1
     out: list[list[int] | None] = []
-    for width, key, cap, carried, use in ((13, rank, rank_cap, ranks, slice(None)),
-                                          (52, 4 * rank + suit, card_cap, cards, suited)):
+    for width, key, cap, carried, use in (
+        (13, rank, rank_cap, ranks, slice(None)),
+        (52, 4 * rank + suit, card_cap, cards, suited),
+    ):
         if cap is None:
             out.append(None)
             continue
@@ -286,7 +319,7 @@ def _account_fast(log: HandLog, shoe: Shoe, carry: dict) -> list | None:
             left[0] = carried
         dealt = np.bincount(seg[k[use]] * width + key[use], minlength=S * width).reshape(S, width)
         left -= dealt
-        if ((left < 0) & (dealt > 0)).any():       # (a count carried below zero is no new violation)
+        if ((left < 0) & (dealt > 0)).any():  # (a count carried below zero is no new violation)
             return None
         out.append(left[-1].tolist())
     carry["account"] = (int(log.shoe[-1]), out[0], out[1])
@@ -296,12 +329,14 @@ def _account_fast(log: HandLog, shoe: Shoe, carry: dict) -> list | None:
 def _account(log: HandLog, shoe: Shoe, order0: int, carry: dict) -> list[tuple[int, int, str, str]]:
     """Cards against the declared shoe, shoe by shoe (a Python loop over cards)."""
     rank_cap = list(shoe.rank_tuple)
-    card_cap = list(shoe.card_tuple) if shoe.card_tuple is not None else None   # suited
+    card_cap = list(shoe.card_tuple) if shoe.card_tuple is not None else None  # suited
     rank_of = [c // 5 for c in range(CARD_CODES)]
     suit_of = [c % 5 for c in range(CARD_CODES)]
-    known = [rank_cap[rank_of[c]] > 0 and (card_cap is None or suit_of[c] == NO_SUIT
-                                           or card_cap[4 * rank_of[c] + suit_of[c]] > 0)
-             for c in range(CARD_CODES)]
+    known = [
+        rank_cap[rank_of[c]] > 0
+        and (card_cap is None or suit_of[c] == NO_SUIT or card_cap[4 * rank_of[c] + suit_of[c]] > 0)
+        for c in range(CARD_CODES)
+    ]
     where = shoe.describe()
     out: list[tuple[int, int, str, str]] = []
     order = order0
@@ -321,37 +356,48 @@ def _account(log: HandLog, shoe: Shoe, order0: int, carry: dict) -> list[tuple[i
         hand: list[int] = []
         if k in seen:
             hand.extend(seen[k])
-        hand.extend(player[k][:min(3, plen[k])])
-        hand.extend(banker[k][:min(3, blen[k])])
+        hand.extend(player[k][: min(3, plen[k])])
+        hand.extend(banker[k][: min(3, blen[k])])
         if k in extra:
             hand.extend(extra[k][0])
             hand.extend(extra[k][1])
         for c in hand:
             if not known[c]:
-                out.append((k, order, "not-in-shoe",
-                            f"{card_text(c)} is not in the declared shoe ({where})"))
+                out.append((k, order, "not-in-shoe", f"{card_text(c)} is not in the declared shoe ({where})"))
                 order += 1
                 continue
             r = rank_of[c]
             ranks[r] -= 1
             if ranks[r] < 0:
                 cap = rank_cap[r]
-                out.append((k, order, "overdealt",
-                            f"shoe {log.shoe_ids[current]!r} deals a {ordinal(cap - ranks[r])} "
-                            f"{_rank_word(RANKS[r])} ({card_text(c)}), but the declared shoe holds "
-                            f"{cap}"))
+                out.append(
+                    (
+                        k,
+                        order,
+                        "overdealt",
+                        f"shoe {log.shoe_ids[current]!r} deals a {ordinal(cap - ranks[r])} "
+                        f"{_rank_word(RANKS[r])} ({card_text(c)}), but the declared shoe holds "
+                        f"{cap}",
+                    )
+                )
                 order += 1
                 continue
             if cards is not None and suit_of[c] != NO_SUIT:
                 j = 4 * r + suit_of[c]
                 cards[j] -= 1
                 if cards[j] < 0:
-                    assert card_cap is not None             # cards are counted in a suited shoe
+                    assert card_cap is not None  # cards are counted in a suited shoe
                     cap = card_cap[j]
                     name = RANKS[r] + SUITS[suit_of[c]]
-                    out.append((k, order, "overdealt",
-                                f"shoe {log.shoe_ids[current]!r} deals a {ordinal(cap - cards[j])} "
-                                f"{name}, but the declared shoe holds {cap}"))
+                    out.append(
+                        (
+                            k,
+                            order,
+                            "overdealt",
+                            f"shoe {log.shoe_ids[current]!r} deals a {ordinal(cap - cards[j])} "
+                            f"{name}, but the declared shoe holds {cap}",
+                        )
+                    )
                     order += 1
     carry["account"] = (current, ranks, cards)
     return out
@@ -390,13 +436,18 @@ def _remaining(log: HandLog, shoe: Shoe, P, B, plen, blen, carry: dict) -> np.nd
 
 def _skipped_text(log) -> str:
     n = sum(log.skipped.values())
-    return f"--skip-invalid: {n} unreadable row{'s' if n != 1 else ''} skipped (" + "; ".join(
-        f"{k}: {v}" for k, v in sorted(log.skipped.items(), key=lambda kv: -kv[1])[:5]) + ")"
+    return (
+        f"--skip-invalid: {n} unreadable row{'s' if n != 1 else ''} skipped ("
+        + "; ".join(f"{k}: {v}" for k, v in sorted(log.skipped.items(), key=lambda kv: -kv[1])[:5])
+        + ")"
+    )
 
 
 def _coups_text(log) -> str:
-    return (f"{log.path}: {log.coups:,} coup{'s' if log.coups != 1 else ''} in {log.shoes:,} "
-            f"shoe{'s' if log.shoes != 1 else ''}")
+    return (
+        f"{log.path}: {log.coups:,} coup{'s' if log.coups != 1 else ''} in {log.shoes:,} "
+        f"shoe{'s' if log.shoes != 1 else ''}"
+    )
 
 
 def _verdict_lines(rep, shown: int, total: int) -> list[str]:
@@ -407,8 +458,7 @@ def _verdict_lines(rep, shown: int, total: int) -> list[str]:
     if more > 0:
         lines.append(f"... and {more} more violation{'s' if more != 1 else ''}")
     rows = rep.counts.get("violating_rows", total)
-    lines.append(f"FAIL: {total} violation{'s' if total != 1 else ''} in {rows} "
-                 f"row{'s' if rows != 1 else ''}.")
+    lines.append(f"FAIL: {total} violation{'s' if total != 1 else ''} in {rows} row{'s' if rows != 1 else ''}.")
     return lines
 
 
@@ -443,8 +493,10 @@ class ReplaySummary(Protocol):
 
 def summary_text(rep: ReplaySummary, shown: list[Violation], total: int) -> str:
     log = rep.log
-    head = (f"{log.path}: {log.coups} coup{'s' if log.coups != 1 else ''} in {log.shoes} "
-            f"shoe{'s' if log.shoes != 1 else ''}, declared shoe {rep.shoe.describe()}")
+    head = (
+        f"{log.path}: {log.coups} coup{'s' if log.coups != 1 else ''} in {log.shoes} "
+        f"shoe{'s' if log.shoes != 1 else ''}, declared shoe {rep.shoe.describe()}"
+    )
     if not rep.rules.is_default:
         head += f", rules {rep.rules.name}"
     if log.shape:
@@ -457,16 +509,23 @@ def summary_text(rep: ReplaySummary, shown: list[Violation], total: int) -> str:
 def stream_head(path: str, shoe: Shoe, rules: Rules | None) -> str:
     """First line of ``verify`` on a log read as it goes (its counts come at the end)."""
     named = f", rules {rules.name}" if rules is not None and not rules.is_default else ""
-    return (f"{path}: declared shoe {shoe.describe()}" + named
-            + " (read as it goes: violations as they are found, the counts at the end)\n")
+    return (
+        f"{path}: declared shoe {shoe.describe()}"
+        + named
+        + " (read as it goes: violations as they are found, the counts at the end)\n"
+    )
 
 
 def stream_tail(rep, shown: int, total: int) -> str:
     """Last lines of ``verify`` on a log read as it goes: the counts, how it was read, the verdict."""
     log = rep.log
     verdict = _verdict_lines(rep, shown, total)
-    lines = verdict[:-1] + [_coups_text(log)] + ([log.shape] if log.shape else []) + (
-        [_skipped_text(log)] if log.skipped else [])
+    lines = (
+        verdict[:-1]
+        + [_coups_text(log)]
+        + ([log.shape] if log.shape else [])
+        + ([_skipped_text(log)] if log.skipped else [])
+    )
     return "\n".join(lines + verdict[-1:]) + "\n"
 
 
@@ -492,8 +551,9 @@ class StreamReplay:
     counts: dict
 
 
-def replay_stream(stream, shoe: Shoe, rules: Rules | None = None, limit: int | None = None,
-                  found=None, keep: bool = True) -> StreamReplay:
+def replay_stream(
+    stream, shoe: Shoe, rules: Rules | None = None, limit: int | None = None, found=None, keep: bool = True
+) -> StreamReplay:
     """Replay a :class:`~.stream.LogStream` chunk by chunk.  ``found(violation)`` is called for each of
     the first ``limit`` violations (``None``: all) as soon as its chunk is replayed; ``keep``: keep them
     in the result too.  Every violation is counted."""
@@ -514,16 +574,28 @@ def replay_stream(stream, shoe: Shoe, rules: Rules | None = None, limit: int | N
             if found is not None:
                 found(v)
     log = LogTotals(stream.path, stream.coups, stream.shoes, stream.shape, stream.skipped)
-    return StreamReplay(log, shoe, rules or PUNTO_BANCO, kept,
-                        {"violations": total, "rows": stream.coups, "shoes": stream.shoes,
-                         "violating_rows": rows, "shown": shown})
+    return StreamReplay(
+        log,
+        shoe,
+        rules or PUNTO_BANCO,
+        kept,
+        {"violations": total, "rows": stream.coups, "shoes": stream.shoes, "violating_rows": rows, "shown": shown},
+    )
 
 
 def replay_json(rep: ReplaySummary, shown: list[Violation], total: int) -> str:
-    doc = {"source": rep.log.path, "shoe": rep.shoe.spec(), "coups": rep.log.coups, "shoes": rep.log.shoes,
-           "violations": total, "violating_rows": rep.counts.get("violating_rows", 0),
-           "ok": not total, "read_as": rep.log.shape, "skipped": rep.log.skipped,
-           "listed": [{"row": v.row, "shoe": v.shoe, "rule": v.rule, "message": v.message} for v in shown]}
+    doc = {
+        "source": rep.log.path,
+        "shoe": rep.shoe.spec(),
+        "coups": rep.log.coups,
+        "shoes": rep.log.shoes,
+        "violations": total,
+        "violating_rows": rep.counts.get("violating_rows", 0),
+        "ok": not total,
+        "read_as": rep.log.shape,
+        "skipped": rep.log.skipped,
+        "listed": [{"row": v.row, "shoe": v.shoe, "rule": v.rule, "message": v.message} for v in shown],
+    }
     if not rep.rules.is_default:
         doc["rules"] = rep.rules.describe()
     return json_text(doc)

@@ -73,14 +73,25 @@ import importlib
 #: Public name -> the module that defines it; imported on first use (PEP 562), so that
 #: ``import analyzer.studies.params`` (the CLI's option defaults) loads nothing else.
 _EXPORTS = {
-    "Aggregate": "aggregate", "StudyResult": "aggregate", "run_chunk": "aggregate", "summarize": "aggregate",
+    "Aggregate": "aggregate",
+    "StudyResult": "aggregate",
+    "run_chunk": "aggregate",
+    "summarize": "aggregate",
     "true_count": "counting",
-    "CoupTrace": "dealing", "DealtShoe": "dealing", "deal_shoe": "dealing", "shoe_rng": "dealing",
+    "CoupTrace": "dealing",
+    "DealtShoe": "dealing",
+    "deal_shoe": "dealing",
+    "shoe_rng": "dealing",
     "trace_shoe": "dealing",
     "BatchEV": "evs",
-    "CHUNK_SHOES": "params", "HIST_BINS_PER_UNIT": "params", "StudyError": "params", "StudyParams": "params",
+    "CHUNK_SHOES": "params",
+    "HIST_BINS_PER_UNIT": "params",
+    "StudyError": "params",
+    "StudyParams": "params",
     "bet_scale": "params",
-    "ChunkStore": "runner", "default_state_dir": "runner", "run_study": "runner",
+    "ChunkStore": "runner",
+    "default_state_dir": "runner",
+    "run_study": "runner",
 }
 
 __all__ = sorted(_EXPORTS)  # noqa: PLE0605 (a list: sorted() of the lazy exports' names)

@@ -39,8 +39,10 @@ def priced_shoes(params: StudyParams, engine: BatchEV, first: int, count: int, t
     called as the pricing goes with the shoes of this range priced so far (a fraction
     within a batch: a shoe of 10,000 decks has ~100,000 coups)."""
     for group in range(first, first + count, BATCH_SHOES):
-        left = [remaining_counts(params, deal_shoe(params, i))
-                for i in range(group, min(group + BATCH_SHOES, first + count))]
+        left = [
+            remaining_counts(params, deal_shoe(params, i))
+            for i in range(group, min(group + BATCH_SHOES, first + count))
+        ]
         cards = None if left[0][1] is None else np.concatenate([c for _, c in left])
         done, size = group - first, len(left)
         report = None if tick is None else (lambda share, done=done, size=size: tick(done + share * size))
@@ -48,7 +50,7 @@ def priced_shoes(params: StudyParams, engine: BatchEV, first: int, count: int, t
         at = 0
         for ranks, _ in left:
             k = ranks.shape[0]
-            yield ranks, [row[at:at + k] for row in nums]
+            yield ranks, [row[at : at + k] for row in nums]
             at += k
 
 
@@ -76,7 +78,7 @@ def run_chunk(params: StudyParams, index: int, tick=None) -> dict:
     shoe_win_sq = [Fraction(0)] * nb
     tags = params.tag_map()
     counted = [(i, np.asarray(tags[b.id][0], dtype=np.int64)) for i, b in enumerate(engine.bets) if b.id in tags]
-    tc: dict[int, dict[int, list]] = {i: {} for i, _ in counted}     # bet -> tc -> [n, pos, {N: sum}]
+    tc: dict[int, dict[int, list]] = {i: {} for i, _ in counted}  # bet -> tc -> [n, pos, {N: sum}]
     start = np.asarray(params.rank_counts, dtype=np.int64)
     step = params.depth_step
     hb = HIST_BINS_PER_UNIT
@@ -89,7 +91,7 @@ def run_chunk(params: StudyParams, index: int, tick=None) -> dict:
         for n in left:
             coups[n] += 1
         buckets = [(total - n) // step for n in left]
-        dens_left: dict[int, list[int]] = {}          # scale -> each coup's deals(N) * scale
+        dens_left: dict[int, list[int]] = {}  # scale -> each coup's deals(N) * scale
         for i in range(nb):
             p_i, ps_i, s_i, q_i, h_i = pos[i], pos_sum[i], ssum[i], ssq[i], hist[i]
             L = engine.scales[i]
@@ -112,7 +114,7 @@ def run_chunk(params: StudyParams, index: int, tick=None) -> dict:
             shoe_win[i] += Fraction(win)
             shoe_win_sq[i] += Fraction(win) * Fraction(win)
         if counted:
-            running = ((start - ranks) @ tag_matrix).T.tolist()      # running count of each counted bet
+            running = ((start - ranks) @ tag_matrix).T.tolist()  # running count of each counted bet
             dealt = [total - n for n in left]
             per_deck = [n * total for n in left]
         for (i, t_total, table), rc in zip(count_tables, running if counted else ()):
@@ -135,16 +137,31 @@ def run_chunk(params: StudyParams, index: int, tick=None) -> dict:
         h: dict[str, dict[str, int]] = {}
         for (bucket, b), c in sorted(hist[i].items()):
             h.setdefault(str(bucket), {})[str(b)] = c
-        entry = {"scale": engine.scales[i], "positive": sparse(pos[i]), "positive_sum": sparse(pos_sum[i]),
-                 "sum": sparse(ssum[i]), "sum_squares": sparse(ssq[i]), "histogram": h,
-                 "shoe_win": exact(shoe_win[i]), "shoe_win_squares": exact(shoe_win_sq[i])}
+        entry = {
+            "scale": engine.scales[i],
+            "positive": sparse(pos[i]),
+            "positive_sum": sparse(pos_sum[i]),
+            "sum": sparse(ssum[i]),
+            "sum_squares": sparse(ssq[i]),
+            "histogram": h,
+            "shoe_win": exact(shoe_win[i]),
+            "shoe_win_squares": exact(shoe_win_sq[i]),
+        }
         if i in tc:
-            entry["count"] = {str(b): {"coups": cell[0], "positive": cell[1],
-                                       "sum": {str(n): v for n, v in sorted(cell[2].items())}}
-                              for b, cell in sorted(tc[i].items())}
+            entry["count"] = {
+                str(b): {"coups": cell[0], "positive": cell[1], "sum": {str(n): v for n, v in sorted(cell[2].items())}}
+                for b, cell in sorted(tc[i].items())
+            }
         bets[bet.id] = entry
-    return {"format": FORMAT_VERSION, "key": params.key(), "index": index, "first_shoe": first,
-            "shoes": count, "coups": sparse(coups), "bets": bets}
+    return {
+        "format": FORMAT_VERSION,
+        "key": params.key(),
+        "index": index,
+        "first_shoe": first,
+        "shoes": count,
+        "coups": sparse(coups),
+        "bets": bets,
+    }
 
 
 def _add_into(target: dict, source: dict) -> None:
@@ -164,9 +181,20 @@ class Aggregate:
         self.shoes += chunk["shoes"]
         _add_into(self.coups, {int(n): c for n, c in chunk["coups"].items()})
         for bet_id, src in chunk["bets"].items():
-            dst = self.bets.setdefault(bet_id, {
-                "scale": src["scale"], "positive": {}, "positive_sum": {}, "sum": {}, "sum_squares": {},
-                "histogram": {}, "shoe_win": Fraction(0), "shoe_win_squares": Fraction(0), "count": None})
+            dst = self.bets.setdefault(
+                bet_id,
+                {
+                    "scale": src["scale"],
+                    "positive": {},
+                    "positive_sum": {},
+                    "sum": {},
+                    "sum_squares": {},
+                    "histogram": {},
+                    "shoe_win": Fraction(0),
+                    "shoe_win_squares": Fraction(0),
+                    "count": None,
+                },
+            )
             for name in ("positive", "positive_sum", "sum", "sum_squares"):
                 _add_into(dst[name], {int(n): v for n, v in src[name].items()})
             for bucket, bins in src["histogram"].items():
@@ -195,8 +223,13 @@ def _quantile(bins: dict[int, int], total: int, q: Fraction) -> tuple[Fraction, 
     return Fraction(b, HIST_BINS_PER_UNIT), Fraction(b + 1, HIST_BINS_PER_UNIT)
 
 
-QUANTILES = (("p05", Fraction(5, 100)), ("p25", Fraction(25, 100)), ("p50", Fraction(50, 100)),
-             ("p75", Fraction(75, 100)), ("p95", Fraction(95, 100)))
+QUANTILES = (
+    ("p05", Fraction(5, 100)),
+    ("p25", Fraction(25, 100)),
+    ("p50", Fraction(50, 100)),
+    ("p75", Fraction(75, 100)),
+    ("p95", Fraction(95, 100)),
+)
 
 
 @dataclass
@@ -208,7 +241,7 @@ class StudyResult:
     coups: int
     coups_by_left: dict[int, int]
     bets: dict[str, dict]
-    run: dict = field(default_factory=dict)   # how it ran: not part of the numbers
+    run: dict = field(default_factory=dict)  # how it ran: not part of the numbers
 
     def bet(self, bet_id: str) -> dict:
         return self.bets[bet_id]
@@ -242,7 +275,7 @@ def summarize(params: StudyParams, agg: Aggregate, tick=None) -> StudyResult:
     tags = params.tag_map()
     correlations = count_correlations(params, bets, tags)
     out: dict[str, dict] = {}
-    by_bucket: dict[int, list[int]] = {}             # depth bucket -> the cards-left counts in it
+    by_bucket: dict[int, list[int]] = {}  # depth bucket -> the cards-left counts in it
     for n in sorted(agg.coups):
         by_bucket.setdefault((total_cards - n) // step, []).append(n)
     for bet in bets:
@@ -263,7 +296,7 @@ def summarize(params: StudyParams, agg: Aggregate, tick=None) -> StudyResult:
             "avg_edge_when_positive": pos_ev / npos if npos else None,
             "bets_per_shoe": Fraction(npos, shoes),
             "win_per_shoe": win,
-            "win_per_shoe_sd": sd_shoe,                     # float: spread of one shoe's expected win
+            "win_per_shoe_sd": sd_shoe,  # float: spread of one shoe's expected win
             "win_per_shoe_se": sd_shoe / math.sqrt(shoes) if shoes > 1 else float("nan"),
         }
         depth = []
@@ -275,20 +308,33 @@ def summarize(params: StudyParams, agg: Aggregate, tick=None) -> StudyResult:
             m = s / nco
             depth_var = ssq / nco - m * m
             bins = a["histogram"].get(k, {})
-            depth.append({
-                "cards_dealt_from": k * step, "cards_dealt_to": min((k + 1) * step - 1, total_cards),
-                "coups": nco, "positive": sum(a["positive"].get(n, 0) for n in ns),
-                "mean_ev": m, "sd": math.sqrt(max(float(depth_var), 0.0)),
-                "quantiles": {name: _quantile(bins, nco, q) for name, q in QUANTILES},
-                "min_bin": Fraction(min(bins), HIST_BINS_PER_UNIT) if bins else None,
-                "max_bin": Fraction(max(bins) + 1, HIST_BINS_PER_UNIT) if bins else None,
-                "histogram": dict(sorted(bins.items())),
-            })
-        mean_by_left = {n: Fraction(a["sum"].get(n, 0), falling(n, POSITIONS) * a["scale"] * agg.coups[n])
-                        for n in sorted(agg.coups, reverse=True)}
-        entry = {"bet": bet, "full_shoe_ev": base.bet(bet.id).ev if base else None,
-                 "mean_ev": mean, "perfect_play": perfect, "by_depth": depth,
-                 "mean_ev_by_cards_left": mean_by_left, "count": None}
+            depth.append(
+                {
+                    "cards_dealt_from": k * step,
+                    "cards_dealt_to": min((k + 1) * step - 1, total_cards),
+                    "coups": nco,
+                    "positive": sum(a["positive"].get(n, 0) for n in ns),
+                    "mean_ev": m,
+                    "sd": math.sqrt(max(float(depth_var), 0.0)),
+                    "quantiles": {name: _quantile(bins, nco, q) for name, q in QUANTILES},
+                    "min_bin": Fraction(min(bins), HIST_BINS_PER_UNIT) if bins else None,
+                    "max_bin": Fraction(max(bins) + 1, HIST_BINS_PER_UNIT) if bins else None,
+                    "histogram": dict(sorted(bins.items())),
+                }
+            )
+        mean_by_left = {
+            n: Fraction(a["sum"].get(n, 0), falling(n, POSITIONS) * a["scale"] * agg.coups[n])
+            for n in sorted(agg.coups, reverse=True)
+        }
+        entry = {
+            "bet": bet,
+            "full_shoe_ev": base.bet(bet.id).ev if base else None,
+            "mean_ev": mean,
+            "perfect_play": perfect,
+            "by_depth": depth,
+            "mean_ev_by_cards_left": mean_by_left,
+            "count": None,
+        }
         if bet.id in tags and a["count"] is not None:
             entry["count"] = count_summary(a, ex, tags[bet.id], correlations.get(bet.id), shoes, win)
         out[bet.id] = entry

@@ -41,8 +41,13 @@ def write_chart(res, path: Path) -> str:
 def _depth_panel(ax, b: dict, total: int) -> None:
     """Mean EV by cards seen, with the 5%-95% band and the median of each depth bucket."""
     ns = sorted(b["mean_ev_by_cards_left"])
-    ax.plot([total - n for n in ns], [100 * float(b["mean_ev_by_cards_left"][n]) for n in ns],
-            lw=0.7, alpha=0.8, label="mean EV")
+    ax.plot(
+        [total - n for n in ns],
+        [100 * float(b["mean_ev_by_cards_left"][n]) for n in ns],
+        lw=0.7,
+        alpha=0.8,
+        label="mean EV",
+    )
     xs, lo, hi, med = [], [], [], []
     for r in b["by_depth"]:
         q = r["quantiles"]
@@ -68,9 +73,15 @@ def _count_panel(ax, b: dict) -> None:
         return
     perfect = float(b["perfect_play"]["win_per_shoe"])
     top = max([perfect] + [float(r["win_per_shoe"]) for r in c["curve"]] + [1e-4])
-    curve = [r for r in c["curve"] if float(r["win_per_shoe"]) >= -top]   # the interesting part
-    ax.plot([r["trigger"] for r in curve], [float(r["win_per_shoe"]) for r in curve], lw=1,
-            marker=".", ms=2, label="counter")
+    curve = [r for r in c["curve"] if float(r["win_per_shoe"]) >= -top]  # the interesting part
+    ax.plot(
+        [r["trigger"] for r in curve],
+        [float(r["win_per_shoe"]) for r in curve],
+        lw=1,
+        marker=".",
+        ms=2,
+        label="counter",
+    )
     ax.set_ylim(-1.1 * top, 1.15 * top)
     ax.axhline(perfect, color="green", lw=0.8, ls="--", label="perfect play")
     ax.axhline(0, color="black", lw=0.6)

@@ -33,14 +33,17 @@ def count_correlations(params: StudyParams, bets, tags) -> dict[str, dict]:
     if not tags:
         return {}
     from ..reports.eor import effects_of_removal
+
     eff = effects_of_removal(params.start_shoe(), [b for b in bets if b.id in tags]).bets
     out = {}
     for b, (t, _) in tags.items():
         e = eff[b]
         tag_map = dict(zip(RANKS, t))
-        out[b] = {"vanishes": e.vanishes,
-                  "correlation": None if e.vanishes else e.correlation(tag_map),
-                  "effects": e.effects}
+        out[b] = {
+            "vanishes": e.vanishes,
+            "correlation": None if e.vanishes else e.correlation(tag_map),
+            "effects": e.effects,
+        }
     return out
 
 
@@ -54,22 +57,33 @@ def count_summary(a: dict, ex: ExactSums, tag_info, corr, shoes: int, perfect_wi
     cells = a["count"]
     curve = []
     total_ev, n_bets, n_pos = Fraction(0), 0, 0
-    for b in sorted(cells, reverse=True):       # cumulative from the top: bet when TC >= b
+    for b in sorted(cells, reverse=True):  # cumulative from the top: bet when TC >= b
         cell = cells[b]
         total_ev += ex.value(cell["sum"])
         n_bets += cell["coups"]
         n_pos += cell["positive"]
-        curve.append({"trigger": b, "bets": n_bets, "bets_per_shoe": Fraction(n_bets, shoes),
-                      "positive_bets": n_pos,
-                      "avg_edge": total_ev / n_bets, "win_per_shoe": total_ev / shoes,
-                      "share_of_perfect_play": (total_ev / shoes) / perfect_win if perfect_win > 0 else None})
+        curve.append(
+            {
+                "trigger": b,
+                "bets": n_bets,
+                "bets_per_shoe": Fraction(n_bets, shoes),
+                "positive_bets": n_pos,
+                "avg_edge": total_ev / n_bets,
+                "win_per_shoe": total_ev / shoes,
+                "share_of_perfect_play": (total_ev / shoes) / perfect_win if perfect_win > 0 else None,
+            }
+        )
     curve.reverse()
     best = None
     for row in curve:
         if row["win_per_shoe"] > 0 and (best is None or row["win_per_shoe"] >= best["win_per_shoe"]):
-            best = row   # ties go to the higher trigger (fewer bets)
+            best = row  # ties go to the higher trigger (fewer bets)
     all_tags = all(x == 0 for x in t)
-    return {"tags": dict(zip(RANKS, t)), "source": source,
-            "correlation": None if corr is None else corr["correlation"],
-            "effects_vanish": bool(corr and corr["vanishes"]) or all_tags,
-            "best": best, "curve": curve}
+    return {
+        "tags": dict(zip(RANKS, t)),
+        "source": source,
+        "correlation": None if corr is None else corr["correlation"],
+        "effects_vanish": bool(corr and corr["vanishes"]) or all_tags,
+        "best": best,
+        "curve": curve,
+    }

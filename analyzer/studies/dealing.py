@@ -32,12 +32,12 @@ def shoe_rng(seed: int, index: int) -> np.random.Generator:
 class DealtShoe:
     """One shuffled shoe and where its coups start."""
 
-    ranks: np.ndarray              # rank index 0..12 of each card, in dealing order
-    cards: np.ndarray | None       # card index 0..51 (rank*4 + suit) when suits are tracked
-    starts: list[int]              # position of each coup's first card
-    ends: list[int]                # position after each coup's last card
-    burnt: int = 0                 # cards burnt face down, unseen
-    burn_from: int = 1             # position of the first of them (1 after the standard burn's shown card)
+    ranks: np.ndarray  # rank index 0..12 of each card, in dealing order
+    cards: np.ndarray | None  # card index 0..51 (rank*4 + suit) when suits are tracked
+    starts: list[int]  # position of each coup's first card
+    ends: list[int]  # position after each coup's last card
+    burnt: int = 0  # cards burnt face down, unseen
+    burn_from: int = 1  # position of the first of them (1 after the standard burn's shown card)
 
 
 def deal_shoe(params: StudyParams, index: int) -> DealtShoe:
@@ -46,7 +46,7 @@ def deal_shoe(params: StudyParams, index: int) -> DealtShoe:
     if params.card_counts is not None:
         deck = np.repeat(np.arange(52, dtype=np.int16), params.card_counts)
         cards = rng.permutation(deck)
-        ranks = cards // 4   # same rank sequence as shuffling the rank-only shoe
+        ranks = cards // 4  # same rank sequence as shuffling the rank-only shoe
     else:
         deck = np.repeat(np.arange(13, dtype=np.int16), params.rank_counts)
         cards = None
@@ -61,7 +61,7 @@ def deal_shoe(params: StudyParams, index: int) -> DealtShoe:
     while total - pos >= cut or after:
         if total - pos < cut:
             after -= 1
-        coup = play_coup(values[pos:pos + POSITIONS], rules)
+        coup = play_coup(values[pos : pos + POSITIONS], rules)
         starts.append(pos)
         pos += coup.cards_used
         ends.append(pos)
@@ -73,13 +73,15 @@ def remaining_counts(params: StudyParams, dealt: DealtShoe):
 
     Cards burnt face down are not seen, so they still count as in the shoe.
     """
+
     def before(codes, size, start):
         onehot = np.eye(size, dtype=np.int64)[codes]
         if dealt.burnt:
-            onehot[dealt.burn_from:dealt.burn_from + dealt.burnt] = 0
+            onehot[dealt.burn_from : dealt.burn_from + dealt.burnt] = 0
         seen = np.zeros((len(codes) + 1, size), dtype=np.int64)
         np.cumsum(onehot, axis=0, out=seen[1:])
         return np.asarray(start, dtype=np.int64) - seen[dealt.starts]
+
     ranks = before(dealt.ranks, 13, params.rank_counts)
     cards = before(dealt.cards, 52, params.card_counts) if dealt.cards is not None else None
     return ranks, cards
@@ -113,7 +115,9 @@ def trace_shoe(params: StudyParams, index: int) -> list[CoupTrace]:
         shoe = Shoe(None, cards[c].tolist()) if cards is not None else Shoe(ranks[c].tolist())
         evs = {bet.id: Fraction(nums[i][c], d * engine.scales[i]) for i, bet in enumerate(engine.bets)}
         seen = start - ranks[c]
-        tcs = {b: true_count(int(np.dot(seen, t)), int(np.dot(start, t)), int(start.sum()), n)
-               for b, (t, _) in tags.items()}
+        tcs = {
+            b: true_count(int(np.dot(seen, t)), int(np.dot(start, t)), int(start.sum()), n)
+            for b, (t, _) in tags.items()
+        }
         out.append(CoupTrace(c + 1, a, n, shoe, evs, tcs, [RANKS[r] for r in dealt.ranks[a:b].tolist()]))
     return out

@@ -75,7 +75,7 @@ class BatchEV:
                 w = (e.pays - o) * L
                 assert w.denominator == 1
                 if w == 0:
-                    continue            # pays what "otherwise" pays: only the constant counts
+                    continue  # pays what "otherwise" pays: only the constant counts
                 coef = table.coefficients(paying == j)
                 key = coef.tobytes()
                 if key not in row_of:
@@ -90,8 +90,7 @@ class BatchEV:
         self._tab = Tabulation([], table, np.stack(rows)) if rows else None
         self._solver = Solver(tuple(bets[i] for i in self.solver_bets), rules=rules) if self.solver_bets else None
 
-    def numerators(self, rank_counts: np.ndarray, card_counts: np.ndarray | None = None,
-                   tick=None) -> list[list[int]]:
+    def numerators(self, rank_counts: np.ndarray, card_counts: np.ndarray | None = None, tick=None) -> list[list[int]]:
         """EV numerators ``[bet][coup]`` (over ``deals(N) * L_bet``) for remaining shoes.
 
         ``rank_counts``: ``(K, 13)`` counts A..K; ``card_counts``: ``(K, 52)`` when
@@ -106,8 +105,10 @@ class BatchEV:
         k = len(rank_counts)
         if k > PRICE_BLOCK:
             for start in range(0, k, PRICE_BLOCK):
-                part = self.numerators(rank_counts[start:start + PRICE_BLOCK],
-                                       None if card_counts is None else card_counts[start:start + PRICE_BLOCK])
+                part = self.numerators(
+                    rank_counts[start : start + PRICE_BLOCK],
+                    None if card_counts is None else card_counts[start : start + PRICE_BLOCK],
+                )
                 for row, more in zip(out, part):
                     row.extend(more)
                 if tick is not None:
@@ -141,15 +142,15 @@ class BatchEV:
         ids = [self.bets[i].id for i, _ in self._card_terms]
         # A solve's counts are read without building its results (BetResults.event_ways);
         # with the collector paused its objects cost no passes over the caller's (large) heap.
-        assert self._solver is not None                   # bets read by the solver
+        assert self._solver is not None  # bets read by the solver
         paused = gc.isenabled()
         gc.disable()
         try:
             for start in range(0, len(shoes), SOLVE_COUPS):
-                analyses = self._solver.solve_many(shoes[start:start + SOLVE_COUPS])
-                assert list(analyses[0].bets) == ids        # the solver's order is the bets' order
+                analyses = self._solver.solve_many(shoes[start : start + SOLVE_COUPS])
+                assert list(analyses[0].bets) == ids  # the solver's order is the bets' order
                 for a in analyses:
-                    event_ways = cast("BetResults", a.bets).event_ways   # a solve's bets
+                    event_ways = cast("BetResults", a.bets).event_ways  # a solve's bets
                     for (i, scaled), bet_id in zip(self._card_terms, ids):
                         out[i].append(sum(w * x for w, x in zip(event_ways(bet_id), scaled)))
         finally:

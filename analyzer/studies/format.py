@@ -29,10 +29,12 @@ def num(x, digits: int = 4) -> str:
     return "-" if x is None else decimal(x, digits)
 
 
-CONVENTIONS = ("Shoe *i* is shuffled by numpy PCG64 seeded with SeedSequence([seed, *i*]); "
-               "coups follow the drawing rules of analyzer/core/RULES.md; a coup starts only while at least "
-               "cut-card cards remain, and the coup in which the cut card comes out is finished. "
-               "Before every coup each bet's EV is computed exactly on the cards not yet seen.")
+CONVENTIONS = (
+    "Shoe *i* is shuffled by numpy PCG64 seeded with SeedSequence([seed, *i*]); "
+    "coups follow the drawing rules of analyzer/core/RULES.md; a coup starts only while at least "
+    "cut-card cards remain, and the coup in which the cut card comes out is finished. "
+    "Before every coup each bet's EV is computed exactly on the cards not yet seen."
+)
 
 
 def study_dict(res, chart: str | None = None) -> dict:
@@ -40,13 +42,20 @@ def study_dict(res, chart: str | None = None) -> dict:
     p = res.params
     shoe = p.start_shoe()
     doc = {
-        "study": {"shoe": {"cards": shoe.cards, "counts": shoe.rank_counts, "suited": shoe.suited,
-                           "decks": shoe.decks},
-                  "shoes": res.shoes, "seed": p.seed, "cut_card": p.cut_card, "burn": p.burn,
-                  **({"after_cut": p.after_cut} if p.after_cut else {}),
-                  "bets": list(p.bet_ids), "depth_step": p.depth_step, "chunk_shoes": p.chunk_shoes,
-                  "key": p.key(), "conventions": CONVENTIONS,
-                  **({"rules": p.rules().describe()} if p.rules() is not None else {})},
+        "study": {
+            "shoe": {"cards": shoe.cards, "counts": shoe.rank_counts, "suited": shoe.suited, "decks": shoe.decks},
+            "shoes": res.shoes,
+            "seed": p.seed,
+            "cut_card": p.cut_card,
+            "burn": p.burn,
+            **({"after_cut": p.after_cut} if p.after_cut else {}),
+            "bets": list(p.bet_ids),
+            "depth_step": p.depth_step,
+            "chunk_shoes": p.chunk_shoes,
+            "key": p.key(),
+            "conventions": CONVENTIONS,
+            **({"rules": p.rules().describe()} if p.rules() is not None else {}),
+        },
         "coups": res.coups,
         "coups_per_shoe": exact(Fraction(res.coups, res.shoes)),
         "coups_per_shoe_float": res.coups / res.shoes,
@@ -55,28 +64,34 @@ def study_dict(res, chart: str | None = None) -> dict:
     }
     for bet_id, b in res.bets.items():
         pp = b["perfect_play"]
-        d = {"name": b["bet"].name, **_exact_pair("full_shoe_ev", b["full_shoe_ev"]),
-             **_exact_pair("mean_ev", b["mean_ev"]),
-             "perfect_play": {
-                 "positive_coups": pp["positive_coups"],
-                 **_exact_pair("positive_fraction", pp["positive_fraction"]),
-                 **_exact_pair("bets_per_shoe", pp["bets_per_shoe"]),
-                 **_exact_pair("avg_edge_when_positive", pp["avg_edge_when_positive"]),
-                 **_exact_pair("win_per_shoe", pp["win_per_shoe"]),
-                 "win_per_shoe_sd_float": to_float(pp["win_per_shoe_sd"]),
-                 "win_per_shoe_se_float": to_float(pp["win_per_shoe_se"])},
-             "by_depth": [_depth_row(r) for r in b["by_depth"]],
-             "histogram_bin_width": "1/" + str(HIST_BINS_PER_UNIT),
-             "mean_ev_by_cards_left": {str(n): exact(v) for n, v in b["mean_ev_by_cards_left"].items()},
-             "count": None}
+        d = {
+            "name": b["bet"].name,
+            **_exact_pair("full_shoe_ev", b["full_shoe_ev"]),
+            **_exact_pair("mean_ev", b["mean_ev"]),
+            "perfect_play": {
+                "positive_coups": pp["positive_coups"],
+                **_exact_pair("positive_fraction", pp["positive_fraction"]),
+                **_exact_pair("bets_per_shoe", pp["bets_per_shoe"]),
+                **_exact_pair("avg_edge_when_positive", pp["avg_edge_when_positive"]),
+                **_exact_pair("win_per_shoe", pp["win_per_shoe"]),
+                "win_per_shoe_sd_float": to_float(pp["win_per_shoe_sd"]),
+                "win_per_shoe_se_float": to_float(pp["win_per_shoe_se"]),
+            },
+            "by_depth": [_depth_row(r) for r in b["by_depth"]],
+            "histogram_bin_width": "1/" + str(HIST_BINS_PER_UNIT),
+            "mean_ev_by_cards_left": {str(n): exact(v) for n, v in b["mean_ev_by_cards_left"].items()},
+            "count": None,
+        }
         c = b["count"]
         if c is not None:
             d["count"] = {
-                "tags": c["tags"], "source": c["source"],
-                "correlation_float": to_float(c["correlation"]),      # None when the tags do not vary
+                "tags": c["tags"],
+                "source": c["source"],
+                "correlation_float": to_float(c["correlation"]),  # None when the tags do not vary
                 "effects_vanish": c["effects_vanish"],
                 "best_trigger": None if c["best"] is None else c["best"]["trigger"],
-                "curve": [_curve_row(r) for r in c["curve"]]}
+                "curve": [_curve_row(r) for r in c["curve"]],
+            }
             d["count"]["best"] = None if c["best"] is None else _curve_row(c["best"])
         doc["bets"][bet_id] = d
     if chart is not None:
@@ -92,20 +107,31 @@ def _exact_pair(key: str, x) -> dict:
 
 def _depth_row(r: dict) -> dict:
     quantiles = r["quantiles"].items()
-    return {"cards_seen_from": r["cards_dealt_from"], "cards_seen_to": r["cards_dealt_to"],
-            "coups": r["coups"], "positive": r["positive"],
-            **_exact_pair("mean_ev", r["mean_ev"]), "sd_float": r["sd"],
-            "quantiles": {k: [exact(lo), exact(hi)] for k, (lo, hi) in quantiles},
-            "quantiles_float": {k: [to_float(lo), to_float(hi)] for k, (lo, hi) in quantiles},
-            "min_bin": exact_or_none(r["min_bin"]), "max_bin": exact_or_none(r["max_bin"]),
-            "histogram": {str(k): v for k, v in r["histogram"].items()}}
+    return {
+        "cards_seen_from": r["cards_dealt_from"],
+        "cards_seen_to": r["cards_dealt_to"],
+        "coups": r["coups"],
+        "positive": r["positive"],
+        **_exact_pair("mean_ev", r["mean_ev"]),
+        "sd_float": r["sd"],
+        "quantiles": {k: [exact(lo), exact(hi)] for k, (lo, hi) in quantiles},
+        "quantiles_float": {k: [to_float(lo), to_float(hi)] for k, (lo, hi) in quantiles},
+        "min_bin": exact_or_none(r["min_bin"]),
+        "max_bin": exact_or_none(r["max_bin"]),
+        "histogram": {str(k): v for k, v in r["histogram"].items()},
+    }
 
 
 def _curve_row(r: dict) -> dict:
-    return {"trigger": r["trigger"], "bets": r["bets"], "positive_bets": r["positive_bets"],
-            **_exact_pair("bets_per_shoe", r["bets_per_shoe"]), **_exact_pair("avg_edge", r["avg_edge"]),
-            **_exact_pair("win_per_shoe", r["win_per_shoe"]),
-            **_exact_pair("share_of_perfect_play", r["share_of_perfect_play"])}
+    return {
+        "trigger": r["trigger"],
+        "bets": r["bets"],
+        "positive_bets": r["positive_bets"],
+        **_exact_pair("bets_per_shoe", r["bets_per_shoe"]),
+        **_exact_pair("avg_edge", r["avg_edge"]),
+        **_exact_pair("win_per_shoe", r["win_per_shoe"]),
+        **_exact_pair("share_of_perfect_play", r["share_of_perfect_play"]),
+    }
 
 
 def study_json(res, chart: str | None = None) -> str:
@@ -118,58 +144,117 @@ def study_markdown(res, chart: str | None = None) -> str:
     p = res.params
     shoe = p.start_shoe()
     out = [f"# Shoe study: {shoe.describe()}, {res.shoes:,} shoes", ""]
-    out.append(f"Seed {p.seed}, cut card {p.cut_card} cards from the end"
-               + (f" and {p.after_cut} coup after it" if p.after_cut else "")
-               + f", burn: {p.burn}{'' if p.burn in ('none', 'standard') else ' cards face down'}; "
-               f"{res.coups:,} coups ({res.coups / res.shoes:.3f} a shoe), each solved exactly. "
-               + CONVENTIONS + (f" Rules: {p.rules().describe()}." if p.rules() is not None else ""))
+    out.append(
+        f"Seed {p.seed}, cut card {p.cut_card} cards from the end"
+        + (f" and {p.after_cut} coup after it" if p.after_cut else "")
+        + f", burn: {p.burn}{'' if p.burn in ('none', 'standard') else ' cards face down'}; "
+        f"{res.coups:,} coups ({res.coups / res.shoes:.3f} a shoe), each solved exactly. "
+        + CONVENTIONS
+        + (f" Rules: {p.rules().describe()}." if p.rules() is not None else "")
+    )
     run = res.run
     if run:
         rate = f", {run['shoes_per_s']:,.1f} shoes/s" if run.get("shoes_per_s") else ""
         out.append("")
-        out.append(f"Run: {run['engine']}, {run['chunks']} chunks ({run['chunks_reused']} resumed, "
-                   f"{run['chunks_computed']} computed) in {run['elapsed_s']:.1f} s{rate}"
-                   + (f"; state in `{run['state_dir']}`" if run.get("state_dir") else "") + ".")
-    out += ["", "## Perfect play", "",
-            "A player who bets one unit exactly when the bet's EV on the remaining shoe is positive.", ""]
+        out.append(
+            f"Run: {run['engine']}, {run['chunks']} chunks ({run['chunks_reused']} resumed, "
+            f"{run['chunks_computed']} computed) in {run['elapsed_s']:.1f} s{rate}"
+            + (f"; state in `{run['state_dir']}`" if run.get("state_dir") else "")
+            + "."
+        )
+    out += [
+        "",
+        "## Perfect play",
+        "",
+        "A player who bets one unit exactly when the bet's EV on the remaining shoe is positive.",
+        "",
+    ]
     rows = []
     for bet_id, b in res.bets.items():
         pp = b["perfect_play"]
         se = pp["win_per_shoe_se"]
-        rows.append([bet_id, pct(b["full_shoe_ev"]), str(pp["positive_coups"]), pct(pp["positive_fraction"]),
-                     num(pp["bets_per_shoe"], 3), pct(pp["avg_edge_when_positive"]),
-                     num(pp["win_per_shoe"], 4) + ("" if not math.isfinite(se) else f" ± {decimal(se, 4)}")])
-    out.append(md_table(rows, ["bet", "EV full shoe", "coups EV > 0", "share of coups", "bets a shoe",
-                               "avg edge when EV > 0", "win a shoe (units) ± s.e."],
-                        ["left"] + ["right"] * 6))
+        rows.append(
+            [
+                bet_id,
+                pct(b["full_shoe_ev"]),
+                str(pp["positive_coups"]),
+                pct(pp["positive_fraction"]),
+                num(pp["bets_per_shoe"], 3),
+                pct(pp["avg_edge_when_positive"]),
+                num(pp["win_per_shoe"], 4) + ("" if not math.isfinite(se) else f" ± {decimal(se, 4)}"),
+            ]
+        )
+    out.append(
+        md_table(
+            rows,
+            [
+                "bet",
+                "EV full shoe",
+                "coups EV > 0",
+                "share of coups",
+                "bets a shoe",
+                "avg edge when EV > 0",
+                "win a shoe (units) ± s.e.",
+            ],
+            ["left"] + ["right"] * 6,
+        )
+    )
     out += ["", "± is the standard error over shoes of each shoe's expected win.", ""]
-    out += ["## EV by depth", "",
-            f"Buckets of {p.depth_step} cards seen; quantiles are read from a histogram with bins of "
-            f"{100 / HIST_BINS_PER_UNIT:g} percentage points (midpoints shown).", ""]
+    out += [
+        "## EV by depth",
+        "",
+        f"Buckets of {p.depth_step} cards seen; quantiles are read from a histogram with bins of "
+        f"{100 / HIST_BINS_PER_UNIT:g} percentage points (midpoints shown).",
+        "",
+    ]
     for bet_id, b in res.bets.items():
         out += [f"### {b['bet'].name} (`{bet_id}`)", ""]
         rows = []
         for r in b["by_depth"]:
             q = {k: (lo + hi) / 2 for k, (lo, hi) in r["quantiles"].items()}
-            rows.append([f"{r['cards_dealt_from']}-{r['cards_dealt_to']}", str(r["coups"]),
-                         pct(Fraction(r["positive"], r["coups"]), 3), pct(r["mean_ev"], 3), pct(r["sd"], 3),
-                         pct(q["p05"], 2), pct(q["p25"], 2), pct(q["p50"], 2), pct(q["p75"], 2),
-                         pct(q["p95"], 2)])
-        out.append(md_table(rows, ["cards seen", "coups", "EV > 0", "mean EV", "sd", "p5", "p25", "median",
-                                   "p75", "p95"], ["left"] + ["right"] * 9))
+            rows.append(
+                [
+                    f"{r['cards_dealt_from']}-{r['cards_dealt_to']}",
+                    str(r["coups"]),
+                    pct(Fraction(r["positive"], r["coups"]), 3),
+                    pct(r["mean_ev"], 3),
+                    pct(r["sd"], 3),
+                    pct(q["p05"], 2),
+                    pct(q["p25"], 2),
+                    pct(q["p50"], 2),
+                    pct(q["p75"], 2),
+                    pct(q["p95"], 2),
+                ]
+            )
+        out.append(
+            md_table(
+                rows,
+                ["cards seen", "coups", "EV > 0", "mean EV", "sd", "p5", "p25", "median", "p75", "p95"],
+                ["left"] + ["right"] * 9,
+            )
+        )
         out.append("")
     counted = [(i, b) for i, b in res.bets.items() if b["count"] is not None]
     if counted:
-        out += ["## Linear counts", "",
-                "True count = 52 x (running count of the cards seen - m x cards seen) / cards left, with m "
-                "the start shoe's average tag (0 for a balanced count); the counter bets one unit when the "
-                "true count is at least the trigger.", ""]
+        out += [
+            "## Linear counts",
+            "",
+            "True count = 52 x (running count of the cards seen - m x cards seen) / cards left, with m "
+            "the start shoe's average tag (0 for a balanced count); the counter bets one unit when the "
+            "true count is at least the trigger.",
+            "",
+        ]
         for bet_id, b in counted:
             c = b["count"]
             tags = ", ".join(f"{r}={t:+d}" if t else f"{r}=0" for r, t in c["tags"].items())
-            out += [f"### {b['bet'].name} (`{bet_id}`)", "",
-                    f"Tags ({c['source']}): {tags}.  Betting correlation with the exact effects of removal: "
-                    + num(c["correlation"]) + ".", ""]
+            out += [
+                f"### {b['bet'].name} (`{bet_id}`)",
+                "",
+                f"Tags ({c['source']}): {tags}.  Betting correlation with the exact effects of removal: "
+                + num(c["correlation"])
+                + ".",
+                "",
+            ]
             if c["effects_vanish"]:
                 out += ["The effects of removal of this bet are all zero: a linear count cannot help.", ""]
                 continue
@@ -178,26 +263,48 @@ def study_markdown(res, chart: str | None = None) -> str:
             if best is None:
                 out += ["No trigger makes the counted bet profitable in this study.", ""]
             else:
-                out += [f"Best trigger: true count >= {best['trigger']}: {num(best['bets_per_shoe'], 3)} bets a "
-                        f"shoe at an average edge of {pct(best['avg_edge'])}, winning "
-                        f"{num(best['win_per_shoe'])} units a shoe"
-                        + (f" ({pct(best['share_of_perfect_play'], 1)} of perfect play's "
-                           f"{num(perfect)})" if best["share_of_perfect_play"] is not None else "") + ".", ""]
+                out += [
+                    f"Best trigger: true count >= {best['trigger']}: {num(best['bets_per_shoe'], 3)} bets a "
+                    f"shoe at an average edge of {pct(best['avg_edge'])}, winning "
+                    f"{num(best['win_per_shoe'])} units a shoe"
+                    + (
+                        f" ({pct(best['share_of_perfect_play'], 1)} of perfect play's {num(perfect)})"
+                        if best["share_of_perfect_play"] is not None
+                        else ""
+                    )
+                    + ".",
+                    "",
+                ]
             curve = c["curve"]
             if best is not None:
                 at = curve.index(best)
-            else:   # around true count 0
+            else:  # around true count 0
                 at = min(range(len(curve)), key=lambda i: abs(curve[i]["trigger"]))
-            shown = curve[max(0, at - 6):at + 7]
-            rows = [[f">= {r['trigger']}", num(r["bets_per_shoe"], 3), pct(r["avg_edge"], 3),
-                     num(r["win_per_shoe"], 4), pct(r["share_of_perfect_play"], 1)] for r in shown]
-            out.append(md_table(rows, ["true count", "bets a shoe", "avg edge", "win a shoe",
-                                       "share of perfect play"], ["left"] + ["right"] * 4))
-            out += ["", f"(Triggers {curve[0]['trigger']} to {curve[-1]['trigger']} are in the JSON and "
-                        "CSV output.)", ""]
+            shown = curve[max(0, at - 6) : at + 7]
+            rows = [
+                [
+                    f">= {r['trigger']}",
+                    num(r["bets_per_shoe"], 3),
+                    pct(r["avg_edge"], 3),
+                    num(r["win_per_shoe"], 4),
+                    pct(r["share_of_perfect_play"], 1),
+                ]
+                for r in shown
+            ]
+            out.append(
+                md_table(
+                    rows,
+                    ["true count", "bets a shoe", "avg edge", "win a shoe", "share of perfect play"],
+                    ["left"] + ["right"] * 4,
+                )
+            )
+            out += [
+                "",
+                f"(Triggers {curve[0]['trigger']} to {curve[-1]['trigger']} are in the JSON and CSV output.)",
+                "",
+            ]
     out += ["## Chart", "", _chart_line(chart), ""]
-    out += ["## Exact values", "",
-            "Every figure above is exact; the main ones as reduced fractions:", "", "```"]
+    out += ["## Exact values", "", "Every figure above is exact; the main ones as reduced fractions:", "", "```"]
     for bet_id, b in res.bets.items():
         pp = b["perfect_play"]
         out.append(f"{bet_id} share of coups with EV > 0 = {exact(pp['positive_fraction'])}")
@@ -205,8 +312,10 @@ def study_markdown(res, chart: str | None = None) -> str:
         out.append(f"{bet_id} perfect-play win a shoe = {exact(pp['win_per_shoe'])}")
         c = b["count"]
         if c is not None and c["best"] is not None:
-            out.append(f"{bet_id} counter win a shoe at true count >= {c['best']['trigger']} = "
-                       f"{exact(c['best']['win_per_shoe'])}")
+            out.append(
+                f"{bet_id} counter win a shoe at true count >= {c['best']['trigger']} = "
+                f"{exact(c['best']['win_per_shoe'])}"
+            )
     out += ["```", ""]
     return "\n".join(out)
 
@@ -226,8 +335,14 @@ def study_csv(res, chart: str | None = None) -> str:
     """Long format: one figure a row."""
     rows = []
     p = res.params
-    for k, v in (("shoes", res.shoes), ("coups", res.coups), ("seed", p.seed), ("cut_card", p.cut_card),
-                 ("cards", p.cards), ("depth_step", p.depth_step)):
+    for k, v in (
+        ("shoes", res.shoes),
+        ("coups", res.coups),
+        ("seed", p.seed),
+        ("cut_card", p.cut_card),
+        ("cards", p.cards),
+        ("depth_step", p.depth_step),
+    ):
         rows.append(["study", "", "", "", "", k, v, v])
     rows.append(["study", "", "", "", "", "burn", "", p.burn])
     if p.after_cut:
@@ -245,8 +360,15 @@ def study_csv(res, chart: str | None = None) -> str:
         pp = bt["perfect_play"]
         row("bet", bet_id, "full_shoe_ev", bt["full_shoe_ev"])
         row("bet", bet_id, "mean_ev", bt["mean_ev"])
-        for k in ("positive_coups", "positive_fraction", "bets_per_shoe", "avg_edge_when_positive",
-                  "win_per_shoe", "win_per_shoe_sd", "win_per_shoe_se"):
+        for k in (
+            "positive_coups",
+            "positive_fraction",
+            "bets_per_shoe",
+            "avg_edge_when_positive",
+            "win_per_shoe",
+            "win_per_shoe_sd",
+            "win_per_shoe_se",
+        ):
             row("perfect_play", bet_id, k, pp[k])
         for r in bt["by_depth"]:
             a, b = r["cards_dealt_from"], r["cards_dealt_to"]
@@ -275,12 +397,18 @@ def trace_csv(params: StudyParams, shoes: Iterable[list[CoupTrace]]) -> str:
     ``shoes``: the coups of shoe 0, 1, ... (:func:`~analyzer.studies.dealing.trace_shoe`).
     """
     counted = [b for b, _, _ in params.tags]
-    headers = (["shoe", "coup", "cards_dealt_before", "cards_left", "coup_cards", "remaining_shoe"]
-               + [f"ev_{b}" for b in params.bet_ids] + [f"ev_{b}_float" for b in params.bet_ids]
-               + [f"true_count_{b}" for b in counted])
-    rows = [[i, c.coup, c.cards_dealt, c.cards_left, " ".join(c.dealt), c.remaining.spec()]
-            + [exact(c.evs[b]) for b in params.bet_ids]
-            + [repr(float(c.evs[b])) for b in params.bet_ids]
-            + [exact(c.true_counts[b]) for b in counted]
-            for i, coups in enumerate(shoes) for c in coups]
+    headers = (
+        ["shoe", "coup", "cards_dealt_before", "cards_left", "coup_cards", "remaining_shoe"]
+        + [f"ev_{b}" for b in params.bet_ids]
+        + [f"ev_{b}_float" for b in params.bet_ids]
+        + [f"true_count_{b}" for b in counted]
+    )
+    rows = [
+        [i, c.coup, c.cards_dealt, c.cards_left, " ".join(c.dealt), c.remaining.spec()]
+        + [exact(c.evs[b]) for b in params.bet_ids]
+        + [repr(float(c.evs[b])) for b in params.bet_ids]
+        + [exact(c.true_counts[b]) for b in counted]
+        for i, coups in enumerate(shoes)
+        for c in coups
+    ]
     return csv_text(rows, headers)

@@ -56,46 +56,66 @@ class StudyParams:
     seed: int
     cut_card: int
     bet_ids: tuple[str, ...]
-    bets_toml: str | None = None            # extra bets (a bets file's text), parsed by each worker
-    tags: tuple[tuple[str, tuple[int, ...], str], ...] = ()   # (bet id, 13 tags A..K, source)
+    bets_toml: str | None = None  # extra bets (a bets file's text), parsed by each worker
+    tags: tuple[tuple[str, tuple[int, ...], str], ...] = ()  # (bet id, 13 tags A..K, source)
     depth_step: int = CARDS_PER_DECK
     chunk_shoes: int = CHUNK_SHOES
     burn: str = "none"
-    rules_toml: str | None = None           # drawing rules other than Punto Banco (a rules file's text)
-    after_cut: int = 0                      # coups played after the one in which the cut card comes out
+    rules_toml: str | None = None  # drawing rules other than Punto Banco (a rules file's text)
+    after_cut: int = 0  # coups played after the one in which the cut card comes out
 
     @classmethod
-    def create(cls, shoe: Shoe, shoes: int, seed: int, cut_card: int = 14,
-               bet_ids: Iterable[str] = ("player", "banker", "tie"), bets_toml: str | None = None,
-               tags: dict[str, dict[str, int]] | None = None, count: Iterable[str] | None = None,
-               depth_step: int = CARDS_PER_DECK, chunk_shoes: int = CHUNK_SHOES,
-               burn: str = "none", rules_toml: str | None = None, after_cut: int = 0) -> StudyParams:
+    def create(
+        cls,
+        shoe: Shoe,
+        shoes: int,
+        seed: int,
+        cut_card: int = 14,
+        bet_ids: Iterable[str] = ("player", "banker", "tie"),
+        bets_toml: str | None = None,
+        tags: dict[str, dict[str, int]] | None = None,
+        count: Iterable[str] | None = None,
+        depth_step: int = CARDS_PER_DECK,
+        chunk_shoes: int = CHUNK_SHOES,
+        burn: str = "none",
+        rules_toml: str | None = None,
+        after_cut: int = 0,
+    ) -> StudyParams:
         """Check the inputs and fix the count tags.
 
         ``count``: bets to study with a linear count (default: all of them);
         ``tags``: user tags per bet id (``{"dragon7": {"8": 2, ...}}``); a counted
         bet without user tags gets tags from its effects of removal on ``shoe``.
         """
-        for name, v, lo in (("number of shoes", shoes, 1), ("seed", seed, 0), ("cut card", cut_card, 0),
-                            ("depth step", depth_step, 1), ("shoes per chunk", chunk_shoes, 1)):
+        for name, v, lo in (
+            ("number of shoes", shoes, 1),
+            ("seed", seed, 0),
+            ("cut card", cut_card, 0),
+            ("depth step", depth_step, 1),
+            ("shoes per chunk", chunk_shoes, 1),
+        ):
             if isinstance(v, bool) or not isinstance(v, int) or v < lo:  # type: ignore[redundant-expr]  # checked at run time
                 raise StudyError(f"{name} must be a whole number >= {lo}, got {v!r}")
         chunks = -(-shoes // chunk_shoes)
         if chunks > MAX_CHUNKS:
-            raise StudyError(f"{shoes:,} shoes in chunks of {chunk_shoes:,} are {chunks:,} chunks, more than the "
-                             f"{MAX_CHUNKS:,} a study keeps track of; give more shoes per chunk "
-                             f"(--chunk-shoes {-(-shoes // MAX_CHUNKS)} or more) or fewer shoes")
+            raise StudyError(
+                f"{shoes:,} shoes in chunks of {chunk_shoes:,} are {chunks:,} chunks, more than the "
+                f"{MAX_CHUNKS:,} a study keeps track of; give more shoes per chunk "
+                f"(--chunk-shoes {-(-shoes // MAX_CHUNKS)} or more) or fewer shoes"
+            )
         if cut_card < MIN_CARDS:
-            raise StudyError(f"cut card must leave at least {MIN_CARDS} cards behind it "
-                             f"(a coup can use {MIN_CARDS} cards), got {cut_card}")
+            raise StudyError(
+                f"cut card must leave at least {MIN_CARDS} cards behind it "
+                f"(a coup can use {MIN_CARDS} cards), got {cut_card}"
+            )
         if cut_card > shoe.cards:
-            raise StudyError(f"cut card {cut_card} is deeper than the shoe ({shoe.cards} cards): "
-                             "no coup would be dealt")
+            raise StudyError(
+                f"cut card {cut_card} is deeper than the shoe ({shoe.cards} cards): no coup would be dealt"
+            )
         try:
             burn = parse_burn(burn)
         except ProcedureError:
-            raise StudyError(f"unknown burn {burn!r} (choose from {', '.join(BURNS)} or a number of "
-                             "cards)") from None
+            raise StudyError(f"unknown burn {burn!r} (choose from {', '.join(BURNS)} or a number of cards)") from None
         try:
             Procedure.create(shoe.cards, burn, cut_card, after_cut)
         except ProcedureError as e:
@@ -107,13 +127,14 @@ class StudyParams:
         bets = select_bets(bet_ids, bets_toml)
         suited = [b.id for b in bets if bet_level(b) == "card"]
         if suited and not shoe.suited:
-            raise StudyError(f"bet {suited[0]!r} reads suits, but the study's shoe is rank-only; "
-                             "give the shoe with --decks or per card (As=8,...)")
+            raise StudyError(
+                f"bet {suited[0]!r} reads suits, but the study's shoe is rank-only; "
+                "give the shoe with --decks or per card (As=8,...)"
+            )
         count_ids = list(bet_ids if count is None else dict.fromkeys(count))
         for b in count_ids:
             if b not in bet_ids:
-                raise StudyError(f"--count names {b!r}, which is not among the selected bets "
-                                 f"({', '.join(bet_ids)})")
+                raise StudyError(f"--count names {b!r}, which is not among the selected bets ({', '.join(bet_ids)})")
         tags = dict(tags or {})
         for b in tags:
             if b not in bet_ids:
@@ -125,10 +146,12 @@ class StudyParams:
         effects = {}
         if need_eor:
             from ..reports.eor import effects_of_removal
+
             chosen = [b for b in bets if b.id in need_eor]
             solver = None
             if rules is not None:
                 from ..core.solver import Solver
+
                 solver = Solver(tuple(chosen), rules=rules)
             effects = effects_of_removal(shoe, chosen, solver=solver).bets
         for b in count_ids:
@@ -137,8 +160,21 @@ class StudyParams:
             else:
                 t = effects[b].tags()
                 fixed.append((b, tuple(t[r] for r in RANKS), "effects of removal"))
-        return cls(tuple(shoe.rank_tuple), shoe.card_tuple, shoes, seed, cut_card, bet_ids,
-                   bets_toml, tuple(fixed), depth_step, chunk_shoes, burn, rules_toml, after_cut)
+        return cls(
+            tuple(shoe.rank_tuple),
+            shoe.card_tuple,
+            shoes,
+            seed,
+            cut_card,
+            bet_ids,
+            bets_toml,
+            tuple(fixed),
+            depth_step,
+            chunk_shoes,
+            burn,
+            rules_toml,
+            after_cut,
+        )
 
     # -- views ------------------------------------------------------------------------
     def start_shoe(self) -> Shoe:
@@ -169,15 +205,22 @@ class StudyParams:
 
     def identity(self) -> dict:
         """What the chunk files depend on (not the number of shoes: a study can be extended)."""
-        return {"format": FORMAT_VERSION, "rank_counts": list(self.rank_counts),
-                "card_counts": None if self.card_counts is None else list(self.card_counts),
-                "seed": self.seed, "cut_card": self.cut_card, "bets": list(self.bet_ids),
-                "bets_toml": self.bets_toml,
-                "tags": [[b, list(t), s] for b, t, s in self.tags],
-                "depth_step": self.depth_step, "hist_bins_per_unit": HIST_BINS_PER_UNIT,
-                "chunk_shoes": self.chunk_shoes, "burn": self.burn,
-                **({"rules": self.rules_toml} if self.rules_toml is not None else {}),
-                **({"after_cut": self.after_cut} if self.after_cut else {})}
+        return {
+            "format": FORMAT_VERSION,
+            "rank_counts": list(self.rank_counts),
+            "card_counts": None if self.card_counts is None else list(self.card_counts),
+            "seed": self.seed,
+            "cut_card": self.cut_card,
+            "bets": list(self.bet_ids),
+            "bets_toml": self.bets_toml,
+            "tags": [[b, list(t), s] for b, t, s in self.tags],
+            "depth_step": self.depth_step,
+            "hist_bins_per_unit": HIST_BINS_PER_UNIT,
+            "chunk_shoes": self.chunk_shoes,
+            "burn": self.burn,
+            **({"rules": self.rules_toml} if self.rules_toml is not None else {}),
+            **({"after_cut": self.after_cut} if self.after_cut else {}),
+        }
 
     def key(self) -> str:
         text = json.dumps(self.identity(), sort_keys=True, separators=(",", ":"))
@@ -190,6 +233,7 @@ def _rules(rules_toml: str | None):
     if rules_toml is None:
         return None
     from ..bets.rules_files import parse_rules
+
     rules = parse_rules(rules_toml, "study rules")
     return None if rules.is_default else rules
 
@@ -208,9 +252,10 @@ def bet_level(bet: Bet) -> str:
     if not any(e.when.reads_cards for e in bet.events):
         return "value"
     from ..core.classengine import classes_for
+
     classes = classes_for(frozenset().union(*(e.when.card_keys for e in bet.events)), False)
     # "card" when the bet tells apart two suits of one rank (it needs a suited shoe)
-    return "rank" if all(len(set(classes[4 * r:4 * r + 4].tolist())) == 1 for r in range(13)) else "card"
+    return "rank" if all(len(set(classes[4 * r : 4 * r + 4].tolist())) == 1 for r in range(13)) else "card"
 
 
 def bet_scale(bet: Bet) -> int:

@@ -47,15 +47,19 @@ class ChunkStore:
         ident = dict(self.params.identity(), key=self.key)
         if self.dir.is_dir() and any(self.dir.iterdir()):
             if not meta.is_file():
-                raise StudyError(f"state folder {name!r} is not empty and holds no study; "
-                                 "choose a new or empty --state")
+                raise StudyError(
+                    f"state folder {name!r} is not empty and holds no study; choose a new or empty --state"
+                )
             old = read_json(meta)
             if not isinstance(old, dict) or "key" not in old:
-                raise StudyError(f"state folder {name!r} holds a study.json this tool did not write; "
-                                 "choose another --state")
+                raise StudyError(
+                    f"state folder {name!r} holds a study.json this tool did not write; choose another --state"
+                )
             if old.get("key") != self.key:
-                raise StudyError(f"state directory {name!r} holds another study "
-                                 f"(key {old.get('key')}, this one is {self.key}); choose another --state")
+                raise StudyError(
+                    f"state directory {name!r} holds another study "
+                    f"(key {old.get('key')}, this one is {self.key}); choose another --state"
+                )
         try:
             self.dir.mkdir(parents=True, exist_ok=True)
         except OSError as e:
@@ -69,9 +73,13 @@ class ChunkStore:
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
-            return None     # damaged: computed again
-        if (data.get("format") != FORMAT_VERSION or data.get("key") != self.key
-                or data.get("index") != index or data.get("shoes") != shoes):
+            return None  # damaged: computed again
+        if (
+            data.get("format") != FORMAT_VERSION
+            or data.get("key") != self.key
+            or data.get("index") != index
+            or data.get("shoes") != shoes
+        ):
             return None
         return data
 
@@ -86,16 +94,23 @@ def default_state_dir(params: StudyParams, root: str | Path = ".baccarat-study")
 
 def _worker_init() -> None:
     import signal
-    signal.signal(signal.SIGINT, signal.SIG_IGN)   # the parent decides what an interrupt does
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what an interrupt does
 
 
 def _run_chunk_args(args) -> dict:
     return run_chunk(*args)
 
 
-def run_study(params: StudyParams, *, jobs: int = 1, cluster: str | None = None,
-              scheduler: str | None = None, state_dir: str | Path | None = None,
-              progress: ProgressFn | None = None) -> StudyResult:
+def run_study(
+    params: StudyParams,
+    *,
+    jobs: int = 1,
+    cluster: str | None = None,
+    scheduler: str | None = None,
+    state_dir: str | Path | None = None,
+    progress: ProgressFn | None = None,
+) -> StudyResult:
     """Run (or resume) a study and merge its chunks in chunk order.
 
     ``jobs``: local processes (``cluster is None``) or workers of a local Dask
@@ -111,6 +126,7 @@ def run_study(params: StudyParams, *, jobs: int = 1, cluster: str | None = None,
     of each bet are summed.
     """
     import time
+
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:  # type: ignore[redundant-expr]  # checked at run time
         raise StudyError(f"jobs must be a whole number >= 1, got {jobs!r}")
     if cluster not in (None, "local"):
@@ -122,12 +138,17 @@ def run_study(params: StudyParams, *, jobs: int = 1, cluster: str | None = None,
     if store is not None:
         store.prepare()
     chunks = params.chunks()
-    on_disk = {index for index, _, shoes in chunks
-               if store is not None and store.load(index, shoes) is not None}
+    on_disk = {index for index, _, shoes in chunks if store is not None and store.load(index, shoes) is not None}
     missing = [c for c in chunks if c[0] not in on_disk]
-    status: dict[str, Any] = {"chunks": len(chunks), "reused": len(on_disk), "computed": 0, "shoes_total": params.shoes,
-                              "shoes_done": sum(c[2] for c in chunks if c[0] in on_disk), "shoes_computed": 0,
-                              "state_dir": None if store is None else str(store.dir)}
+    status: dict[str, Any] = {
+        "chunks": len(chunks),
+        "reused": len(on_disk),
+        "computed": 0,
+        "shoes_total": params.shoes,
+        "shoes_done": sum(c[2] for c in chunks if c[0] in on_disk),
+        "shoes_computed": 0,
+        "state_dir": None if store is None else str(store.dir),
+    }
     # Chunks are merged in chunk order as soon as they are contiguous, so memory
     # holds only the chunks that finished ahead of an unfinished one.
     agg = Aggregate()
@@ -140,7 +161,7 @@ def run_study(params: StudyParams, *, jobs: int = 1, cluster: str | None = None,
             if index in pending:
                 agg.add(pending.pop(index))
             elif index in on_disk:
-                assert store is not None            # chunks on disk: there is a store
+                assert store is not None  # chunks on disk: there is a store
                 data = store.load(index, shoes)
                 if data is None:
                     raise StudyError(f"chunk file {index} of {str(store.dir)!r} became unreadable during the run")
@@ -152,8 +173,10 @@ def run_study(params: StudyParams, *, jobs: int = 1, cluster: str | None = None,
     def finished(chunk: dict) -> None:
         key = chunk.get("key")
         if key != params.key():
-            raise StudyError("a worker returned a chunk of another study (is the same version of "
-                             "baccarat-analyzer installed on every worker?)")
+            raise StudyError(
+                "a worker returned a chunk of another study (is the same version of "
+                "baccarat-analyzer installed on every worker?)"
+            )
         if store is not None:
             store.save(chunk)
         pending[chunk["index"]] = chunk
@@ -177,29 +200,39 @@ def run_study(params: StudyParams, *, jobs: int = 1, cluster: str | None = None,
             for index, _, _ in missing:
                 tick = None
                 if progress:
+
                     def tick(shoes, base=status["shoes_done"]):
                         progress(dict(status, shoes_done=base + shoes, elapsed=time.perf_counter() - t0))
+
                 finished(run_chunk(params, index, tick))
     merge_ready()
     assert cursor[0] == len(chunks) and not pending
     reused = len(on_disk)
     summary_tick = None
     if progress:
+
         def summary_tick(done, bets):
-            progress(dict(status, stage="summary", bets_done=done, bets_total=bets,
-                          elapsed=time.perf_counter() - t0))
+            progress(dict(status, stage="summary", bets_done=done, bets_total=bets, elapsed=time.perf_counter() - t0))
+
     result = summarize(params, agg, summary_tick)
     elapsed = time.perf_counter() - t0
-    result.run = {"engine": engine, "jobs": jobs, "chunks": len(chunks), "chunks_reused": reused,
-                  "chunks_computed": status["computed"], "shoes_computed": status["shoes_computed"],
-                  "elapsed_s": elapsed,
-                  "shoes_per_s": status["shoes_computed"] / elapsed if elapsed > 0 else None,
-                  "state_dir": status["state_dir"]}
+    result.run = {
+        "engine": engine,
+        "jobs": jobs,
+        "chunks": len(chunks),
+        "chunks_reused": reused,
+        "chunks_computed": status["computed"],
+        "shoes_computed": status["shoes_computed"],
+        "elapsed_s": elapsed,
+        "shoes_per_s": status["shoes_computed"] / elapsed if elapsed > 0 else None,
+        "state_dir": status["state_dir"],
+    }
     return result
 
 
 def _run_pool(params, missing, jobs, finished) -> str:
     import multiprocessing as mp
+
     ctx = mp.get_context("spawn")
     pool = ctx.Pool(min(jobs, len(missing)), initializer=_worker_init)
     try:
@@ -218,9 +251,11 @@ def _run_dask(params, missing, jobs, cluster, scheduler, finished) -> str:
     try:
         from distributed import Client, LocalCluster, as_completed
     except ImportError:
-        raise StudyError("the cluster engine needs Dask distributed: "
-                         "python -m pip install 'baccarat-analyzer[cluster]'") from None
+        raise StudyError(
+            "the cluster engine needs Dask distributed: python -m pip install 'baccarat-analyzer[cluster]'"
+        ) from None
     import logging
+
     local = None
     try:
         if scheduler:
@@ -233,17 +268,23 @@ def _run_dask(params, missing, jobs, cluster, scheduler, finished) -> str:
             # Workers started while SIGINT is ignored keep ignoring it (Python leaves an ignored
             # SIGINT alone at start-up), so Ctrl-C reaches only this process, which stops them.
             import signal
+
             previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
             try:
-                local = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                     dashboard_address=None, silence_logs=logging.ERROR)
+                local = LocalCluster(
+                    n_workers=jobs,
+                    threads_per_worker=1,
+                    processes=True,
+                    host="127.0.0.1",
+                    dashboard_address=None,
+                    silence_logs=logging.ERROR,
+                )
             finally:
                 signal.signal(signal.SIGINT, previous)
             client = Client(local)
             where = f"Dask LocalCluster ({jobs} workers)"
         key = params.key()
-        futures = [client.submit(run_chunk, params, i, key=f"baccarat-study-{key}-{i}-{n}")
-                   for i, _, n in missing]
+        futures = [client.submit(run_chunk, params, i, key=f"baccarat-study-{key}-{i}-{n}") for i, _, n in missing]
         try:
             for fut in as_completed(futures):
                 finished(fut.result())

@@ -93,9 +93,9 @@ class DealtRuns:
     procedure: str
     convention: str
     at_least: tuple[int, ...]
-    coups: np.ndarray                                  # (shoes,)
-    longest: dict[str, np.ndarray]                     # outcome -> (shoes,)
-    counts: dict[tuple[str, int], np.ndarray]          # (outcome, k) -> (shoes,)
+    coups: np.ndarray  # (shoes,)
+    longest: dict[str, np.ndarray]  # outcome -> (shoes,)
+    counts: dict[tuple[str, int], np.ndarray]  # (outcome, k) -> (shoes,)
 
     @property
     def outcomes(self) -> tuple[str, ...]:
@@ -123,6 +123,7 @@ class DealtRuns:
         """One row per dealt shoe: ``shoe`` (its index), ``coups``, ``longest_<outcome>`` and
         ``runs_<outcome>_<k>`` (its runs of ``k`` or more)."""
         from ..core.frames import data_frame
+
         rows = []
         for i in range(self.shoes):
             row: dict[str, int] = {"shoe": i, "coups": int(self.coups[i])}
@@ -137,9 +138,18 @@ class DealtRuns:
         return dict(zip(values.tolist(), counts.tolist()))
 
 
-def deal_runs(shoe: Shoe, shoes: int, seed: int, cut_card: int = 14, burn: str = "none", after_cut: int = 0,
-              rules_toml: str | None = None, at_least=(3,), convention: str = "tie-ends",
-              progress=None) -> DealtRuns:
+def deal_runs(
+    shoe: Shoe,
+    shoes: int,
+    seed: int,
+    cut_card: int = 14,
+    burn: str = "none",
+    after_cut: int = 0,
+    rules_toml: str | None = None,
+    at_least=(3,),
+    convention: str = "tie-ends",
+    progress=None,
+) -> DealtRuns:
     """Deal ``shoes`` shoes as ``baccarat study`` does and count their runs (see the module).
     ``progress(n)`` is called with each dealt shoe's count of 1."""
     if convention not in CONVENTIONS:
@@ -147,8 +157,17 @@ def deal_runs(shoe: Shoe, shoes: int, seed: int, cut_card: int = 14, burn: str =
     if isinstance(shoes, bool) or not isinstance(shoes, int) or not 1 <= shoes <= MAX_SHOES:  # type: ignore[redundant-expr]  # checked at run time
         raise RunsError(f"the number of shoes must be a whole number from 1 to {MAX_SHOES:,}, got {shoes!r}")
     at_least = tuple(dict.fromkeys(at_least))
-    params = StudyParams.create(shoe, shoes=shoes, seed=seed, cut_card=cut_card, bet_ids=("banker",), count=(),
-                                burn=burn, rules_toml=rules_toml, after_cut=after_cut)
+    params = StudyParams.create(
+        shoe,
+        shoes=shoes,
+        seed=seed,
+        cut_card=cut_card,
+        bet_ids=("banker",),
+        count=(),
+        burn=burn,
+        rules_toml=rules_toml,
+        after_cut=after_cut,
+    )
     winner = coup_table(params.rules()).winner
     outcomes = ("player", "banker") if convention == "ties-ignored" else OUTCOMES
     coups = np.zeros(shoes, dtype=np.int64)
@@ -214,13 +233,34 @@ def comparison_rows(dealt: DealtRuns, exact: Independent) -> list[dict]:
     dealt shoes' :class:`Estimate` ``dealt``."""
     rows: list[dict[str, Any]] = []
     for o in dealt.outcomes:
-        rows.append({"name": "mean longest run", "outcome": o, "k": None,
-                     "independent": exact.mean_longest(o), "dealt": dealt.mean_longest(o)})
+        rows.append(
+            {
+                "name": "mean longest run",
+                "outcome": o,
+                "k": None,
+                "independent": exact.mean_longest(o),
+                "dealt": dealt.mean_longest(o),
+            }
+        )
         for k in dealt.at_least:
-            rows.append({"name": f"share of shoes with a run of {k} or more", "outcome": o, "k": k,
-                         "independent": exact.share_with_run(o, k), "dealt": dealt.share_with_run(o, k)})
-            rows.append({"name": f"mean runs of {k} or more", "outcome": o, "k": k,
-                         "independent": exact.mean_count(o, k), "dealt": dealt.mean_count(o, k)})
+            rows.append(
+                {
+                    "name": f"share of shoes with a run of {k} or more",
+                    "outcome": o,
+                    "k": k,
+                    "independent": exact.share_with_run(o, k),
+                    "dealt": dealt.share_with_run(o, k),
+                }
+            )
+            rows.append(
+                {
+                    "name": f"mean runs of {k} or more",
+                    "outcome": o,
+                    "k": k,
+                    "independent": exact.mean_count(o, k),
+                    "dealt": dealt.mean_count(o, k),
+                }
+            )
     return rows
 
 
@@ -232,25 +272,57 @@ def distribution_rows(dealt: DealtRuns, exact: Independent) -> list[dict]:
     for o in dealt.outcomes:
         values = dealt.longest[o]
         for L in range(int(values.max()) + 2):
-            rows.append({"statistic": "longest", "outcome": o, "k": None, "value": L,
-                         "independent": exact.longest_probability(o, L), "dealt": dealt.share_equal(values, L)})
+            rows.append(
+                {
+                    "statistic": "longest",
+                    "outcome": o,
+                    "k": None,
+                    "value": L,
+                    "independent": exact.longest_probability(o, L),
+                    "dealt": dealt.share_equal(values, L),
+                }
+            )
     for k in dealt.at_least:
         for o in dealt.outcomes:
             values = dealt.counts[(o, k)]
             for c in range(int(values.max()) + 2):
-                rows.append({"statistic": "runs_at_least", "outcome": o, "k": k, "value": c,
-                             "independent": exact.count_probability(o, k, c),
-                             "dealt": dealt.share_equal(values, c)})
+                rows.append(
+                    {
+                        "statistic": "runs_at_least",
+                        "outcome": o,
+                        "k": k,
+                        "value": c,
+                        "independent": exact.count_probability(o, k, c),
+                        "dealt": dealt.share_equal(values, c),
+                    }
+                )
     return rows
 
 
 def dealt_summary(dealt: DealtRuns, exact: Independent) -> dict:
     """What the documents of :mod:`analyzer.reports.runs_tables` show of the dealt shoes."""
-    return {"shoes": dealt.shoes, "seed": dealt.seed, "procedure": dealt.procedure,
-            "coups_law": dealt.coups_law(), "rows": comparison_rows(dealt, exact),
-            "distributions": distribution_rows(dealt, exact),
-            "longest_shares": {o: dealt.longest_shares(o).tolist() for o in dealt.outcomes}}
+    return {
+        "shoes": dealt.shoes,
+        "seed": dealt.seed,
+        "procedure": dealt.procedure,
+        "coups_law": dealt.coups_law(),
+        "rows": comparison_rows(dealt, exact),
+        "distributions": distribution_rows(dealt, exact),
+        "longest_shares": {o: dealt.longest_shares(o).tolist() for o in dealt.outcomes},
+    }
 
 
-__all__ = ["DealtRuns", "Estimate", "Independent", "MAX_SHOES", "comparison_rows", "deal_runs",
-           "dealt_summary", "distribution_rows", "independent_for", "mean_ci", "run_lengths", "share_ci"]
+__all__ = [
+    "DealtRuns",
+    "Estimate",
+    "Independent",
+    "MAX_SHOES",
+    "comparison_rows",
+    "deal_runs",
+    "dealt_summary",
+    "distribution_rows",
+    "independent_for",
+    "mean_ci",
+    "run_lengths",
+    "share_ci",
+]

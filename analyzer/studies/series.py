@@ -52,7 +52,7 @@ from .dealing import deal_shoe
 from .params import StudyParams
 
 _RANK_POINTS = np.array([POINTS[r] for r in RANKS], dtype=np.int64)
-_PLACES = 10 ** np.arange(POSITIONS - 1, -1, -1, dtype=np.int64)     # v1 * 10**5 + ... + v6
+_PLACES = 10 ** np.arange(POSITIONS - 1, -1, -1, dtype=np.int64)  # v1 * 10**5 + ... + v6
 
 #: 1.96: the normal quantile of a two-sided 95% interval.
 Z95 = 1.959963984540054
@@ -108,8 +108,10 @@ class SeriesStudy:
 def _check_values_only(bet: SeriesBet) -> None:
     for key, c in (("placed", bet.placed), ("run", bet.run), ("skip", bet.skip)):
         if c is not None and (c.reads_cards or c.card_features):
-            raise BetError(f"series bet {bet.id!r}: its {key} condition reads ranks or suits; the study "
-                           "of series bets over dealt shoes reads point values only")
+            raise BetError(
+                f"series bet {bet.id!r}: its {key} condition reads ranks or suits; the study "
+                "of series bets over dealt shoes reads point values only"
+            )
 
 
 def check_series_study(bets) -> None:
@@ -123,16 +125,16 @@ def series_study(params: StudyParams, bets, progress=None) -> list[SeriesStudy]:
     module for the conventions); ``progress(shoes_done)`` after each shoe, if given."""
     bets = tuple(bets)
     check_series_study(bets)
-    rules = params.rules()                  # None: Punto Banco
+    rules = params.rules()  # None: Punto Banco
     table = coup_table(rules)
     features = table.features()
-    classes = [event_index(b.coup_bet, features) for b in bets]     # 0 extends, 1 skipped, last ends
+    classes = [event_index(b.coup_bet, features) for b in bets]  # 0 extends, 1 skipped, last ends
     skips = [1 if b.skip is not None else -1 for b in bets]
     placed_masks = [np.asarray(b.placed.mask(features), dtype=bool) for b in bets]
     scales = [math.lcm(*(p.denominator for _, p in b.pays), b.otherwise.denominator) for b in bets]
     weights = [[int(b.pay_of(k) * s) for k in range(b.cap + 1)] for b, s in zip(bets, scales)]
     state = [_Tally(b.cap, params.shoes) for b in bets]
-    table_runs = [0] * len(bets)             # consecutive run coups at the table, for placed_after_run
+    table_runs = [0] * len(bets)  # consecutive run coups at the table, for placed_after_run
     coups = 0
     for i in range(params.shoes):
         dealt = deal_shoe(params, i)
@@ -152,10 +154,21 @@ def series_study(params: StudyParams, bets, progress=None) -> list[SeriesStudy]:
     out = []
     for bet, st, scale, w, top in zip(bets, state, scales, weights, tops):
         hist = tuple(st.hist)
-        out.append(SeriesStudy(bet, params.shoes, coups, sum(hist), hist,
-                               sum(n * wk for n, wk in zip(hist, w)), scale,
-                               tuple(zip(st.shoe_n, st.shoe_s)), st.crossed,
-                               sum(len(v) for v in st.open.values()), top))
+        out.append(
+            SeriesStudy(
+                bet,
+                params.shoes,
+                coups,
+                sum(hist),
+                hist,
+                sum(n * wk for n, wk in zip(hist, w)),
+                scale,
+                tuple(zip(st.shoe_n, st.shoe_s)),
+                st.crossed,
+                sum(len(v) for v in st.open.values()),
+                top,
+            )
+        )
     return out
 
 
@@ -187,8 +200,9 @@ class _Tally:
         self.crossed = 0
 
 
-def _settle_shoe(bet: SeriesBet, shoe: int, codes: list[int], placed: list[bool], skip: int,
-                 weights: list[int], st: _Tally) -> None:
+def _settle_shoe(
+    bet: SeriesBet, shoe: int, codes: list[int], placed: list[bool], skip: int, weights: list[int], st: _Tally
+) -> None:
     """The coups of one shoe for one bet: settle the open bets, then place a new one where
     the trigger holds (it is settled from the next coup on).  ``codes``: each coup's class
     (0 extends, ``skip`` skipped, any other ends)."""
@@ -206,12 +220,12 @@ def _settle_shoe(bet: SeriesBet, shoe: int, codes: list[int], placed: list[bool]
 
     for code, place in zip(codes, placed):
         if open_bets:
-            if code == 0:                                   # extends every open run
+            if code == 0:  # extends every open run
                 shifted = {k + 1: v for k, v in open_bets.items()}
                 if cap in shifted:
                     pay(cap, shifted.pop(cap))
                 open_bets = shifted
-            elif code != skip:                              # ends them all
+            elif code != skip:  # ends them all
                 for k, v in open_bets.items():
                     pay(k, v)
                 open_bets = {}
@@ -222,6 +236,7 @@ def _settle_shoe(bet: SeriesBet, shoe: int, codes: list[int], placed: list[bool]
 
 # -- the documents ----------------------------------------------------------------------
 
+
 def _pct(x: float | Fraction) -> str:
     return f"{float(x) * 100:.4f}%"
 
@@ -229,32 +244,67 @@ def _pct(x: float | Fraction) -> str:
 def series_study_markdown(params: StudyParams, studies) -> str:
     from ..bets.series import CONVENTION
     from ..io.tables import md_table
+
     shoe = params.start_shoe().describe()
-    out = [f"# Series bets over dealt shoes: {shoe}", "",
-           f"{params.shoes} shoes (seed {params.seed}), cut card {params.cut_card}, burn {params.burn}, "
-           f"{params.after_cut} coup(s) after the cut card; {studies[0].coups if studies else 0} coups dealt. "
-           "Each bet is placed (one unit) at every coup where its condition holds and settled on the coups "
-           "dealt after it, across a shuffle into the next shoe; bets still open after the last shoe are not "
-           "counted. The 95% interval treats shoes as independent.", "",
-           "Off the top: " + CONVENTION, ""]
+    out = [
+        f"# Series bets over dealt shoes: {shoe}",
+        "",
+        f"{params.shoes} shoes (seed {params.seed}), cut card {params.cut_card}, burn {params.burn}, "
+        f"{params.after_cut} coup(s) after the cut card; {studies[0].coups if studies else 0} coups dealt. "
+        "Each bet is placed (one unit) at every coup where its condition holds and settled on the coups "
+        "dealt after it, across a shuffle into the next shoe; bets still open after the last shoe are not "
+        "counted. The 95% interval treats shoes as independent.",
+        "",
+        "Off the top: " + CONVENTION,
+        "",
+    ]
     rows = []
     for s in studies:
         ci = s.interval
-        rows.append([s.bet.id, str(s.placed), f"{s.placed / s.shoes:.2f}", _pct(s.mean),
-                     f"{_pct(ci[0])} .. {_pct(ci[1])}" if ci else "-", _pct(s.off_top.ev),
-                     str(s.crossed), str(s.open_at_end)])
-    out.append(md_table(rows, ["bet", "bets", "bets per shoe", "mean net win per bet", "95% interval",
-                               "off the top (exact)", "settled in the next shoe", "open at the end"],
-                        ["left", "right", "right", "right", "right", "right", "right", "right"]))
+        rows.append(
+            [
+                s.bet.id,
+                str(s.placed),
+                f"{s.placed / s.shoes:.2f}",
+                _pct(s.mean),
+                f"{_pct(ci[0])} .. {_pct(ci[1])}" if ci else "-",
+                _pct(s.off_top.ev),
+                str(s.crossed),
+                str(s.open_at_end),
+            ]
+        )
+    out.append(
+        md_table(
+            rows,
+            [
+                "bet",
+                "bets",
+                "bets per shoe",
+                "mean net win per bet",
+                "95% interval",
+                "off the top (exact)",
+                "settled in the next shoe",
+                "open at the end",
+            ],
+            ["left", "right", "right", "right", "right", "right", "right", "right"],
+        )
+    )
     for s in studies:
         out += ["", f"## {s.bet.name} (`{s.bet.id}`)", ""]
         rows = []
         for k in range(s.bet.cap, -1, -1):
             seen = s.histogram[k]
-            rows.append([s.bet.event_name(k), str(seen), f"{seen / s.placed:.6f}" if s.placed else "-",
-                         f"{float(s.off_top.length_probability(k)):.6f}"])
-        out.append(md_table(rows, ["run length", "bets", "share of bets", "off the top"],
-                            ["left", "right", "right", "right"]))
+            rows.append(
+                [
+                    s.bet.event_name(k),
+                    str(seen),
+                    f"{seen / s.placed:.6f}" if s.placed else "-",
+                    f"{float(s.off_top.length_probability(k)):.6f}",
+                ]
+            )
+        out.append(
+            md_table(rows, ["run length", "bets", "share of bets", "off the top"], ["left", "right", "right", "right"])
+        )
     out.append("")
     return "\n".join(out)
 
@@ -262,20 +312,34 @@ def series_study_markdown(params: StudyParams, studies) -> str:
 def series_study_dict(params: StudyParams, studies) -> dict:
     from ..bets.series import CONVENTION
     from ..io.tables import exact, to_float
-    doc: dict = {"shoe": params.start_shoe().describe(), "shoes": params.shoes, "seed": params.seed,
-                 "cut_card": params.cut_card, "burn": params.burn, "after_cut": params.after_cut,
-                 "coups": studies[0].coups if studies else 0,
-                 "conventions": "placed at every coup where its condition holds, one unit; settled on the "
-                                "coups dealt after it, across a shuffle into the next shoe; bets open after "
-                                "the last shoe not counted; 95% interval with shoes as independent draws",
-                 "off_the_top": CONVENTION, "series": {}}
+
+    doc: dict = {
+        "shoe": params.start_shoe().describe(),
+        "shoes": params.shoes,
+        "seed": params.seed,
+        "cut_card": params.cut_card,
+        "burn": params.burn,
+        "after_cut": params.after_cut,
+        "coups": studies[0].coups if studies else 0,
+        "conventions": "placed at every coup where its condition holds, one unit; settled on the "
+        "coups dealt after it, across a shuffle into the next shoe; bets open after "
+        "the last shoe not counted; 95% interval with shoes as independent draws",
+        "off_the_top": CONVENTION,
+        "series": {},
+    }
     for s in studies:
         ci = s.interval
         doc["series"][s.bet.id] = {
-            "name": s.bet.name, "bets": s.placed, "mean": exact(s.mean), "mean_float": to_float(s.mean),
-            "standard_error": s.standard_error, "interval_95": list(ci) if ci else None,
-            "off_the_top_ev": exact(s.off_top.ev), "off_the_top_ev_float": to_float(s.off_top.ev),
-            "settled_in_next_shoe": s.crossed, "open_at_end": s.open_at_end,
+            "name": s.bet.name,
+            "bets": s.placed,
+            "mean": exact(s.mean),
+            "mean_float": to_float(s.mean),
+            "standard_error": s.standard_error,
+            "interval_95": list(ci) if ci else None,
+            "off_the_top_ev": exact(s.off_top.ev),
+            "off_the_top_ev_float": to_float(s.off_top.ev),
+            "settled_in_next_shoe": s.crossed,
+            "open_at_end": s.open_at_end,
             "run_lengths": {str(k): s.histogram[k] for k in range(s.bet.cap + 1)},
         }
     return doc
@@ -283,13 +347,18 @@ def series_study_dict(params: StudyParams, studies) -> dict:
 
 def series_study_csv(params: StudyParams, studies) -> str:
     from ..io.tables import csv_text, exact
+
     rows = []
     for s in studies:
         ci = s.interval
-        rows += [[s.bet.id, "bets", "", s.placed], [s.bet.id, "mean", exact(s.mean), f"{float(s.mean):.15f}"],
-                 [s.bet.id, "interval_95_low", "", f"{ci[0]:.15f}" if ci else ""],
-                 [s.bet.id, "interval_95_high", "", f"{ci[1]:.15f}" if ci else ""],
-                 [s.bet.id, "off_the_top_ev", exact(s.off_top.ev), f"{float(s.off_top.ev):.15f}"],
-                 [s.bet.id, "settled_in_next_shoe", "", s.crossed], [s.bet.id, "open_at_end", "", s.open_at_end]]
+        rows += [
+            [s.bet.id, "bets", "", s.placed],
+            [s.bet.id, "mean", exact(s.mean), f"{float(s.mean):.15f}"],
+            [s.bet.id, "interval_95_low", "", f"{ci[0]:.15f}" if ci else ""],
+            [s.bet.id, "interval_95_high", "", f"{ci[1]:.15f}" if ci else ""],
+            [s.bet.id, "off_the_top_ev", exact(s.off_top.ev), f"{float(s.off_top.ev):.15f}"],
+            [s.bet.id, "settled_in_next_shoe", "", s.crossed],
+            [s.bet.id, "open_at_end", "", s.open_at_end],
+        ]
         rows += [[s.bet.id, f"run_length_{k}", "", s.histogram[k]] for k in range(s.bet.cap + 1)]
     return csv_text(rows, ["bet", "metric", "exact", "value"])
