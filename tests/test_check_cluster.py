@@ -57,6 +57,7 @@ def without_engine(got: dict[str, str], where: str) -> dict[str, str]:
     return {"md": "".join(line for line in md if not line.startswith(ENGINE_MD)), "json": text}
 
 
+@pytest.mark.slow       # starts a local Dask cluster (5 s): with the slow tests, which .ci/run runs
 def test_one_job_jobs_2_and_a_local_cluster_give_byte_identical_reports(log, cli):
     one = reports(log, [], cli)
     two = reports(log, ["--jobs", "2"], cli)
@@ -75,6 +76,7 @@ def cluster():
         yield c
 
 
+@pytest.mark.slow       # a Dask scheduler and workers (4 s): with the slow tests, which .ci/run runs
 def test_a_running_scheduler_gives_the_same_report(log, cluster, cli):
     address = cluster.scheduler_address
     got = reports(log, ["--scheduler", address, "--jobs", "3"], cli)

@@ -4,6 +4,8 @@ byte."""
 
 import numpy as np
 
+import pytest
+
 from analyzer import Shoe
 from analyzer.simcheck.check import _select_bets
 from analyzer.simcheck.families import build_families, counter_for
@@ -61,6 +63,7 @@ def _bets_and_rules():
             yield rules, bets, cats
 
 
+@pytest.mark.slow       # 11 s; test_prefix_ways_equal_the_plain_product is its default-run twin
 def test_prefix_ways_equal_the_plain_product_for_bets_rules_and_small_shoes():
     """Cells that are no function of the totals (dragon7, panda8: how many cards a hand drew) get rows of
     their own; families without totals, Gold's drawing rules, shoes with values missing or only 6 cards,

@@ -144,6 +144,7 @@ def test_cli_known_names_the_cards(capsys):
         parse_known(["3=K", "3=Q"])
 
 
+@pytest.mark.slow       # 4.5 s; test_jacobson_known_card_edges checks published known-card edges by default
 def test_known_card_edges_of_dragon7_and_panda8():
     shoe = Shoe.standard(8)
     for bet, figures in (("dragon7", [1.136, 4.712, 1.136, 4.712, 5.530, 39.202]),

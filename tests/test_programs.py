@@ -138,6 +138,7 @@ def test_bankroll_long_path_equals_the_programme_where_both_run():
         conv.distribution()
 
 
+@pytest.mark.slow       # a time bound (2.3 s of CPU): with the slow tests, which .ci/run runs
 def test_bankroll_goes_to_10000_flat_coups_within_5_seconds():
     player = analyze(Shoe.standard(8), ["player"]).bet("player")
     start = time.process_time()
@@ -308,6 +309,7 @@ def test_cli_chart(cli, tmp_path):
     assert path.read_bytes().startswith(b"\x89PNG")
 
 
+@pytest.mark.slow       # a time bound (2.5 s of CPU): with the slow tests, which .ci/run runs
 def test_cli_a_10000_hand_trip_within_5_seconds(cli):
     start = time.process_time()
     code, out, err = cli("programs", "--bet", "player", "--hands", "10000", "--stake", "100", "--win", "10000")

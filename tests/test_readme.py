@@ -129,6 +129,9 @@ SLOW = {
     "parsheet --table standard",              # par sheets: 10-35 s each on 2 shared cores
     "baccarat bankroll",                      # each near the 5 s work budget by design: 7-17 s here
     "--verify 1000000",                       # a par sheet's appendix: a million simulated rounds, 13 s
+    "--bet lucky_nines --edge 8%:9%",         # a designer search to its node budget: 3 s
+    "--hands 10000 --stake 100",              # a 10,000-hand trip, exact: 3 s
+    "--hands 2000 --rebate 12.5",             # a 2,000-hand trip with its chart: 2.3 s
 }
 
 

@@ -133,6 +133,7 @@ def test_bankroll_plays_the_gold_bet(cli, play):
     assert "| rules " in md and "gold" in md
 
 
+@pytest.mark.slow       # 3 s; test_midcoup.py::test_gold_table_cli prints the Gold table by default
 def test_midcoup_gold_table_of_another_rule_set(cli, tmp_path):
     f = tmp_path / "g4.toml"
     from analyzer.core.rules import GOLD

@@ -157,6 +157,7 @@ def test_results_do_not_depend_on_chunking_or_merge_order():
     assert numbers(summarize(params, forward)) == numbers(summarize(params, backward))
 
 
+@pytest.mark.slow       # a local Dask cluster and a scheduler: with the slow tests, which .ci/run runs
 def test_jobs_1_jobs_2_local_cluster_and_scheduler_give_identical_results(tmp_path, cli):
     import distributed   # the cluster extra is part of the test extra: no skipping here
     common = ["study", "--decks", "8", "--shoes", "16", "--seed", "42", "--chunk-shoes", "4",
