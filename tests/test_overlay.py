@@ -1,0 +1,180 @@
+"""Multiplier overlays (:mod:`analyzer.reports.overlay`): against a brute force on small
+suited shoes (every ordered deal of the physical cards, by the drawing rules written
+again in ``tests/brute.py``, and every overlay draw: each set of marked identities of
+the 52 and each assignment of multipliers), against a seeded Monte Carlo of the same
+overlay on 8 decks, and bad input."""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+from functools import cache
+from math import comb
+
+import brute
+import numpy as np
+import pytest
+
+from analyzer import Shoe, analyze
+from analyzer.core.rules import PUNTO_BANCO
+from analyzer.reports.overlay import (
+    LIGHTNING_BETS,
+    Overlay,
+    OverlayError,
+    falling,
+    pattern_ways,
+    price,
+)
+
+
+def shoe_of(cards: tuple[int, ...]) -> Shoe:
+    counts = [0] * 52
+    for c in cards:
+        counts[c] += 1
+    return Shoe(None, counts)
+
+
+@cache
+def overlay_mean(hand: tuple[int, ...], k: int, multipliers: tuple, per: str, cap) -> Fraction:
+    """E[min(M, cap)] by every draw: each k-subset of the 52 identities (equally likely)
+    and each assignment of multipliers to it (product of their probabilities)."""
+    total = Fraction(0)
+    for marked in itertools.combinations(range(52), k):
+        for chosen in itertools.product(multipliers, repeat=k):
+            mult = dict(zip(marked, chosen))
+            m, p = Fraction(1), Fraction(1)
+            for _x, q in chosen:
+                p *= q
+            for card in (set(hand) if per == "identity" else hand):
+                if card in mult:
+                    m *= mult[card][0]
+            total += p * (m if cap is None else min(m, cap))
+    return total / comb(52, k)
+
+
+def brute_returns(cards: tuple[int, ...], overlay: Overlay):
+    """bet name -> expected return per stake before the fee, over every ordered deal."""
+    deals = brute.ordered_deals(cards)
+    f = brute.features(deals, PUNTO_BANCO)
+    hands = {side: [f[f"card:{side}_card{i}"] for i in (1, 2, 3)] for side in ("player", "banker")}
+    out = {}
+    for name, bet in LIGHTNING_BETS.items():
+        total = Fraction(0)
+        for d in range(len(deals)):
+            w = int(f["winner"][d])
+            if brute_winner(w) != bet.outcome:
+                total += 1 if (w == 2 and bet.push_on_tie) else 0
+                continue
+            sides = ("player", "banker") if bet.outcome == "tie" else (bet.outcome,)
+            hand = tuple(sorted(int(c[d]) for s in sides for c in hands[s] if c[d] >= 0))
+            mean = sum(pk * overlay_mean(hand, k, overlay.multipliers, overlay.per, overlay.cap)
+                       for k, pk in overlay.cards)
+            total += 1 + bet.offset + bet.pays * mean
+        out[name] = total / len(deals)
+    return out
+
+
+def brute_winner(code: int) -> str:
+    return ("player", "banker", "tie")[code]
+
+
+# Small shoes with repeated identities (7s twice, 2h three times) so that per-card and
+# per-identity differ, and with the ten-valued ranks that share a point value.
+SHOES = [
+    (0, 24, 24, 4, 5, 36, 37, 48),                 # As 7s 7s 2s 2h Ts Th Ks
+    (5, 5, 5, 30, 12, 13, 44, 45, 33),             # 2h x3 8d 4s 4h Js Jh 9h
+]
+
+
+@pytest.mark.parametrize("cards", SHOES)
+@pytest.mark.parametrize("overlay", [
+    Overlay.of(k=1, multipliers={2: "1/2", 5: "1/2"}, fee=0),
+    Overlay.of(k={0: "1/4", 2: "3/4"}, multipliers={3: "2/3", 8: "1/3"}, fee=0),
+    Overlay.of(k=2, multipliers={2: "1/3", 8: "2/3"}, fee=0, per="identity"),
+    Overlay.of(k=2, multipliers={4: 1}, fee=0, cap=8),
+])
+def test_overlay_returns_match_a_brute_force_of_deals_and_draws(cards, overlay):
+    ways = pattern_ways(shoe_of(cards))
+    assert sum(sum(d.values()) for d in ways.values()) == falling(len(cards), 6)
+    expect = brute_returns(cards, overlay)
+    for name, bet in LIGHTNING_BETS.items():
+        assert price(ways, bet, overlay).returned == expect[name], name
+
+
+def test_pattern_counts_of_eight_decks_agree_with_the_engine():
+    shoe = Shoe.standard(8)
+    ways, a = pattern_ways(shoe), analyze(shoe)
+    for name in ("player", "banker", "tie"):
+        assert sum(ways[name].values()) == a.ways(name)
+    # one deck: no identity repeats, so every pattern is all ones
+    one = pattern_ways(Shoe.standard(1))
+    assert all(len(set(p)) <= 1 and set(p) <= {1} for d in one.values() for p in d)
+
+
+def test_no_overlay_gives_the_plain_game():
+    # With no lightning card and no fee: Player 1:1 and Banker 0.95:1 are the ordinary
+    # bets (8 decks: Player edge 1.2351%, Banker 1.0579%, the published figures).
+    ways = pattern_ways(Shoe.standard(8))
+    plain = Overlay.of(k=0, multipliers={2: 1}, fee=0)
+    assert round(float(1 - price(ways, LIGHTNING_BETS["player"], plain).rtp), 6) == 0.012351
+    assert round(float(1 - price(ways, LIGHTNING_BETS["banker"], plain).rtp), 6) == 0.010579
+    # a fee on top divides the return by 1 + f; a fee of the total multiplies it by 1 - f
+    for mode, factor in (("stake", Fraction(5, 6)), ("total", Fraction(4, 5))):
+        fee = Overlay.of(k=0, multipliers={2: 1}, fee="1/5", fee_mode=mode)
+        assert price(ways, LIGHTNING_BETS["tie"], fee).rtp == price(ways, LIGHTNING_BETS["tie"], plain).rtp * factor
+
+
+def monte_carlo(overlay_k: int, multipliers: dict, n: int, seed: int):
+    """Mean and standard error of each bet's return per stake (before the fee) over n
+    coups dealt from a fresh 8-deck shoe with a fresh overlay each (per card)."""
+    rng = np.random.default_rng(seed)
+    phys = np.argsort(rng.random((n, 416)), axis=1)[:, :6]
+    cards = phys % 52
+    f = brute.features(cards, PUNTO_BANCO)
+    marked = np.argsort(rng.random((n, 52)), axis=1)[:, :overlay_k]
+    values = np.array(list(multipliers), dtype=float)
+    probs = np.array([float(p) for p in multipliers.values()])
+    mult = np.ones((n, 53))                          # index 52 (-1): no card
+    rows = np.arange(n)[:, None]
+    mult[rows, marked] = rng.choice(values, size=(n, overlay_k), p=probs)
+    def hand_m(side):
+        return np.prod([mult[np.arange(n), f[f"card:{side}_card{i}"]] for i in (1, 2, 3)], axis=0)
+    mp, mb = hand_m("player"), hand_m("banker")
+    w = f["winner"]
+    out = {}
+    for name, bet in LIGHTNING_BETS.items():
+        m = {"player": mp, "banker": mb, "tie": mp * mb}[name]
+        code = ("player", "banker", "tie").index(bet.outcome)
+        r = np.where(w == code, 1 + float(bet.offset) + float(bet.pays) * m,
+                     np.where((w == 2) & bet.push_on_tie, 1.0, 0.0))
+        out[name] = (r.mean(), r.std(ddof=1) / np.sqrt(n))
+    return out
+
+
+def test_overlay_returns_match_a_monte_carlo_on_eight_decks():
+    multipliers = {2: "0.4", 3: "0.3", 4: "0.15", 5: "0.1", 8: "0.05"}
+    overlay = Overlay.of(k=3, multipliers=multipliers, fee=0)
+    ways = pattern_ways(Shoe.standard(8))
+    sim = monte_carlo(3, {int(x): Fraction(p) for x, p in multipliers.items()}, 200_000, seed=27)
+    for name, bet in LIGHTNING_BETS.items():
+        mean, se = sim[name]
+        exact = float(price(ways, bet, overlay).returned)
+        assert abs(mean - exact) < 4 * se, (name, mean, exact, se)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"k": 3, "multipliers": {2: "0.5", 3: "0.4"}}, "multipliers: the probabilities sum to 9/10"),
+    ({"k": 3, "multipliers": {2: 1}, "fee": 1}, "fee: 1 is not a fraction"),
+    ({"k": 53, "multipliers": {2: 1}}, "lightning cards: 53 is not"),
+    ({"k": {1: "1/2"}, "multipliers": {2: 1}}, "lightning cards: the probabilities sum to 1/2"),
+    ({"k": 1, "multipliers": {"1/2": 1}}, "multipliers: 1/2 is below 1"),
+    ({"k": 1, "multipliers": {2: 1}, "fee_mode": "x"}, "fee mode"),
+])
+def test_bad_overlays_are_refused_with_one_line(kwargs, message):
+    with pytest.raises(OverlayError, match=message):
+        Overlay.of(**kwargs)
+
+
+def test_a_rank_only_shoe_is_refused():
+    with pytest.raises(OverlayError, match="must be suited"):
+        pattern_ways(Shoe.from_counts({"7": 10, "9": 10}))
