@@ -14,8 +14,11 @@ percentage).  A family that reproduces none reports its closest miss: a statemen
 about the lattice searched, not a proof that no real weights do (the search is
 numerical; only the check of its answer is exact).
 
->>> LIGHTNING["published"]["player"]
-Fraction(9876, 10000)
+>>> from analyzer import Shoe
+>>> from analyzer.reports.overlay import pattern_ways
+>>> r = inverse(pattern_ways(Shoe.standard(8)), {"player": LIGHTNING["published"]["player"]}, {3: 1})
+>>> r.reproduces, f"{float(r.results['player'].rtp):.4%}"
+(True, '98.7600%')
 """
 
 from __future__ import annotations
