@@ -207,3 +207,44 @@ def test_no_searched_lightning_overlay_reproduces_all_three_published_rtps(eight
         assert not r.reproduces
         assert r.deviation > Fraction(5, 10 ** 5)
         assert r.results["banker"].rtp > Fraction(98595, 100000)
+
+
+# --- the command ---------------------------------------------------------------------------
+
+def test_the_command_gives_the_exact_rtps(cli):
+    import json
+    code, out, _ = cli("overlay", "--decks", "1", "--lightning-cards", "2", "--multipliers", "2=1/2,8=50%",
+                       "--format", "json")
+    assert code == 0
+    doc = json.loads(out)
+    overlay = Overlay.of(k=2, multipliers={2: "1/2", 8: "1/2"})
+    ways = pattern_ways(Shoe.standard(1))
+    assert [b["rtp"] for b in doc["bets"]] == [
+        str(price(ways, LIGHTNING_BETS[b], overlay).rtp) for b in ("player", "banker", "tie")]
+    assert doc["overlay"]["fee"] == "1/5" and doc["deals"] == falling(52, 6)
+
+
+def test_the_inverse_command_reports_each_family(cli):
+    code, out, _ = cli("overlay", "--inverse", "--match", "player,tie", "--format", "csv")
+    assert code == 0
+    rows = {line.split(",")[0]: line.split(",")[1] for line in out.splitlines()[1:]}
+    assert rows == {"k=1": "no", "k=2": "yes", "k=3": "yes", "k=4": "yes", "k=5": "yes", "k uniform 1-5": "no"}
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--multipliers", "2=0.5,3=0.4"], "multipliers: the probabilities sum to 9/10 (0.9), not 1"),
+    (["--multipliers", "2=1", "--fee", "100%"], "--fee must be a fraction in [0, 1)"),
+    (["--multipliers", "2=1", "--fee-mode", "later"], "fee mode: 'later' is not one of stake, total"),
+    (["--multipliers", "2=1", "--lightning-cards", "1=0.5,1=0.5"], "--lightning-cards: 1 is given twice"),
+    (["--multipliers", "2=x"], "--multipliers: 'x' is not a number"),
+    (["--multipliers", "2=1", "--bet", "dragon"], "--bet: unknown bet 'dragon'"),
+    (["--multipliers", "2=1", "--shoe", "A=32,9=32"], "the shoe must be suited"),
+    ([], "give --multipliers"),
+    (["--inverse", "--decks", "6"], "--inverse reproduces Lightning's published RTPs: 8 decks"),
+    (["--multipliers", "2=1", "--match", "tie"], "--match names the published RTPs"),
+])
+def test_bad_input_is_one_line_and_exit_2(cli, argv, message):
+    code, out, err = cli("overlay", *argv)
+    assert code == 2 and out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("baccarat: error: ") and message in lines[0], err
