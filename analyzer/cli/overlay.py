@@ -139,9 +139,9 @@ def cmd_overlay(args) -> int:
         if shoe != shoe.standard(8) or rules_text is not None:
             raise UsageError("--inverse reproduces Lightning's published RTPs: 8 decks, Punto Banco rules")
         published = {b: LIGHTNING["published"][b] for b in _bets(args.match, "--match")}
-        results = lightning_inverse(pattern_ways(shoe, rules), published=published)
-        fmt = {"md": docs.inverse_markdown, "csv": docs.inverse_csv, "json": docs.inverse_json}[args.format]
-        write_output(fmt(results, published, LIGHTNING["sources"]), args.output)
+        found = lightning_inverse(pattern_ways(shoe, rules), published=published)
+        inverse_doc = {"md": docs.inverse_markdown, "csv": docs.inverse_csv, "json": docs.inverse_json}[args.format]
+        write_output(inverse_doc(found, published, LIGHTNING["sources"]), args.output)
         return 0
     if args.multipliers is None:
         raise UsageError("give --multipliers X=P,... (Lightning publishes none; --inverse searches them)")

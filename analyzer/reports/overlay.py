@@ -48,6 +48,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, lru_cache
 from math import comb, prod
+from typing import Any
 
 import numpy as np
 
@@ -76,7 +77,7 @@ def falling(n: int, r: int) -> int:
     return prod(range(n - r + 1, n + 1)) if r <= n else 0
 
 
-def _distribution(d: dict, what: str, lo: Fraction | None = None) -> tuple[tuple[object, Fraction], ...]:
+def _distribution(d: dict, what: str, lo: Fraction | None = None) -> tuple[tuple[Any, Fraction], ...]:
     out = []
     for key, p in d.items():
         p = Fraction(p)
@@ -89,7 +90,7 @@ def _distribution(d: dict, what: str, lo: Fraction | None = None) -> tuple[tuple
     total = sum(p for _, p in out)
     if total != 1:
         raise OverlayError(f"{what}: the probabilities sum to {total} ({float(total):.6g}), not 1")
-    return tuple(sorted(out, key=lambda kp: Fraction(kp[0])))  # type: ignore[arg-type]
+    return tuple(sorted(out, key=lambda kp: Fraction(kp[0])))
 
 
 @dataclass(frozen=True)
@@ -132,7 +133,7 @@ class Overlay:
             raise OverlayError(f"multipliers per: {per!r} is not one of {', '.join(PER)}")
         if cap is not None and Fraction(cap) < 1:
             raise OverlayError(f"cap: {cap} is below 1")
-        return cls(ks, tuple((Fraction(x), p) for x, p in mult), fee, fee_mode, per,  # type: ignore[arg-type]
+        return cls(ks, tuple((Fraction(x), p) for x, p in mult), fee, fee_mode, per,
                    None if cap is None else Fraction(cap))
 
     def expected_multiplier(self, pattern: tuple[int, ...]) -> Fraction:
@@ -152,12 +153,13 @@ def _expected(cards, multipliers, per, cap, pattern) -> Fraction:
     states: dict[tuple[int, Fraction], Fraction] = {(0, Fraction(1)): Fraction(1)}
     for m in pattern:
         power = 1 if per == "identity" else m
-        nxt: Counter = Counter()
+        nxt: dict[tuple[int, Fraction], Fraction] = {}
         for (t, p), w in states.items():
-            nxt[(t, p)] += w
+            nxt[(t, p)] = nxt.get((t, p), Fraction(0)) + w
             for x, q in multipliers:
-                nxt[(t + 1, p * x ** power)] += w * q
-        states = dict(nxt)
+                key = (t + 1, p * x ** power)
+                nxt[key] = nxt.get(key, Fraction(0)) + w * q
+        states = nxt
     total = Fraction(0)
     for k, pk in cards:
         if k > DECK:

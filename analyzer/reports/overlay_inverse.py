@@ -27,6 +27,7 @@ import itertools
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
+from typing import Any
 
 import numpy as np
 
@@ -46,7 +47,7 @@ from .overlay import DECK, LIGHTNING_BETS, Overlay, OverlayBet, OverlayResult, p
 #: not the 98.76% every other source gives, and is reported beside it).  Neither the
 #: distribution of the number of Lightning cards nor the multipliers' weights is
 #: published: hence the inverse.
-LIGHTNING = {
+LIGHTNING: dict[str, Any] = {
     "name": "Lightning Baccarat (Evolution)",
     "decks": 8,
     "multiplier_values": (2, 3, 4, 5, 8),
@@ -112,9 +113,11 @@ def _float_rtps(ways, bets: dict[str, OverlayBet], ks: dict[int, Fraction], valu
             for m in pattern:
                 for t in range(j, 0, -1):
                     e[t] = e[t] + e[t - 1] * mu[:, 1 if per == "identity" else m]
-            cache[pattern] = sum(float(pk) * sum(comb(DECK - j, k - t) / comb(DECK, k) * e[t]
-                                                 for t in range(min(j, k) + 1))
-                                 for k, pk in ks.items())
+            value = np.zeros(len(weights))
+            for k, pk in ks.items():
+                for t in range(min(j, k) + 1):
+                    value = value + float(pk) * comb(DECK - j, k - t) / comb(DECK, k) * e[t]
+            cache[pattern] = value
         return cache[pattern]
 
     out = {}
