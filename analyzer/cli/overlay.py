@@ -76,31 +76,60 @@ def distribution_value(option: str, text: str, whole_keys: bool) -> dict:
 
 def register(sub) -> None:
     from .rules import add_rules_options
-    p = sub.add_parser("overlay", help="exact RTP under a multiplier overlay (Lightning Baccarat); the inverse",
-                       description=DESCRIPTION)
+
+    p = sub.add_parser(
+        "overlay",
+        help="exact RTP under a multiplier overlay (Lightning Baccarat); the inverse",
+        description=DESCRIPTION,
+    )
     add_shoe_options(p)
     add_rules_options(p)
     g = p.add_argument_group("overlay")
-    g.add_argument("--bet", default="player,banker,tie", metavar="BETS",
-                   help="player, banker, tie, comma separated (default all three)")
-    g.add_argument("--lightning-cards", default="3", metavar="K|K=P,...",
-                   help="marked identities per coup: a number (default 3) or a distribution '1=0.2,2=0.8'")
-    g.add_argument("--multipliers", metavar="X=P,...",
-                   help="the multiplier distribution, e.g. '2=0.5,3=0.25,4=0.125,5=0.0625,8=0.0625' "
-                        "(probabilities summing to 1; needed unless --inverse)")
-    g.add_argument("--fee", default="20%", metavar="F",
-                   help="the fee, a fraction in [0, 1) (default 20%%)")
-    g.add_argument("--fee-mode", default="stake", metavar="stake|total",
-                   help="stake: the fee is F times the stake, paid on top (default, Lightning); "
-                        "total: the fee is F of the total outlay")
-    g.add_argument("--per", default="card", metavar="card|identity",
-                   help="card: each dealt copy of a marked identity multiplies (default); identity: once")
+    g.add_argument(
+        "--bet",
+        default="player,banker,tie",
+        metavar="BETS",
+        help="player, banker, tie, comma separated (default all three)",
+    )
+    g.add_argument(
+        "--lightning-cards",
+        default="3",
+        metavar="K|K=P,...",
+        help="marked identities per coup: a number (default 3) or a distribution '1=0.2,2=0.8'",
+    )
+    g.add_argument(
+        "--multipliers",
+        metavar="X=P,...",
+        help="the multiplier distribution, e.g. '2=0.5,3=0.25,4=0.125,5=0.0625,8=0.0625' "
+        "(probabilities summing to 1; needed unless --inverse)",
+    )
+    g.add_argument("--fee", default="20%", metavar="F", help="the fee, a fraction in [0, 1) (default 20%%)")
+    g.add_argument(
+        "--fee-mode",
+        default="stake",
+        metavar="stake|total",
+        help="stake: the fee is F times the stake, paid on top (default, Lightning); "
+        "total: the fee is F of the total outlay",
+    )
+    g.add_argument(
+        "--per",
+        default="card",
+        metavar="card|identity",
+        help="card: each dealt copy of a marked identity multiplies (default); identity: once",
+    )
     g.add_argument("--cap", metavar="N", help="the largest multiplier product paid (default none)")
-    g.add_argument("--inverse", action="store_true",
-                   help="search the weights over x2 x3 x4 x5 x8 that reproduce Lightning's published RTPs "
-                        "(k = 1..5, or uniform on 1..5)")
-    g.add_argument("--match", default="player,banker,tie", metavar="BETS",
-                   help="with --inverse: the published RTPs to reproduce (default player,banker,tie)")
+    g.add_argument(
+        "--inverse",
+        action="store_true",
+        help="search the weights over x2 x3 x4 x5 x8 that reproduce Lightning's published RTPs "
+        "(k = 1..5, or uniform on 1..5)",
+    )
+    g.add_argument(
+        "--match",
+        default="player,banker,tie",
+        metavar="BETS",
+        help="with --inverse: the published RTPs to reproduce (default player,banker,tie)",
+    )
     add_output_options(p)
     p.set_defaults(func=cmd_overlay)
 
@@ -128,12 +157,15 @@ def cmd_overlay(args) -> int:
         raise UsageError("overlay: --player-option best depends on the shoe; give draw or stand")
     rules, _ = rules_from_args(args, shoe)
     if not shoe.suited:
-        raise UsageError("overlay: the overlay reads card identities: the shoe must be suited "
-                         "(a --shoe of cards such as 'As=8,...', and --remove of cards with suits)")
+        raise UsageError(
+            "overlay: the overlay reads card identities: the shoe must be suited "
+            "(a --shoe of cards such as 'As=8,...', and --remove of cards with suits)"
+        )
     fee = fraction_value("--fee", args.fee, -1, 1, "a fraction in [0, 1) such as 20%")
     rules_text = None if rules.is_default else rules.describe()
     if args.inverse:
         from ..reports.overlay_inverse import LIGHTNING, lightning_inverse
+
         if args.multipliers is not None:
             raise UsageError("--inverse searches the multipliers' weights: give no --multipliers")
         if shoe != shoe.standard(8) or rules_text is not None:
@@ -146,10 +178,14 @@ def cmd_overlay(args) -> int:
     if args.multipliers is None:
         raise UsageError("give --multipliers X=P,... (Lightning publishes none; --inverse searches them)")
     try:
-        overlay = Overlay.of(k=distribution_value("--lightning-cards", args.lightning_cards, True),
-                             multipliers=distribution_value("--multipliers", args.multipliers, False),
-                             fee=fee, fee_mode=args.fee_mode.strip().lower(), per=args.per.strip().lower(),
-                             cap=None if args.cap is None else _number("--cap", args.cap))
+        overlay = Overlay.of(
+            k=distribution_value("--lightning-cards", args.lightning_cards, True),
+            multipliers=distribution_value("--multipliers", args.multipliers, False),
+            fee=fee,
+            fee_mode=args.fee_mode.strip().lower(),
+            per=args.per.strip().lower(),
+            cap=None if args.cap is None else _number("--cap", args.cap),
+        )
     except OverlayError as e:
         raise UsageError(str(e)) from None
     ways = pattern_ways(shoe, rules)

@@ -117,8 +117,9 @@ class Overlay:
     cap: Fraction | None = None
 
     @classmethod
-    def of(cls, k, multipliers: dict, fee=Fraction(1, 5), fee_mode: str = "stake", per: str = "card",
-           cap=None) -> Overlay:
+    def of(
+        cls, k, multipliers: dict, fee=Fraction(1, 5), fee_mode: str = "stake", per: str = "card", cap=None
+    ) -> Overlay:
         ks = _distribution(k if isinstance(k, dict) else {k: 1}, "lightning cards")
         for n, _ in ks:
             if not isinstance(n, int) or not 0 <= n <= DECK:
@@ -133,8 +134,9 @@ class Overlay:
             raise OverlayError(f"multipliers per: {per!r} is not one of {', '.join(PER)}")
         if cap is not None and Fraction(cap) < 1:
             raise OverlayError(f"cap: {cap} is below 1")
-        return cls(ks, tuple((Fraction(x), p) for x, p in mult), fee, fee_mode, per,
-                   None if cap is None else Fraction(cap))
+        return cls(
+            ks, tuple((Fraction(x), p) for x, p in mult), fee, fee_mode, per, None if cap is None else Fraction(cap)
+        )
 
     def expected_multiplier(self, pattern: tuple[int, ...]) -> Fraction:
         """``E[min(M, cap)]`` for a winning hand of identity multiplicities ``pattern``.
@@ -157,7 +159,7 @@ def _expected(cards, multipliers, per, cap, pattern) -> Fraction:
         for (t, p), w in states.items():
             nxt[(t, p)] = nxt.get((t, p), Fraction(0)) + w
             for x, q in multipliers:
-                key = (t + 1, p * x ** power)
+                key = (t + 1, p * x**power)
                 nxt[key] = nxt.get(key, Fraction(0)) + w * q
         states = nxt
     total = Fraction(0)
@@ -201,7 +203,7 @@ def _set_partitions(items: int):
         return
     for part in _set_partitions(items - 1):
         for i in range(len(part)):
-            yield part[:i] + [part[i] + [items - 1]] + part[i + 1:]
+            yield part[:i] + [part[i] + [items - 1]] + part[i + 1 :]
         yield part + [[items - 1]]
 
 

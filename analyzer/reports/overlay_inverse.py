@@ -54,13 +54,14 @@ LIGHTNING: dict[str, Any] = {
     "fee": Fraction(1, 5),
     "fee_mode": "stake",
     "bets": LIGHTNING_BETS,
-    "published": {"player": Fraction(9876, 10000), "banker": Fraction(9859, 10000),
-                  "tie": Fraction(9451, 10000)},
+    "published": {"player": Fraction(9876, 10000), "banker": Fraction(9859, 10000), "tie": Fraction(9451, 10000)},
     "published_other": {"player": Fraction(9867, 10000)},
-    "sources": ("https://www.ltccasino.com/cryptocasino/lightning-baccarat/",
-                "http://expert.boomcasino.com/en/lightning-baccarat/",
-                "https://reallivedealer.ag/baccarat/2020/07/15/working-on-the-multipliers-with-lightning-baccarat/",
-                "https://www.livedealer.org/forums/showthread.php?8871-Lightning-Baccarat/page2"),
+    "sources": (
+        "https://www.ltccasino.com/cryptocasino/lightning-baccarat/",
+        "http://expert.boomcasino.com/en/lightning-baccarat/",
+        "https://reallivedealer.ag/baccarat/2020/07/15/working-on-the-multipliers-with-lightning-baccarat/",
+        "https://www.livedealer.org/forums/showthread.php?8871-Lightning-Baccarat/page2",
+    ),
 }
 
 #: The families the inverse tries for Lightning: k fixed 1-5, or uniform on 1-5.
@@ -99,10 +100,18 @@ def _lattice(parts: int, step: int) -> np.ndarray:
     return np.column_stack([a, step - a.sum(axis=1)])
 
 
-def _float_rtps(ways, bets: dict[str, OverlayBet], ks: dict[int, Fraction], values: np.ndarray,
-                weights: np.ndarray, fee: float, fee_mode: str, per: str) -> dict[str, np.ndarray]:
+def _float_rtps(
+    ways,
+    bets: dict[str, OverlayBet],
+    ks: dict[int, Fraction],
+    values: np.ndarray,
+    weights: np.ndarray,
+    fee: float,
+    fee_mode: str,
+    per: str,
+) -> dict[str, np.ndarray]:
     """Each bet's RTP for each row of ``weights`` (probabilities over ``values``), in floats."""
-    mu = np.stack([weights @ values ** m for m in range(7)], axis=1)
+    mu = np.stack([weights @ values**m for m in range(7)], axis=1)
     deals = float(sum(sum(d.values()) for d in ways.values()))
     cache: dict[tuple[int, ...], np.ndarray] = {}
 
@@ -131,10 +140,20 @@ def _float_rtps(ways, bets: dict[str, OverlayBet], ks: dict[int, Fraction], valu
     return out
 
 
-def inverse(ways, published: dict[str, Fraction], ks: dict[int, Fraction], values=(2, 3, 4, 5, 8),
-            bets: dict[str, OverlayBet] = LIGHTNING_BETS, fee=Fraction(1, 5), fee_mode: str = "stake",
-            per: str = "card", step: int = 40, starts: int = 20, digits: int = 2,
-            family: str = "") -> InverseResult:
+def inverse(
+    ways,
+    published: dict[str, Fraction],
+    ks: dict[int, Fraction],
+    values=(2, 3, 4, 5, 8),
+    bets: dict[str, OverlayBet] = LIGHTNING_BETS,
+    fee=Fraction(1, 5),
+    fee_mode: str = "stake",
+    per: str = "card",
+    step: int = 40,
+    starts: int = 20,
+    digits: int = 2,
+    family: str = "",
+) -> InverseResult:
     """The weights over ``values`` closest to ``published`` (bet -> RTP) in the largest
     deviation: the best point of a lattice of step ``1/step`` refined on finer lattices
     around it, and the ``starts`` best lattice points refined by Gauss-Newton steps
@@ -145,7 +164,7 @@ def inverse(ways, published: dict[str, Fraction], ks: dict[int, Fraction], value
     target = np.array([float(published[n]) for n in names])
     chosen = {n: bets[n] for n in names}
 
-    def f(weights: np.ndarray) -> np.ndarray:       # rows of weights -> (rows, bets) RTPs
+    def f(weights: np.ndarray) -> np.ndarray:  # rows of weights -> (rows, bets) RTPs
         r = _float_rtps(ways, chosen, ks, vals, weights, float(fee), fee_mode, per)
         return np.column_stack([r[n] for n in names])
 
@@ -174,7 +193,7 @@ def inverse(ways, published: dict[str, Fraction], ks: dict[int, Fraction], value
             moves[np.arange(free), np.arange(free)] = h
             moves[:, -1] = -h
             rows = f(np.vstack([x, x + moves]))
-            jac = (rows[1:] - rows[0]).T / h            # (bets, free)
+            jac = (rows[1:] - rows[0]).T / h  # (bets, free)
             delta = np.linalg.lstsq(jac, target - rows[0], rcond=None)[0]
             x = np.clip(x + np.append(delta, -delta.sum()), 0, None)
             x = x / x.sum()
@@ -183,21 +202,36 @@ def inverse(ways, published: dict[str, Fraction], ks: dict[int, Fraction], value
                 best, best_dev = x.copy(), d
             if d < 1e-10:
                 break
-    scaled = [round(float(w) * 10 ** 6) for w in best[:-1]]
-    scaled.append(10 ** 6 - sum(scaled))
-    if scaled[-1] < 0:                                  # rounding pushed the last weight below 0
+    scaled = [round(float(w) * 10**6) for w in best[:-1]]
+    scaled.append(10**6 - sum(scaled))
+    if scaled[-1] < 0:  # rounding pushed the last weight below 0
         scaled[int(np.argmax(scaled))] += scaled[-1]
         scaled[-1] = 0
-    weights = [Fraction(w, 10 ** 6) for w in scaled]
+    weights = [Fraction(w, 10**6) for w in scaled]
     overlay = Overlay.of(k=dict(ks), multipliers=dict(zip(values, weights)), fee=fee, fee_mode=fee_mode, per=per)
     results = {n: price(ways, bets[n], overlay) for n in bets}
     return InverseResult(family, overlay, results, dict(published), digits)
 
 
-def lightning_inverse(ways, step: int = 40, families: dict[str, dict[int, Fraction]] | None = None,
-                      published: dict[str, Fraction] | None = None) -> list[InverseResult]:
+def lightning_inverse(
+    ways,
+    step: int = 40,
+    families: dict[str, dict[int, Fraction]] | None = None,
+    published: dict[str, Fraction] | None = None,
+) -> list[InverseResult]:
     """:func:`inverse` of :data:`LIGHTNING` for each of ``families`` (default
     :data:`LIGHTNING_FAMILIES`)."""
-    return [inverse(ways, published or LIGHTNING["published"], ks, LIGHTNING["multiplier_values"],
-                    LIGHTNING["bets"], LIGHTNING["fee"], LIGHTNING["fee_mode"], step=step, family=name)
-            for name, ks in (families or LIGHTNING_FAMILIES).items()]
+    return [
+        inverse(
+            ways,
+            published or LIGHTNING["published"],
+            ks,
+            LIGHTNING["multiplier_values"],
+            LIGHTNING["bets"],
+            LIGHTNING["fee"],
+            LIGHTNING["fee_mode"],
+            step=step,
+            family=name,
+        )
+        for name, ks in (families or LIGHTNING_FAMILIES).items()
+    ]

@@ -28,11 +28,15 @@ def describe(o: Overlay) -> str:
     """
     ks = ", ".join(f"{k} {p}" for k, p in o.cards) if len(o.cards) > 1 else str(o.cards[0][0])
     mult = ", ".join(f"x{_num(x)} {p}" for x, p in o.multipliers)
-    fee = (f"fee {percent(o.fee, 0)} of the stake, paid on top" if o.fee_mode == "stake"
-           else f"fee {percent(o.fee, 0)} of the total outlay")
+    fee = (
+        f"fee {percent(o.fee, 0)} of the stake, paid on top"
+        if o.fee_mode == "stake"
+        else f"fee {percent(o.fee, 0)} of the total outlay"
+    )
     cap = "" if o.cap is None else f"; product capped at {_num(o.cap)}"
     return (f"k = {ks} lightning cards of 52; multipliers {mult} (per {o.per}){cap}; {fee}").replace(
-        "fee 0% of the stake, paid on top", "no fee")
+        "fee 0% of the stake, paid on top", "no fee"
+    )
 
 
 def _num(x: Fraction) -> str:
@@ -42,19 +46,30 @@ def _num(x: Fraction) -> str:
 def _row(r: OverlayResult) -> list[str]:
     b = r.bet
     base = b.pays + b.offset
-    return [b.name, f"{_num(base)}:1", f"M x {_num(b.pays)} {'-' if b.offset < 0 else '+'} {_num(abs(b.offset))}",
-            decimal(Fraction(r.wins, r.deals), 7), decimal(r.returned, 7), percent(r.rtp, 4), percent(r.edge, 4)]
+    return [
+        b.name,
+        f"{_num(base)}:1",
+        f"M x {_num(b.pays)} {'-' if b.offset < 0 else '+'} {_num(abs(b.offset))}",
+        decimal(Fraction(r.wins, r.deals), 7),
+        decimal(r.returned, 7),
+        percent(r.rtp, 4),
+        percent(r.edge, 4),
+    ]
 
 
 def overlay_markdown(results: list[OverlayResult], o: Overlay, shoe: str, rules: str | None = None) -> str:
     lines = [f"# Multiplier overlay: {shoe}", "", describe(o), ""]
     if rules:
         lines += [f"Rules: {rules}", ""]
-    lines += [md_table([_row(r) for r in results], HEADERS), "",
-              f"Exact over {results[0].deals:,} ordered six-card deals and every overlay draw "
-              "(the marked identities and their multipliers), not simulated.  A winning bet returns "
-              "the stake plus its win pays; Player and Banker are returned on a tie; the RTP is "
-              "per unit paid, stake and fee.", ""]
+    lines += [
+        md_table([_row(r) for r in results], HEADERS),
+        "",
+        f"Exact over {results[0].deals:,} ordered six-card deals and every overlay draw "
+        "(the marked identities and their multipliers), not simulated.  A winning bet returns "
+        "the stake plus its win pays; Player and Banker are returned on a tie; the RTP is "
+        "per unit paid, stake and fee.",
+        "",
+    ]
     lines += ["| bet | RTP (exact) |", "|-----|-------------|"]
     lines += [f"| {r.bet.name} | {exact(r.rtp)} |" for r in results]
     return "\n".join(lines) + "\n"
@@ -65,16 +80,33 @@ def overlay_csv(results: list[OverlayResult], o: Overlay, shoe: str, rules: str 
 
 
 def overlay_json(results: list[OverlayResult], o: Overlay, shoe: str, rules: str | None = None) -> str:
-    doc = {"shoe": shoe, "overlay": {
-        "lightning_cards": {str(k): exact(p) for k, p in o.cards},
-        "multipliers": {_num(x): exact(p) for x, p in o.multipliers},
-        "per": o.per, "fee": exact(o.fee), "fee_mode": o.fee_mode,
-        "cap": None if o.cap is None else exact(o.cap), "text": describe(o)},
+    doc = {
+        "shoe": shoe,
+        "overlay": {
+            "lightning_cards": {str(k): exact(p) for k, p in o.cards},
+            "multipliers": {_num(x): exact(p) for x, p in o.multipliers},
+            "per": o.per,
+            "fee": exact(o.fee),
+            "fee_mode": o.fee_mode,
+            "cap": None if o.cap is None else exact(o.cap),
+            "text": describe(o),
+        },
         "deals": results[0].deals,
-        "bets": [{"bet": r.bet.name, "pays": exact(r.bet.pays), "offset": exact(r.bet.offset),
-                  "push_on_tie": r.bet.push_on_tie, "wins": r.wins, "pushes": r.pushes,
-                  "returned": exact(r.returned), "rtp": exact(r.rtp), "rtp_decimal": float(r.rtp)}
-                 for r in results]}
+        "bets": [
+            {
+                "bet": r.bet.name,
+                "pays": exact(r.bet.pays),
+                "offset": exact(r.bet.offset),
+                "push_on_tie": r.bet.push_on_tie,
+                "wins": r.wins,
+                "pushes": r.pushes,
+                "returned": exact(r.returned),
+                "rtp": exact(r.rtp),
+                "rtp_decimal": float(r.rtp),
+            }
+            for r in results
+        ],
+    }
     if rules:
         doc["rules"] = rules
     return json_text(doc)
@@ -85,8 +117,13 @@ INVERSE_HEADERS = ["family", "reproduces", "largest miss", "weights x2 x3 x4 x5 
 
 def _inverse_row(r: InverseResult) -> list[str]:
     weights = " ".join(decimal(p, 6) for _, p in _full(r))
-    return [r.family, "yes" if r.reproduces else "no", percent(r.deviation, 4), weights,
-            *(percent(r.results[b].rtp, 4) for b in ("player", "banker", "tie"))]
+    return [
+        r.family,
+        "yes" if r.reproduces else "no",
+        percent(r.deviation, 4),
+        weights,
+        *(percent(r.results[b].rtp, 4) for b in ("player", "banker", "tie")),
+    ]
 
 
 def _full(r: InverseResult):
@@ -96,12 +133,19 @@ def _full(r: InverseResult):
 
 def inverse_markdown(results: list[InverseResult], published: dict[str, Fraction], sources) -> str:
     pub = ", ".join(f"{b} {percent(p, 2)}" for b, p in published.items())
-    lines = ["# Lightning Baccarat: overlays that reproduce the published RTPs", "",
-             f"Published: {pub} (8 decks, fee 20% of the stake on top).  Families: the number of "
-             "Lightning cards k (fixed, or uniform on 1-5), multipliers x2 x3 x4 x5 x8 with unknown "
-             "weights.  'reproduces': every exact RTP of the weights shown rounds to the published "
-             "figure; otherwise the closest weights found (a numerical search; its answer priced exactly).",
-             "", md_table([_inverse_row(r) for r in results], INVERSE_HEADERS), "", "Sources:", ""]
+    lines = [
+        "# Lightning Baccarat: overlays that reproduce the published RTPs",
+        "",
+        f"Published: {pub} (8 decks, fee 20% of the stake on top).  Families: the number of "
+        "Lightning cards k (fixed, or uniform on 1-5), multipliers x2 x3 x4 x5 x8 with unknown "
+        "weights.  'reproduces': every exact RTP of the weights shown rounds to the published "
+        "figure; otherwise the closest weights found (a numerical search; its answer priced exactly).",
+        "",
+        md_table([_inverse_row(r) for r in results], INVERSE_HEADERS),
+        "",
+        "Sources:",
+        "",
+    ]
     lines += [f"- {s}" for s in sources]
     return "\n".join(lines) + "\n"
 
@@ -111,9 +155,20 @@ def inverse_csv(results: list[InverseResult], published, sources) -> str:
 
 
 def inverse_json(results: list[InverseResult], published, sources) -> str:
-    return json_text({
-        "published": {b: exact(p) for b, p in published.items()}, "sources": list(sources),
-        "families": [{"family": r.family, "reproduces": r.reproduces, "largest_miss": exact(r.deviation),
-                      "weights": {str(x): exact(p) for x, p in _full(r)},
-                      "rtp": {b: exact(x.rtp) for b, x in r.results.items()},
-                      "rtp_decimal": {b: float(x.rtp) for b, x in r.results.items()}} for r in results]})
+    return json_text(
+        {
+            "published": {b: exact(p) for b, p in published.items()},
+            "sources": list(sources),
+            "families": [
+                {
+                    "family": r.family,
+                    "reproduces": r.reproduces,
+                    "largest_miss": exact(r.deviation),
+                    "weights": {str(x): exact(p) for x, p in _full(r)},
+                    "rtp": {b: exact(x.rtp) for b, x in r.results.items()},
+                    "rtp_decimal": {b: float(x.rtp) for b, x in r.results.items()},
+                }
+                for r in results
+            ],
+        }
+    )
