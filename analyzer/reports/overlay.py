@@ -189,10 +189,14 @@ class OverlayBet:
 #: Evolution's Lightning Baccarat main bets: Player M:1, Banker (M - 0.05):1, Tie 5M:1
 #: (the game help as quoted on livedealer.org: "Banker 1-512:1, 95% of your Banker bet is
 #: returned if the Banker wins", a Tie "5:1 ... multiplied by 4 = 20").
+#: The pairs pay 9:1 times the product of the pair's two cards' multipliers (the same
+#: thread: "Player Pair & Banker Pair side bet payouts of 9:1 ... up to a max of 576:1").
 LIGHTNING_BETS = {
     "player": OverlayBet("player", "player", Fraction(1), Fraction(0), True),
     "banker": OverlayBet("banker", "banker", Fraction(1), Fraction(-1, 20), True),
     "tie": OverlayBet("tie", "tie", Fraction(5)),
+    "player_pair": OverlayBet("player_pair", "player_pair", Fraction(9)),
+    "banker_pair": OverlayBet("banker_pair", "banker_pair", Fraction(9)),
 }
 
 
@@ -275,11 +279,13 @@ WINNER_NAMES = ("player", "banker", "tie")
 
 def pattern_ways(shoe: Shoe, rules: Rules = PUNTO_BANCO) -> dict[str, dict[tuple[int, ...], int]]:
     """Winner -> (multiplicity pattern of the winning hand's identities -> ordered six-card
-    deals of ``shoe``); the winning hand of a tie is all the cards dealt.  The ways of all
-    winners sum to ``falling(shoe.cards, 6)``.
+    deals of ``shoe``); the winning hand of a tie is all the cards dealt.  The ways of the
+    three winners sum to ``falling(shoe.cards, 6)``.  Also ``player_pair`` and
+    ``banker_pair``: the deals whose hand's first two cards are of one rank, by the
+    pattern of those two cards.
 
     >>> w = pattern_ways(Shoe.standard(1))
-    >>> sorted(w["player"])[:3], sum(sum(d.values()) for d in w.values()) == falling(52, 6)
+    >>> sorted(w["player"])[:3], sum(sum(w[x].values()) for x in WINNER_NAMES) == falling(52, 6)
     ([(1, 1), (1, 1, 1)], True)
     """
     if not shoe.suited:
@@ -304,7 +310,16 @@ def pattern_ways(shoe: Shoe, rules: Rules = PUNTO_BANCO) -> dict[str, dict[tuple
         for p, x in patterns.items():
             if x:
                 out[WINNER_NAMES[winner]][p] += x
-    return {name: dict(c) for name, c in out.items()}
+    # a pair: the hand's first two cards (dealing positions 1 and 3, or 2 and 4) of one rank,
+    # one identity twice or two identities of the rank, whatever the coup
+    same = sum(falling(c, 2) for c in counts)
+    ranks = [counts[4 * r : 4 * r + 4] for r in range(13)]
+    apart = sum(a * b for q in ranks for i, a in enumerate(q) for j, b in enumerate(q) if i != j)
+    rest = falling(total - 2, 4)
+    pairs = {p: x * rest for p, x in (((2,), same), ((1, 1), apart)) if x}
+    result = {name: dict(c) for name, c in out.items()}
+    result["player_pair"] = result["banker_pair"] = pairs
+    return result
 
 
 def _merge(left: dict, right: dict) -> dict:
@@ -335,7 +350,7 @@ class OverlayResult:
 
 def price(ways: dict[str, dict[tuple[int, ...], int]], bet: OverlayBet, overlay: Overlay) -> OverlayResult:
     """The exact result of ``bet`` under ``overlay`` from :func:`pattern_ways`' counts."""
-    deals = sum(sum(d.values()) for d in ways.values())
+    deals = sum(sum(ways[w].values()) for w in WINNER_NAMES)
     won = ways[bet.outcome]
     wins = sum(won.values())
     pushes = sum(ways["tie"].values()) if bet.push_on_tie and bet.outcome != "tie" else 0

@@ -56,7 +56,11 @@ LIGHTNING: dict[str, Any] = {
     "bets": LIGHTNING_BETS,
     "published": {"player": Fraction(9876, 10000), "banker": Fraction(9859, 10000), "tie": Fraction(9451, 10000)},
     "published_other": {"player": Fraction(9867, 10000)},
+    # livecasinodata.com/games/lightning-baccarat/how-to-play (a page with other errors:
+    # it gives the Banker 1:1 and 98.76%): the pairs' RTP, 94.95%
+    "published_pairs": {"player_pair": Fraction(9495, 10000), "banker_pair": Fraction(9495, 10000)},
     "sources": (
+        "https://livecasinodata.com/games/lightning-baccarat/how-to-play",
         "https://www.ltccasino.com/cryptocasino/lightning-baccarat/",
         "http://expert.boomcasino.com/en/lightning-baccarat/",
         "https://reallivedealer.ag/baccarat/2020/07/15/working-on-the-multipliers-with-lightning-baccarat/",
@@ -112,7 +116,7 @@ def _float_rtps(
 ) -> dict[str, np.ndarray]:
     """Each bet's RTP for each row of ``weights`` (probabilities over ``values``), in floats."""
     mu = np.stack([weights @ values**m for m in range(7)], axis=1)
-    deals = float(sum(sum(d.values()) for d in ways.values()))
+    deals = float(sum(sum(ways[w].values()) for w in ("player", "banker", "tie")))
     cache: dict[tuple[int, ...], np.ndarray] = {}
 
     def expected(pattern):

@@ -112,7 +112,7 @@ def overlay_json(results: list[OverlayResult], o: Overlay, shoe: str, rules: str
     return json_text(doc)
 
 
-INVERSE_HEADERS = ["family", "reproduces", "largest miss", "weights x2 x3 x4 x5 x8", "player", "banker", "tie"]
+INVERSE_HEADERS = ["family", "reproduces", "largest miss", "weights x2 x3 x4 x5 x8", "player", "banker", "tie", "pairs"]
 
 
 def _inverse_row(r: InverseResult) -> list[str]:
@@ -122,7 +122,7 @@ def _inverse_row(r: InverseResult) -> list[str]:
         "yes" if r.reproduces else "no",
         percent(r.deviation, 4),
         weights,
-        *(percent(r.results[b].rtp, 4) for b in ("player", "banker", "tie")),
+        *(percent(r.results[b].rtp, 4) for b in ("player", "banker", "tie", "player_pair")),
     ]
 
 
