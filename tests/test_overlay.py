@@ -271,6 +271,7 @@ def test_the_inverse_command_reports_each_family(cli):
         (["--multipliers", "2=1", "--shoe", "A=32,9=32"], "the shoe must be suited"),
         ([], "give --multipliers"),
         (["--inverse", "--decks", "6"], "--inverse reproduces Lightning's published RTPs: 8 decks"),
+        (["--multipliers", "2=1", "--rules", "gold"], "lets the Player choose: give --player-option draw or stand"),
         (["--multipliers", "2=1", "--match", "tie"], "--match names the published RTPs"),
     ],
 )
@@ -300,3 +301,13 @@ def test_pair_counts_are_the_pairs_of_the_shoe():
     assert Fraction(sum(ways["player_pair"].values()), deals) == Fraction(52 * 8 * 7 + 13 * 12 * 64, 416 * 415)
     assert ways["player_pair"] == ways["banker_pair"]
     assert round(float(Fraction(sum(ways["player_pair"].values()), deals)), 4) == 0.0747
+
+
+def test_other_rules_and_a_depleted_shoe_agree_with_the_engine():
+    from analyzer import load_rules
+
+    rules = load_rules("gold").with_player_option("stand")
+    shoe = Shoe.standard(2).remove("7s 7s 9h Kd")
+    ways, a = pattern_ways(shoe, rules), analyze(shoe, rules=rules)
+    for name in ("player", "banker", "tie"):
+        assert sum(ways[name].values()) == a.ways(name), name

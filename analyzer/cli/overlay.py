@@ -158,6 +158,8 @@ def cmd_overlay(args) -> int:
     if getattr(args, "player_option", None) == "best":
         raise UsageError("overlay: --player-option best depends on the shoe; give draw or stand")
     rules, _ = rules_from_args(args, shoe)
+    if rules.player_option:
+        raise UsageError(f"overlay: rule set {rules.name!r} lets the Player choose: give --player-option draw or stand")
     if not shoe.suited:
         raise UsageError(
             "overlay: the overlay reads card identities: the shoe must be suited "
