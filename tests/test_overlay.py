@@ -311,3 +311,12 @@ def test_other_rules_and_a_depleted_shoe_agree_with_the_engine():
     ways, a = pattern_ways(shoe, rules), analyze(shoe, rules=rules)
     for name in ("player", "banker", "tie"):
         assert sum(ways[name].values()) == a.ways(name), name
+
+
+def test_the_per_identity_reading_reproduces_no_lightning_family(eight_decks):
+    # A repeated identity multiplying once: the closest overlay misses the published
+    # Player, Banker and Tie by more than 1% (k = 5 and k uniform on 1-5 shown).
+    families = {"k=5": {5: Fraction(1)}, "k uniform 1-5": {k: Fraction(1, 5) for k in range(1, 6)}}
+    for name, ks in families.items():
+        r = inverse(eight_decks, LIGHTNING["published"], ks, per="identity", family=name)
+        assert not r.reproduces and r.deviation > Fraction(1, 100), name
