@@ -15,7 +15,7 @@ from analyzer.cli import build_parser
 from analyzer.core.rules import PUNTO_BANCO
 
 PLAYING = ("odds", "decks", "distributions", "eor", "payouts", "midcoup", "simulate", "verify", "check",
-           "study", "parsheet", "bankroll", "programs", "runs", "report", "design", "export")
+           "study", "parsheet", "bankroll", "programs", "runs", "report", "design", "export", "overlay")
 
 
 @pytest.fixture

@@ -11,7 +11,9 @@ figures: award frequencies, largest wins, win to drop of a bet mix), :mod:`.desi
 and :mod:`.design_tables` (pay tables to a target edge, a bet's weighted lookup
 table, and their documents), :mod:`.bankroll`, :mod:`.sessions` and
 :mod:`.bankroll_bounded` (betting sessions: exact, long flat trips, certified bounds),
-:mod:`.programs` (rolling chips, loss rebates, tails, exits), :mod:`.charts`
+:mod:`.programs` (rolling chips, loss rebates, tails, exits), :mod:`.overlay`,
+:mod:`.overlay_inverse` and :mod:`.overlay_tables` (multiplier overlays: Lightning Baccarat),
+:mod:`.charts`
 (matplotlib, optional) and :mod:`.writer` (``reports/``).
 
 May import: :mod:`analyzer.core`, :mod:`analyzer.io`, :mod:`analyzer.bets`.

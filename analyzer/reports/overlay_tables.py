@@ -1,0 +1,174 @@
+"""The documents of ``baccarat overlay``: a multiplier overlay's exact RTP per bet, and the
+inverse's closest overlays per family, as Markdown, CSV or JSON.
+
+>>> from analyzer import Shoe
+>>> from analyzer.reports.overlay import LIGHTNING_BETS, Overlay, pattern_ways, price
+>>> o = Overlay.of(k=3, multipliers={2: 1})
+>>> rows = [price(pattern_ways(Shoe.standard(1)), b, o) for b in LIGHTNING_BETS.values()]
+>>> print(overlay_csv(rows, o, "1 deck").splitlines()[1][:40])
+player,1:1,M x 1 + 0,0.4467604,1.0513803
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ..io.tables import csv_text, decimal, exact, json_text, md_table, percent
+from .overlay import Overlay, OverlayResult
+from .overlay_inverse import InverseResult
+
+HEADERS = ["bet", "pays", "win pays", "P(win)", "return per stake", "RTP", "house edge"]
+
+
+def describe(o: Overlay) -> str:
+    """One line: the overlay as stated.
+
+    >>> describe(Overlay.of(k=2, multipliers={2: "1/2", 8: "1/2"}))
+    'k = 2 lightning cards of 52; multipliers x2 1/2, x8 1/2 (per card); fee 20% of the stake, paid on top'
+    """
+    ks = ", ".join(f"{k} {p}" for k, p in o.cards) if len(o.cards) > 1 else str(o.cards[0][0])
+    mult = ", ".join(f"x{_num(x)} {p}" for x, p in o.multipliers)
+    fee = (
+        f"fee {percent(o.fee, 0)} of the stake, paid on top"
+        if o.fee_mode == "stake"
+        else f"fee {percent(o.fee, 0)} of the total outlay"
+    )
+    cap = "" if o.cap is None else f"; product capped at {_num(o.cap)}"
+    return (f"k = {ks} lightning cards of 52; multipliers {mult} (per {o.per}){cap}; {fee}").replace(
+        "fee 0% of the stake, paid on top", "no fee"
+    )
+
+
+def _num(x: Fraction) -> str:
+    return str(x.numerator) if x.denominator == 1 else f"{float(x):g}"
+
+
+def _row(r: OverlayResult) -> list[str]:
+    b = r.bet
+    base = b.pays + b.offset
+    return [
+        b.name,
+        f"{_num(base)}:1",
+        f"M x {_num(b.pays)} {'-' if b.offset < 0 else '+'} {_num(abs(b.offset))}",
+        decimal(Fraction(r.wins, r.deals), 7),
+        decimal(r.returned, 7),
+        percent(r.rtp, 4),
+        percent(r.edge, 4),
+    ]
+
+
+def overlay_markdown(results: list[OverlayResult], o: Overlay, shoe: str, rules: str | None = None) -> str:
+    lines = [f"# Multiplier overlay: {shoe}", "", describe(o), ""]
+    if rules:
+        lines += [f"Rules: {rules}", ""]
+    lines += [
+        md_table([_row(r) for r in results], HEADERS),
+        "",
+        f"Exact over {results[0].deals:,} ordered six-card deals and every overlay draw "
+        "(the marked identities and their multipliers), not simulated.  A winning bet returns "
+        "the stake plus its win pays; Player and Banker are returned on a tie; the RTP is "
+        "per unit paid, stake and fee.",
+        "",
+    ]
+    lines += ["| bet | RTP (exact) |", "|-----|-------------|"]
+    lines += [f"| {r.bet.name} | {exact(r.rtp)} |" for r in results]
+    return "\n".join(lines) + "\n"
+
+
+def overlay_csv(results: list[OverlayResult], o: Overlay, shoe: str, rules: str | None = None) -> str:
+    return csv_text([_row(r) + [exact(r.rtp)] for r in results], HEADERS + ["RTP exact"])
+
+
+def overlay_json(results: list[OverlayResult], o: Overlay, shoe: str, rules: str | None = None) -> str:
+    doc = {
+        "shoe": shoe,
+        "overlay": {
+            "lightning_cards": {str(k): exact(p) for k, p in o.cards},
+            "multipliers": {_num(x): exact(p) for x, p in o.multipliers},
+            "per": o.per,
+            "fee": exact(o.fee),
+            "fee_mode": o.fee_mode,
+            "cap": None if o.cap is None else exact(o.cap),
+            "text": describe(o),
+        },
+        "deals": results[0].deals,
+        "bets": [
+            {
+                "bet": r.bet.name,
+                "pays": exact(r.bet.pays),
+                "offset": exact(r.bet.offset),
+                "push_on_tie": r.bet.push_on_tie,
+                "wins": r.wins,
+                "pushes": r.pushes,
+                "returned": exact(r.returned),
+                "rtp": exact(r.rtp),
+                "rtp_decimal": float(r.rtp),
+            }
+            for r in results
+        ],
+    }
+    if rules:
+        doc["rules"] = rules
+    return json_text(doc)
+
+
+INVERSE_HEADERS = ["family", "reproduces", "largest miss", "weights x2 x3 x4 x5 x8", "player", "banker", "tie", "pairs"]
+
+
+def _inverse_row(r: InverseResult) -> list[str]:
+    weights = " ".join(decimal(p, 6) for _, p in _full(r))
+    return [
+        r.family,
+        "yes" if r.reproduces else "no",
+        percent(r.deviation, 4),
+        weights,
+        *(percent(r.results[b].rtp, 4) for b in ("player", "banker", "tie", "player_pair")),
+    ]
+
+
+def _full(r: InverseResult):
+    have = dict(r.overlay.multipliers)
+    return [(x, have.get(Fraction(x), Fraction(0))) for x in (2, 3, 4, 5, 8)]
+
+
+def inverse_markdown(results: list[InverseResult], published: dict[str, Fraction], sources) -> str:
+    pub = ", ".join(f"{b} {percent(p, 2)}" for b, p in published.items())
+    lines = [
+        "# Lightning Baccarat: overlays that reproduce the published RTPs",
+        "",
+        f"Published: {pub} (8 decks, fee 20% of the stake on top).  Families: the number of "
+        "Lightning cards k (fixed, or uniform on 1-5), multipliers x2 x3 x4 x5 x8 with unknown "
+        "weights.  'reproduces': every exact RTP of the weights shown rounds to the published "
+        "figure; otherwise the closest weights found (a numerical search; its answer priced exactly).",
+        "",
+        md_table([_inverse_row(r) for r in results], INVERSE_HEADERS),
+        "",
+        "Sources:",
+        "",
+    ]
+    lines += [f"- {s}" for s in sources]
+    return "\n".join(lines) + "\n"
+
+
+def inverse_csv(results: list[InverseResult], published, sources) -> str:
+    return csv_text([_inverse_row(r) for r in results], INVERSE_HEADERS)
+
+
+def inverse_json(results: list[InverseResult], published, sources) -> str:
+    return json_text(
+        {
+            "published": {b: exact(p) for b, p in published.items()},
+            "sources": list(sources),
+            "families": [
+                {
+                    "family": r.family,
+                    "reproduces": r.reproduces,
+                    "largest_miss": exact(r.deviation),
+                    "weights": {str(x): exact(p) for x, p in _full(r)},
+                    "rtp": {b: exact(x.rtp) for b, x in r.results.items()},
+                    "rtp_decimal": {b: float(x.rtp) for b, x in r.results.items()},
+                }
+                for r in results
+            ],
+        }
+    )
