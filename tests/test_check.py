@@ -171,6 +171,7 @@ def _rates(reports, level):
     return per_test
 
 
+@pytest.mark.slow  # 7 s; test_false_alarm_rate_off_the_top_tallies is the default run's false-alarm check
 def test_false_alarm_rate_shoe_aware():
     # 80 independent correct logs of about 1,600 coups: the family-wise alarm rate must not exceed
     # alpha beyond sampling error, and each test's p-values must be uniform (checked at 0.1).

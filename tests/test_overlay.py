@@ -90,7 +90,8 @@ def brute_winner(code: int) -> str:
 # per-identity differ, and with the ten-valued ranks that share a point value.
 SHOES = [
     (0, 24, 24, 4, 5, 36, 37, 48),  # As 7s 7s 2s 2h Ts Th Ks
-    (5, 5, 5, 30, 12, 13, 44, 45, 33),  # 2h x3 8d 4s 4h Js Jh 9h
+    # 9 cards: 2-3 s a case (every deal and draw), with the slow tests, which .ci/run runs
+    pytest.param((5, 5, 5, 30, 12, 13, 44, 45, 33), marks=pytest.mark.slow),  # 2h x3 8d 4s 4h Js Jh 9h
 ]
 
 
@@ -252,6 +253,7 @@ def test_the_command_gives_the_exact_rtps(cli):
     assert doc["overlay"]["fee"] == "1/5" and doc["deals"] == falling(52, 6)
 
 
+@pytest.mark.slow  # the inverse searches every family (4 s); the inverse's own tests run by default
 def test_the_inverse_command_reports_each_family(cli):
     code, out, _ = cli("overlay", "--inverse", "--match", "player,tie", "--format", "csv")
     assert code == 0

@@ -102,7 +102,7 @@ def convolution(terms, n):
     return [int(c) for c in poly]
 
 
-@pytest.mark.parametrize("bet,n", [("banker", 150), ("player", 400), ("tie", 300)])
+@pytest.mark.parametrize("bet,n", [pytest.param("banker", 150, marks=pytest.mark.slow), ("player", 400), ("tie", 300)])
 def test_long_trip_against_integer_convolution(bet, n):
     r = analyze(Shoe.standard(8), [bet]).bet(bet)
     p = trip_plan(r, n)

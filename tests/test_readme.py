@@ -132,6 +132,8 @@ SLOW = {
     "--bet lucky_nines --edge 8%:9%",         # a designer search to its node budget: 3 s
     "--hands 10000 --stake 100",              # a 10,000-hand trip, exact: 3 s
     "--hands 2000 --rebate 12.5",             # a 2,000-hand trip with its chart: 2.3 s
+    "--hands 1000 --stake 2",                 # a 1,000-hand trip of a two-bet mix: 2.3 s
+    "overlay --inverse",                      # the inverse over every Lightning family: 6-7 s
 }
 
 

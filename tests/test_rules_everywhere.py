@@ -49,7 +49,11 @@ SMALL = {
 }
 
 
-@pytest.mark.parametrize("case", list(SMALL))
+#: cases of more than a few seconds, with the slow tests (.ci/run runs them)
+SLOW_CASES = {"midcoup gold"}      # 4.4 s; test_midcoup.py::test_gold_table_cli prints Gold's table by default
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, marks=pytest.mark.slow) if c in SLOW_CASES else c for c in SMALL])
 def test_default_output_is_byte_identical(cli, default_file, case):
     code, base, _ = cli(*SMALL[case])
     assert code == 0 and base
