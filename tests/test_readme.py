@@ -1,6 +1,7 @@
 """The manual (the README and the pages of ``docs/``) documents what the code offers, and
 every example of it runs as shown."""
 
+import contextlib
 import doctest
 import io
 import os
@@ -201,7 +202,29 @@ def producers(ex):
     return found
 
 
+#: What makes a command need a shell (pipes, redirection, variables, globs, several commands).
+SHELL_SYNTAX = re.compile(r"[|&;<>()$`*?~\n]|^\w+=")
+
+
 def run_shell(command, cwd):
+    """Run a command of the manual in ``cwd``: a plain ``baccarat ARGS`` in this process
+    (:func:`helpers.baccarat`, as the ``cli`` fixture does: a process start costs about
+    0.3 s of CPU, and the manual has a hundred of them), anything else under bash, with
+    the package's ``baccarat`` first on the PATH.  ``tests/test_cli.py`` runs the command
+    as a real process."""
+    argv = shlex.split(command) if not SHELL_SYNTAX.search(command) else []
+    if argv and argv[0] == "baccarat" and "-" not in argv[1:]:
+        old = os.environ.get("COLUMNS")
+        os.environ["COLUMNS"] = "100"
+        try:
+            with contextlib.chdir(cwd):
+                r = baccarat(*argv[1:], stdin="")
+        finally:
+            if old is None:
+                del os.environ["COLUMNS"]
+            else:
+                os.environ["COLUMNS"] = old
+        return subprocess.CompletedProcess(argv, r.code, r.out, r.err)
     env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
                COLUMNS="100")
     return subprocess.run(["bash", "-c", command], cwd=cwd, env=env, capture_output=True, text=True,
