@@ -104,7 +104,12 @@ def test_every_candidate_split_gives_the_same_counts(bet_id, shoe_list):
             plan.ways(ext[:1] * 10)                        # 10 times the cards: beyond the bound
 
 
-@pytest.mark.parametrize("text", list(CARD_CASES))
+#: the card cases whose oracle takes seconds, with the slow tests (.ci/run runs them)
+SLOW_CARD_CASES = {"cards == 6 and not player_card3_face and banker_card3_face"}
+
+
+@pytest.mark.parametrize("text", [pytest.param(t, marks=pytest.mark.slow) if t in SLOW_CARD_CASES else t
+                                  for t in CARD_CASES])
 def test_batch_against_every_deal_of_a_small_shoe(small_tally, text):
     shoe, tally, deals = small_tally
     bet = parse_catalog(f'[[bet]]\nid = "x"\nevents = [{{ event = "e", when = "{text}", pays = 1 }}]\n', "t").bets["x"]

@@ -37,7 +37,7 @@ def _tab(text, **kw):
                            coup_table(), text, requires=[c.requires], symmetric=_symmetric([c]), **kw), c
 
 
-@pytest.mark.parametrize("text", ["player_pair", "banker_suited_pair or player_suited",
+@pytest.mark.parametrize("text", ["player_pair", pytest.param("banker_suited_pair or player_suited", marks=pytest.mark.slow),
                                   "winner == banker and banker_pair", "player_rank1 == K and banker_total == 7"])
 def test_agrees_with_the_first_two_card_engine(text):
     rng = np.random.default_rng(7)

@@ -347,6 +347,7 @@ def test_cli_bad_input(cli, args, message):
     assert message in err
 
 
+@pytest.mark.slow  # a 10,000-coup trip (2.3 s); test_cli_bankroll_long_flat_chart runs a long trip by default
 def test_cli_bankroll_long_flat(cli):
     code, out, err = cli("bankroll", "--bet", "player", "--bankroll", "20000", "--coups", "10000", "--quiet",
                          "--format", "json")

@@ -173,6 +173,7 @@ def test_play_coup_is_one_row_of_deal_under_punto_banco():
     assert play_coup([2, 4, 3, 2, 7, 2], None) == play_coup([2, 4, 3, 2, 7, 2], PUNTO_BANCO)
 
 
+@pytest.mark.slow  # 3 s; the Punto Banco twin above runs by default
 @settings(max_examples=2, deadline=None)
 @given(rules_document())
 def test_play_coup_is_one_row_of_deal_under_random_rules(document):
