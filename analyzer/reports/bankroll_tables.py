@@ -149,7 +149,9 @@ def bankroll_markdown(r: BankrollResult, bet: BetResult, analysis: Analysis, cha
     return "\n".join(out)
 
 
-def bankroll_dict(r: BankrollResult, bet: BetResult, analysis: Analysis) -> dict:
+def session_head(bet: BetResult, analysis: Analysis) -> dict[str, Any]:
+    """The keys every session document starts with: the bet (its events' pays and exact
+    probabilities), the shoe, and the rules when they are not Punto Banco's."""
     d: dict[str, Any] = {
         "bet": {
             "id": bet.bet.id,
@@ -162,6 +164,11 @@ def bankroll_dict(r: BankrollResult, bet: BetResult, analysis: Analysis) -> dict
     }
     if played_rules(analysis) is not None:
         d["rules"] = played_rules(analysis).describe()
+    return d
+
+
+def bankroll_dict(r: BankrollResult, bet: BetResult, analysis: Analysis) -> dict:
+    d = session_head(bet, analysis)
     d |= {
         "system": r.system,
         "bankroll": exact(r.bankroll),
@@ -294,18 +301,7 @@ def bounded_markdown(r, bet: BetResult, analysis: Analysis) -> str:
 
 
 def bounded_dict(r, bet: BetResult, analysis: Analysis) -> dict:
-    d: dict[str, Any] = {
-        "bet": {
-            "id": bet.bet.id,
-            "name": bet.bet.name,
-            "events": [
-                {"event": e.event, "pays": exact(e.pays), "probability": exact(e.probability)} for e in bet.events
-            ],
-        },
-        "shoe": shoe_json(analysis),
-    }
-    if played_rules(analysis) is not None:
-        d["rules"] = played_rules(analysis).describe()
+    d = session_head(bet, analysis)
     d |= {
         "system": r.system,
         "bankroll": exact(r.bankroll),

@@ -14,8 +14,8 @@ from typing import Any
 
 from ..core.results import Analysis, BetResult
 from ..io.tables import csv_text, decimal, exact, json_text, md_table, percent, to_float
-from .bankroll_tables import long_integers, money_text, played_rules, shown_exact
-from .odds_tables import pays_text, shoe_json
+from .bankroll_tables import long_integers, money_text, played_rules, session_head, shown_exact
+from .odds_tables import pays_text
 from .programs import Exits, Program, RollingChips
 
 CONVENTIONS = (
@@ -217,18 +217,7 @@ def programs_markdown(
 
 def programs_dict(pr: Program, c: RollingChips, bet: BetResult, analysis: Analysis, exits: Exits | None = None) -> dict:
     t = pr.trip
-    d: dict[str, Any] = {
-        "bet": {
-            "id": bet.bet.id,
-            "name": bet.bet.name,
-            "events": [
-                {"event": e.event, "pays": exact(e.pays), "probability": exact(e.probability)} for e in bet.events
-            ],
-        },
-        "shoe": shoe_json(analysis),
-    }
-    if played_rules(analysis) is not None:
-        d["rules"] = played_rules(analysis).describe()
+    d = session_head(bet, analysis)
     d |= {"hands": t.coups, "stake": exact(t.stake), "tick": exact(t.tick), "chips": c.chips}
     chips: dict[str, Any] = {}
     for key, _, v in _chip_rows(c, t.stake):
