@@ -104,7 +104,7 @@ def _start_local(workers: int):
                 threads_per_worker=1,
                 processes=True,
                 host="127.0.0.1",
-                dashboard_address=None,
+                dashboard_address=":0",  # a free port: 8787 may be taken (another cluster), and Dask warns
                 silence_logs=logging.ERROR,
             )
     finally:
