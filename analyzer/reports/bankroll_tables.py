@@ -96,7 +96,8 @@ def played_rules(analysis: Analysis):
     return None if rules is None or rules.is_default else rules
 
 
-def _parameters(r: BankrollResult, bet: BetResult, analysis: Analysis) -> list[list[str]]:
+def _session_rows(r, bet: BetResult, analysis: Analysis) -> list[list[str]]:
+    """The parameter rows every session's Markdown starts with (bet, shoe, rules, system, sizes)."""
     rules = played_rules(analysis)
     return (
         [["bet", f"{bet.bet.name} ({bet.bet.id})"], ["shoe", analysis.shoe.describe()]]
@@ -108,9 +109,26 @@ def _parameters(r: BankrollResult, bet: BetResult, analysis: Analysis) -> list[l
             ["table limit", money_text(r.limit)],
             ["coups", f"{r.coups:,}"],
             ["bankroll step (tick)", money_text(r.tick)],
-            ["states of the largest coup" if r.trip is None else "final bankrolls reachable", f"{r.states:,}"],
         ]
     )
+
+
+def _session_keys(r) -> dict[str, Any]:
+    """The keys of a session's JSON after :func:`session_head`: the system and its sizes."""
+    return {
+        "system": r.system,
+        "bankroll": exact(r.bankroll),
+        "unit": exact(r.unit),
+        "limit": None if r.limit is None else exact(r.limit),
+        "coups": r.coups,
+        "tick": exact(r.tick),
+    }
+
+
+def _parameters(r: BankrollResult, bet: BetResult, analysis: Analysis) -> list[list[str]]:
+    return _session_rows(r, bet, analysis) + [
+        ["states of the largest coup" if r.trip is None else "final bankrolls reachable", f"{r.states:,}"],
+    ]
 
 
 def bankroll_markdown(r: BankrollResult, bet: BetResult, analysis: Analysis, chart: str | None = None) -> str:
@@ -169,14 +187,7 @@ def session_head(bet: BetResult, analysis: Analysis) -> dict[str, Any]:
 
 def bankroll_dict(r: BankrollResult, bet: BetResult, analysis: Analysis) -> dict:
     d = session_head(bet, analysis)
-    d |= {
-        "system": r.system,
-        "bankroll": exact(r.bankroll),
-        "unit": exact(r.unit),
-        "limit": None if r.limit is None else exact(r.limit),
-        "coups": r.coups,
-        "tick": exact(r.tick),
-    }
+    d |= _session_keys(r)
     for key, _, v in _metrics(r):
         d[key] = exact(v)
         d[f"{key}_float"] = to_float(v)
@@ -246,22 +257,11 @@ def bounded_conventions() -> tuple[str, ...]:
 
 
 def _bounded_parameters(r, bet: BetResult, analysis: Analysis) -> list[list[str]]:
-    rules = played_rules(analysis)
-    return (
-        [["bet", f"{bet.bet.name} ({bet.bet.id})"], ["shoe", analysis.shoe.describe()]]
-        + ([] if rules is None else [["rules", rules.describe()]])
-        + [
-            ["system", r.system],
-            ["bankroll", money_text(r.bankroll)],
-            ["unit", money_text(r.unit)],
-            ["table limit", money_text(r.limit)],
-            ["coups", f"{r.coups:,}"],
-            ["bankroll step (tick)", money_text(r.tick)],
-            ["highest bankroll kept", money_text(r.ceiling)],
-            ["cells", f"{r.cells:,}"],
-            ["mass not kept (in every bound)", f"{r.dropped:.3g}"],
-        ]
-    )
+    return _session_rows(r, bet, analysis) + [
+        ["highest bankroll kept", money_text(r.ceiling)],
+        ["cells", f"{r.cells:,}"],
+        ["mass not kept (in every bound)", f"{r.dropped:.3g}"],
+    ]
 
 
 def bounded_markdown(r, bet: BetResult, analysis: Analysis) -> str:
@@ -302,13 +302,8 @@ def bounded_markdown(r, bet: BetResult, analysis: Analysis) -> str:
 
 def bounded_dict(r, bet: BetResult, analysis: Analysis) -> dict:
     d = session_head(bet, analysis)
+    d |= _session_keys(r)
     d |= {
-        "system": r.system,
-        "bankroll": exact(r.bankroll),
-        "unit": exact(r.unit),
-        "limit": None if r.limit is None else exact(r.limit),
-        "coups": r.coups,
-        "tick": exact(r.tick),
         "method": "floating point with certified bounds",
         "ceiling": exact(r.ceiling),
         "mass_not_kept": r.dropped,
