@@ -19,6 +19,7 @@ from .options import (
     catalog_from_args,
     check_outputs,
     converter,
+    png_file,
     progress_bar,
     shoe_from_args,
     whole,
@@ -75,7 +76,12 @@ def register(sub) -> None:
         help="beyond the exact budget, compute in floating point with a certified bound on every "
         "figure (up to about a minute)",
     )
-    p.add_argument("--chart", metavar="FILE.png", help="draw the final bankroll distribution (needs matplotlib)")
+    p.add_argument(
+        "--chart",
+        metavar="FILE.png",
+        type=converter(png_file),
+        help="draw the final bankroll distribution (needs matplotlib)",
+    )
     add_quiet_option(p)
     add_output_options(p)
     p.set_defaults(func=cmd_bankroll)
@@ -125,8 +131,6 @@ def cmd_bankroll(args) -> int:
 
     fmt = args.format
     check_outputs(args.output, args.chart)
-    if args.chart and not args.chart.lower().endswith(".png"):
-        raise UsageError(f"--chart must name a .png file, got {args.chart!r}")
     start, unit, limit, coups = args.bankroll, args.unit, args.limit, args.coups
     bet = catalog_from_args(args).bet(args.bet.strip())
     shoe = shoe_from_args(args)

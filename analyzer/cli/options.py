@@ -81,6 +81,17 @@ def converter(parse, name: str | None = None):
     return convert
 
 
+def png_file(text: str) -> str:
+    """``--chart FILE.png``: a path ending in ``.png`` (any case), the one format charts are drawn in.
+
+    >>> png_file("trip.PNG")
+    'trip.PNG'
+    """
+    if not text.lower().endswith(".png"):
+        raise UsageError(f"--chart must name a .png file, got {text!r}")
+    return text
+
+
 class Given(str):
     """An option's text as given (for the Reproduce lines that repeat it) and, as
     :attr:`value`, what it means."""

@@ -19,6 +19,7 @@ from .options import (
     catalog_from_args,
     check_outputs,
     converter,
+    png_file,
     shoe_from_args,
     whole,
     write_output,
@@ -150,7 +151,12 @@ def register(sub) -> None:
         help="refuse a trip whose exact work is estimated above this (default 5)",
     )
     add_rules_options(p)
-    p.add_argument("--chart", metavar="FILE.png", help="draw the net result's distribution (needs matplotlib)")
+    p.add_argument(
+        "--chart",
+        metavar="FILE.png",
+        type=converter(png_file),
+        help="draw the net result's distribution (needs matplotlib)",
+    )
     add_output_options(p)
     p.set_defaults(func=cmd_programs)
 
@@ -162,8 +168,6 @@ def cmd_programs(args) -> int:
     from ..reports.programs import best_exits, exits_seconds, plan_trip, program, rolling_chips, tiers_of
 
     check_outputs(args.output, args.chart)
-    if args.chart and not args.chart.lower().endswith(".png"):
-        raise UsageError(f"--chart must name a .png file, got {args.chart!r}")
     if args.threshold < 0:
         raise UsageError(f"--threshold must be 0 or more, got {args.threshold}")
     if args.tiers is not None and args.threshold != 0:

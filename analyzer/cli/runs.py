@@ -16,6 +16,7 @@ from .options import (
     add_shoe_options,
     check_outputs,
     converter,
+    png_file,
     progress_bar,
     shoe_from_args,
     whole,
@@ -127,7 +128,12 @@ def register(sub) -> None:
         type=converter(parse_burn),
         help="none (default), standard, or N cards burnt unseen",
     )
-    p.add_argument("--chart", metavar="FILE.png", help="draw the distribution of the longest run (needs matplotlib)")
+    p.add_argument(
+        "--chart",
+        metavar="FILE.png",
+        type=converter(png_file),
+        help="draw the distribution of the longest run (needs matplotlib)",
+    )
     add_quiet_option(p)
     add_output_options(p)
     p.set_defaults(func=cmd_runs)
@@ -140,8 +146,6 @@ def cmd_runs(args) -> int:
     from ..reports.runs import MAX_COUPS, CoupWays, check_question, estimate_seconds, runs
 
     check_outputs(args.output, args.chart)
-    if args.chart and not args.chart.lower().endswith(".png"):
-        raise UsageError(f"--chart must name a .png file, got {args.chart!r}")
     if args.coups is None and args.shoes is None:
         raise UsageError("give --coups N (the coups of a shoe, e.g. 80 for 8 decks) or --shoes N (deal shoes)")
     if args.shoes is None:
