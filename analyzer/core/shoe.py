@@ -62,6 +62,14 @@ def _slots(name: str) -> tuple[int, int | None]:
     return i, None if s is None else 4 * i + SUIT_INDEX[s]
 
 
+def _left(ranks, cards) -> Shoe:
+    """The shoe :meth:`Shoe.remove` leaves; a refusal says it is what the removal left."""
+    try:
+        return Shoe(ranks, cards)
+    except ShoeError as e:
+        raise ShoeError(f"after removing those cards: {e}") from None
+
+
 class Shoe:
     """A finite shoe of cards, counted per rank (and per suit when known)."""
 
@@ -194,10 +202,7 @@ class Shoe:
             # every name a suited card as this module writes it ("9h"): subtracted in C
             left = list(map(sub, self._cards, map(tally.get, CARD_NAMES, repeat(0))))
             if min(left) >= 0:
-                try:
-                    return Shoe(None, left)
-                except ShoeError as e:
-                    raise ShoeError(f"after removing those cards: {e}") from None
+                return _left(None, left)
         ranks = list(self._ranks)
         card_counts = list(self._cards) if self._cards is not None else None
         short = suitless = False
@@ -211,10 +216,7 @@ class Shoe:
                 card_counts[j] -= n
                 short |= card_counts[j] < 0
         if not short:
-            try:
-                return Shoe(ranks, None if suitless else card_counts)
-            except ShoeError as e:
-                raise ShoeError(f"after removing those cards: {e}") from None
+            return _left(ranks, None if suitless else card_counts)
         parsed = [parse_card(c) for c in names]
         ranks = list(self._ranks)
         card_counts = list(self._cards) if self._cards is not None else None
@@ -231,10 +233,7 @@ class Shoe:
                     if card_counts[j] == 0:
                         raise ShoeError(f"cannot remove {card_name(r, s)}: none left in the shoe")
                     card_counts[j] -= 1
-        try:
-            return Shoe(ranks, card_counts)
-        except ShoeError as e:
-            raise ShoeError(f"after removing those cards: {e}") from None
+        return _left(ranks, card_counts)
 
     # -- views --------------------------------------------------------------------
     @property
