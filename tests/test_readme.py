@@ -13,6 +13,7 @@ import tomllib
 from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
+from unittest import mock
 
 import pytest
 
@@ -214,16 +215,8 @@ def run_shell(command, cwd):
     as a real process."""
     argv = shlex.split(command) if not SHELL_SYNTAX.search(command) else []
     if argv and argv[0] == "baccarat" and "-" not in argv[1:]:
-        old = os.environ.get("COLUMNS")
-        os.environ["COLUMNS"] = "100"
-        try:
-            with contextlib.chdir(cwd):
-                r = baccarat(*argv[1:], stdin="")
-        finally:
-            if old is None:
-                del os.environ["COLUMNS"]
-            else:
-                os.environ["COLUMNS"] = old
+        with contextlib.chdir(cwd), mock.patch.dict(os.environ, COLUMNS="100"):
+            r = baccarat(*argv[1:], stdin="")
         return subprocess.CompletedProcess(argv, r.code, r.out, r.err)
     env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
                COLUMNS="100")
