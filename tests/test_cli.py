@@ -330,7 +330,7 @@ def test_subprocess_bad_input_exit_status(cli, tmp_path):
 #: Libraries that only some commands need: `baccarat odds` must not pay for them at start-up
 #: (sympy alone is 150 ms; a command module that imports its computation at registration
 #: made every command load it).
-HEAVY = ("sympy", "pandas", "matplotlib", "starlette", "uvicorn", "dask", "openpyxl", "scipy")
+HEAVY = ("sympy", "pandas", "matplotlib", "starlette", "uvicorn", "dask", "openpyxl", "scipy", "gmpy2")
 
 
 def test_odds_imports_none_of_the_libraries_other_commands_need(tmp_path):

@@ -15,11 +15,13 @@ from .bankroll import amount_of
 from .options import (
     UsageError,
     add_output_options,
+    add_quiet_option,
     add_shoe_options,
     catalog_from_args,
     check_outputs,
     converter,
     png_file,
+    progress_bar,
     shoe_from_args,
     whole,
     write_output,
@@ -145,10 +147,10 @@ def register(sub) -> None:
     )
     g.add_argument(
         "--budget",
-        default="5",
+        default="15",
         metavar="SECONDS",
         type=whole("--budget", 1, 600),
-        help="refuse a trip whose exact work is estimated above this (default 5)",
+        help="refuse a trip whose exact work is estimated above this (default 15)",
     )
     add_rules_options(p)
     p.add_argument(
@@ -158,6 +160,7 @@ def register(sub) -> None:
         help="draw the net result's distribution (needs matplotlib)",
     )
     add_output_options(p)
+    add_quiet_option(p)
     p.set_defaults(func=cmd_programs)
 
 
@@ -166,6 +169,7 @@ def cmd_programs(args) -> int:
     from ..reports import programs_tables as docs
     from ..reports.charts import available
     from ..reports.programs import best_exits, exits_seconds, plan_trip, program, rolling_chips, tiers_of
+    from ..reports.sessions import trip_size
 
     check_outputs(args.output, args.chart)
     if args.threshold < 0:
@@ -190,7 +194,8 @@ def cmd_programs(args) -> int:
     if args.exits is not None and exits_seconds(work, args.exits) > args.budget:
         best_exits(result_bet, args.exits, args.stake, rebate, float(args.budget))  # refuses, naming what fits
     chips = rolling_chips(result_bet, args.chips)
-    pr = program(result_bet, args.hands, args.stake, rebate, wins, plan=work)
+    with progress_bar(trip_size(work), "trip", args.quiet, unit="net") as bar:
+        pr = program(result_bet, args.hands, args.stake, rebate, wins, plan=work, progress=bar.update)
     exits = None if args.exits is None else best_exits(result_bet, args.exits, args.stake, rebate, float(args.budget))
     chart = None
     if args.chart:

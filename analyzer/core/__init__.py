@@ -12,9 +12,9 @@ blocks' residues beyond int64), the compilers of bets into tables:
 first two cards of each hand in closed form, a kind of its own),
 :mod:`.results` (exact results, each bet wrapped when first read) and :mod:`.solver` (a set
 of bets compiled once, then counted on any shoe), with :mod:`.errors` (the input
-errors).
+errors) and :mod:`.bigint` (GMP's big integers when gmpy2 is installed).
 
-May import: the standard library, numpy, threadpoolctl (one BLAS thread) and
+May import: the standard library, numpy, threadpoolctl (one BLAS thread), gmpy2 (big integers) and
 sympy (primes); nothing else of the package.
 Pure: it prints nothing, writes no file and formats nothing.
 """

@@ -31,6 +31,8 @@ from fractions import Fraction
 
 from tabulate import tabulate
 
+from ..core.bigint import digits
+
 # A float shows about 15 significant digits; beyond this magnitude (or for
 # values a float cannot hold) decimals are written from the exact value.
 _FLOAT_SAFE = 1e15
@@ -50,7 +52,8 @@ def int_text(n: int) -> str:
     """The decimal digits of ``n``, exactly as ``str(n)``, with no limit on their number and in
     less than quadratic time (Python 3.11's ``str`` is quadratic: 0.19 s for 135,000 digits).
 
-    Splits ``n`` in halves of bits recursively and joins them with the ``decimal`` module's
+    GMP's conversion when gmpy2 is installed (:func:`analyzer.core.bigint.digits`); else
+    splits ``n`` in halves of bits recursively and joins them with the ``decimal`` module's
     exact arithmetic (its multiplication is a number-theoretic transform; the context traps
     any inexact result), the method of CPython 3.12's own conversion.
 
@@ -65,6 +68,9 @@ def int_text(n: int) -> str:
         return "-" + int_text(-n)
     if n.bit_length() <= _STR_BITS:
         return str(n)
+    fast = digits(n)  # GMP's, when gmpy2 is installed
+    if fast is not None:
+        return fast
     import decimal
 
     ctx = decimal.Context(

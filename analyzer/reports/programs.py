@@ -237,9 +237,17 @@ def tiers_of(rate=None, threshold=0, tiers=None) -> tuple[Tier, ...]:
 
 
 def program(
-    bet, hands: int, stake=1, rebate: tuple[Tier, ...] | None = None, wins=(), plan: TripPlan | None = None
+    bet,
+    hands: int,
+    stake=1,
+    rebate: tuple[Tier, ...] | None = None,
+    wins=(),
+    plan: TripPlan | None = None,
+    progress=None,
 ) -> Program:
     """The exact trip of ``hands`` flat hands of ``stake``: the rebate's value and P(net >= X).
+
+    ``progress`` is the trip's (:func:`.sessions.flat_trip`).
 
     >>> even = [(Fraction(1, 2), 1), (Fraction(1, 2), -1)]
     >>> pr = program(even, 4, rebate=tiers_of(Fraction(1, 2)), wins=[2])
@@ -248,7 +256,7 @@ def program(
     """
     p = plan or plan_trip(bet, hands, stake)
     cuts = [] if rebate is None else [-t.threshold for t in rebate]
-    trip = flat_trip(p, hands, stake, cuts=cuts, tails=list(wins))
+    trip = flat_trip(p, hands, stake, cuts=cuts, tails=list(wins), progress=progress)
     reb = None
     if rebate is not None:
         # E[L; L >= T] = -E[net; net <= -T] and the rate of the highest tier reached
