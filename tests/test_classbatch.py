@@ -182,3 +182,18 @@ def test_a_table_beyond_the_plans_multisets_is_batched_in_int64_and_refused_in_f
     monkeypatch.setattr(ways, "CLASS_BATCH_MAX", t.coef.shape[1])      # at the limit: built
     assert table.ways_many(rows, backend="float64") == [product_path(tab, s) for s in shoes_]
     assert "class_batch" in table.built()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 40), st.integers(1, 8), st.integers(-70_000, 70_000), st.integers(1, 70_000),
+       st.integers(0, 2**32))
+def test_unique_rows_is_numpys_unique_of_rows(n, width, lo, spread, seed):
+    # unique_rows maps a small range of values by a table (no sort of every element) and
+    # a wide one by np.unique: both must be np.unique(rows, axis=0, return_inverse=True)
+    from analyzer.core.blocks import unique_rows
+
+    rows = np.random.default_rng(seed).integers(lo, lo + spread, size=(n, width))
+    rows[n // 2:] = rows[: n - n // 2]  # repeated rows
+    u, inv = unique_rows(rows)
+    eu, einv = np.unique(rows, axis=0, return_inverse=True)
+    assert u.tolist() == eu.tolist() and inv.tolist() == einv.ravel().tolist()

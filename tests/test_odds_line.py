@@ -54,3 +54,12 @@ def test_the_line_carries_known_cards_and_rules_as_the_document_does():
     a = Solver([CATALOG.bet("banker"), CATALOG.bet("dragon7")], known=known).solve(Shoe.standard(8))
     assert odds_line(a) == dumped(a)
     assert '"known":{"1":"9","5":"K"}' in odds_line(a)
+
+
+def test_the_line_of_a_bet_of_ev_zero_writes_its_house_edge_as_the_document_does():
+    # the line writes the house edge's float from the EV's text; at EV 0 the document's
+    # -s1/den is 0.0, not -0.0 (a push on every coup, and an even-money coin of equal halves)
+    push = Bet("push", "Push", "", (Event("natural", Fraction(0), Condition.parse("natural")),), Fraction(0))
+    a = Solver([push, CATALOG.bet("banker")]).solve(Shoe.standard(1))
+    assert odds_line(a) == dumped(a)
+    assert '"ev":"0/1","ev_float":0.0,"house_edge":"0/1","house_edge_float":0.0' in odds_line(a)

@@ -140,9 +140,18 @@ def unique_rows(rows: np.ndarray):
     >>> u.tolist(), inv.tolist()
     ([[0, 5], [3, -1]], [1, 0, 1])
     """
-    values, codes = np.unique(rows, return_inverse=True)
-    codes = codes.reshape(rows.shape)
-    base, width = len(values), rows.shape[1]
+    lo, hi = (int(rows.min()), int(rows.max())) if rows.size else (0, 0)
+    if rows.dtype.kind in "iu" and hi - lo < 1 << 16:
+        # the distinct values by a table of the range, not a sort of every element
+        present = np.zeros(hi - lo + 1, dtype=bool)
+        present[(rows - lo).ravel()] = True
+        codes = (np.cumsum(present) - 1)[rows - lo]
+        base = int(present.sum())
+    else:
+        values, codes = np.unique(rows, return_inverse=True)
+        codes = codes.reshape(rows.shape)
+        base = len(values)
+    width = rows.shape[1]
     if base**width >= 2**63:
         u, inv = np.unique(rows, axis=0, return_inverse=True)
         return u, inv.ravel()

@@ -561,6 +561,8 @@ class LineLayout:
         probability = probability or _probabilities(deals)
         out: list[str] = []
         add = out.append
+        hit_floats: dict[int, str] = {}  # bets share their hits (a bet's win is another's loss)
+        sqrt, isfinite = math.sqrt, math.isfinite
         for i, (head, start, stop, lcm, w1, w2, wins, heads) in enumerate(self.bets):
             ways = all_ways[start:stop]
             ways = (*ways, deals - sum(ways))
@@ -571,23 +573,40 @@ class LineLayout:
             # most the largest pay); the variance's may pass a float's range
             g = gcd(s1, den)
             ev_p, ev_q = s1 // g, den // g
-            ev_float = s1 / den
-            var_text, var_float = ratio(s2 * deals - s1 * s1, den * den)
-            if var_float is None:
-                return None  # std_dev would be beyond a float too
+            ev = repr(s1 / den)
+            vn, vd = s2 * deals - s1 * s1, den * den
+            try:
+                var_float = vn / vd
+            except OverflowError:
+                return None  # beyond a float: the document writes null (and std_dev too)
+            if not isfinite(var_float):
+                return None
+            gv = gcd(vn, vd)
             hits = sum(compress(ways, wins))
-            g = gcd(hits, deals)
-            add(("," if i else "") + head)
+            gh = gcd(hits, deals)
+            hit = hit_floats.get(hits)
+            if hit is None:
+                hit = hit_floats[hits] = repr(hits / deals)
             add(
-                f'{ev_p}/{ev_q}","ev_float":{ev_float!r},"house_edge":"{-ev_p}/{ev_q}",'
-                f'"house_edge_float":{-s1 / den!r},"variance":"{var_text}",'
-                f'"variance_float":{var_float!r},"std_dev_float":{math.sqrt(var_float)!r},'
-                f'"hit_frequency":"{hits // g}/{deals // g}","hit_frequency_float":{hits / deals!r},"events":['
+                f'{"," if i else ""}{head}{ev_p}/{ev_q}","ev_float":{ev},"house_edge":"{-ev_p}/{ev_q}",'
+                f'"house_edge_float":{_negated(ev)},"variance":"{vn // gv}/{vd // gv}",'
+                f'"variance_float":{var_float!r},"std_dev_float":{sqrt(var_float)!r},'
+                f'"hit_frequency":"{hits // gh}/{deals // gh}","hit_frequency_float":{hit},"events":['
             )
             for h, w in zip(heads, ways):
                 add(f'{h}{w},"probability":"{probability(w)}')
             add("]}")
         return "".join(out)
+
+
+def _negated(text: str) -> str:
+    """``repr(-x)`` from ``repr(x)`` of a float ``x`` that is not ``-0.0`` (``-(0 / d)`` is
+    ``0.0``: the house edge of a bet of EV 0, as ``-s1 / den`` computes it).
+
+    >>> [_negated(repr(x)) == repr(-s / 7) for x, s in ((3 / 7, 3), (-2 / 7, -2), (0 / 7, 0))]
+    [True, True, True]
+    """
+    return text[1:] if text[0] == "-" else text if text == "0.0" else "-" + text
 
 
 def _probabilities(deals: int):
