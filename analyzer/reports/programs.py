@@ -38,6 +38,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
+from ..core.bigint import fraction, kernel
 from ..core.errors import BaccaratError
 from ..core.frames import data_frame
 from .sessions import QUANTILES, FlatTrip, TripPlan, flat_trip, trip_plan
@@ -380,10 +381,11 @@ def best_exits(bet, hands: int, stake=1, tiers: tuple[Tier, ...] | None = None, 
         assert v.denominator == 1
         return v.numerator
 
-    G = np.array([stop_value(lo_b + i) for i in range(size)], dtype=object)
+    big = kernel()[0]  # GMP's integers: the numbers grow to n log2 D bits
+    G = np.array([big(stop_value(lo_b + i)) for i in range(size)], dtype=object)
     A = G.copy()  # after n hands: stop
     B = G.copy()  # playing every hand
-    H = np.zeros(size, dtype=object)  # expected hands still to play under the best rule, times D**(n-t)
+    H = np.full(size, big(0), dtype=object)  # expected hands still to play under the best rule, times D**(n-t)
     bands: list[tuple[int, Fraction | None, Fraction | None, bool]] = []
     for t in range(n - 1, -1, -1):
         a, z = t * worst - lo_b, t * best - lo_b + 1  # nets reachable after t hands
@@ -394,7 +396,7 @@ def best_exits(bet, hands: int, stake=1, tiers: tuple[Tier, ...] | None = None, 
             cont += A[a + s : z + s] * w
             full += B[a + s : z + s] * w
             hands_on += H[a + s : z + s] * w
-        scale = D ** (n - t)
+        scale = big(D) ** (n - t)
         stop = G[a:z] * scale
         go = cont > stop
         A[a:z] = np.where(go, cont, stop)
@@ -413,9 +415,9 @@ def best_exits(bet, hands: int, stake=1, tiers: tuple[Tier, ...] | None = None, 
         n,
         plan.stake,
         tiers,
-        Fraction(A[zero], total),
-        Fraction(B[zero], total),
-        Fraction(H[zero], D**n),
+        fraction(A[zero], total),
+        fraction(B[zero], total),
+        fraction(H[zero], D**n),
         tuple(reversed(bands)),
         seconds,
     )
