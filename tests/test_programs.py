@@ -619,3 +619,17 @@ def test_a_mix_of_bets_written_as_one_bet(tmp_path):
     check_against(trip, dist, [F(-3)], [F(1)])
     edge = lambda r: -sum(e.probability * e.pays for e in r.events)   # noqa: E731
     assert trip.mean == -n * (edge(banker) + edge(tie))
+
+
+def test_exact_figures_are_fractions_of_python_integers_whatever_computed_them():
+    # the long sessions compute with GMP's integers (gmpy2); what they return is Python's
+    from analyzer.reports.programs import best_exits
+
+    banker = analyze(Shoe.standard(8), ["banker"]).bet("banker")
+    trip = flat_trip(banker, 300, cuts=[-5])
+    session = bankroll_session(banker, 100, 1, 60)
+    exits = best_exits(banker, 20, tiers=tiers_of(F(1, 10)))
+    values = [v for _, p, m in trip.cut_figures for v in (p, m)] + [trip.ahead, exits.value, exits.full]
+    values += [session.ruin_probability, session.expected_coups, session.mean_final, session.ahead_probability]
+    assert all(type(v) is F and type(v.numerator) is int and type(v.denominator) is int for v in values)
+    assert all(type(m) is int for _, m in session.final_ticks)

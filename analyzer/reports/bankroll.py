@@ -39,6 +39,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
+from ..core.bigint import fraction, kernel
 from ..core.frames import data_frame
 from .bankroll_systems import SYSTEMS, BankrollError, System, make_system
 from .sessions import FlatTrip, SessionError, flat_trip
@@ -354,7 +355,7 @@ def _run(p: Plan, system: str, progress=None) -> BankrollResult:
     start, twice = p.start - base, 2 * p.start - base
     mass = np.zeros((p.rows, 2, top - base + 1), dtype=object)
     spare = np.zeros_like(mass)
-    mass[0, 0, start] = 1
+    mass[0, 0, start] = kernel()[0](1)  # GMP integers: the masses grow to coups x log2 D bits
     windows = {0: (start, start + 1)}
     ruined: list[tuple[int, int, int, int]] = []  # (coup, bankroll, flag, numerator over D**coup)
     alive_acc, states = 0, 0
@@ -417,7 +418,8 @@ def _summarise(p, system, mass, windows, base, ruined, alive_acc, states) -> Ban
             for i, m in enumerate(mass[s, :, w[0] : w[1]].sum(axis=0).tolist()):
                 if m:
                     final[base + w[0] + i] = final.get(base + w[0] + i, 0) + m
-    ticks = tuple(sorted(final.items()))
+    ticks = tuple(sorted((b, int(m)) for b, m in final.items()))  # Python's integers from here (GMP's above)
+    ruin, ruin_doubled, doubled, alive_acc = int(ruin), int(ruin_doubled), int(doubled), int(alive_acc)
     assert sum(m for _, m in ticks) == total
     quantiles, cum, k = [], 0, 0
     for b, m in ticks:
@@ -425,8 +427,8 @@ def _summarise(p, system, mass, windows, base, ruined, alive_acc, states) -> Ban
         while k < len(QUANTILES) and cum * QUANTILES[k].denominator >= QUANTILES[k].numerator * total:
             quantiles.append((QUANTILES[k], b * p.tick))
             k += 1
-    mean = Fraction(sum(b * m for b, m in ticks), total) * p.tick
-    ahead = Fraction(sum(m for b, m in ticks if b > p.start), total)
+    mean = fraction(sum(b * m for b, m in ticks) * p.tick.numerator, total * p.tick.denominator)
+    ahead = fraction(sum(m for b, m in ticks if b > p.start), total)
     return BankrollResult(
         system=system,
         bankroll=p.start * p.tick,
@@ -434,10 +436,10 @@ def _summarise(p, system, mass, windows, base, ruined, alive_acc, states) -> Ban
         limit=p.limit,
         coups=n,
         tick=p.tick,
-        ruin_probability=Fraction(ruin, total),
-        double_first_probability=Fraction(doubled, total),
-        undecided_probability=1 - Fraction(ruin - ruin_doubled + doubled, total),
-        expected_coups=Fraction(alive_acc, D ** (n - 1)),
+        ruin_probability=fraction(ruin, total),
+        double_first_probability=fraction(doubled, total),
+        undecided_probability=fraction(total - (ruin - ruin_doubled + doubled), total),
+        expected_coups=fraction(alive_acc, D ** (n - 1)),
         mean_final=mean,
         ahead_probability=ahead,
         final_quantiles=tuple(quantiles),
