@@ -60,7 +60,7 @@ raise's returned stake as a return and pass 100%).
 Fraction(19283843717413, 19524993263685)
 >>> r = price(counts, PEEK_BETS["player"], Reveal.uniform(2), PeekGame())   # 2 cards shown
 >>> f"{float(r.rtp_paid):.4%}", f"{float(r.rtp_initial):.4%}", f"{float(r.frequency(3)):.4%}"
-('98.1446%', '96.8955%', '40.3992%')
+('98.1446%', '96.8955%', '40.3923%')
 """
 
 from __future__ import annotations
