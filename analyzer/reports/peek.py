@@ -496,3 +496,97 @@ def inverse(counts: FourCardCounts, game: PeekGame = PeekGame(), family: Iterabl
         initial = all(reproduces(r.rtp_initial, PUBLISHED[r.bet.name]) for r in results)
         rows.append(InverseRow(reveal, results, paid, initial))
     return tuple(rows)
+
+
+CONVENTIONS = ("paid", "initial")
+
+
+def _rtp(result: PeekResult, convention: str) -> Fraction:
+    return result.rtp_paid if convention == "paid" else result.rtp_initial
+
+
+def miss(results: Iterable[PeekResult], convention: str) -> Fraction:
+    """How far the furthest bet's RTP is from rounding to its published figure (0: it does)."""
+    out = Fraction(0)
+    for r in results:
+        x, p = _rtp(r, convention), PUBLISHED[r.bet.name]
+        out = max(out, p - PUBLISHED_ROUNDING - x, x - p - PUBLISHED_ROUNDING)
+    return out
+
+
+def mixture(p: Iterable) -> Reveal:
+    """``k`` cards with probability ``p[k - 1]`` (k = 1 .. 4), then a uniform ``k``-subset."""
+    probs = [Fraction(q) for q in p]
+    if len(probs) != 4:
+        raise PeekError("a mixture gives P(k) for k = 1, 2, 3, 4")
+    dist: dict[tuple[int, ...], Fraction] = {}
+    for k, q in enumerate(probs, 1):
+        for s, ps in Reveal.uniform(k).subsets:
+            dist[s] = q * ps
+    text = ", ".join(f"P({k})={q}" for k, q in enumerate(probs, 1) if q)
+    return Reveal.of(dist, f"k mixed on 1-4 ({text}), then a uniform k-subset")
+
+
+@dataclass(frozen=True)
+class MixtureAnswer:
+    """The distributions of ``k`` over 1-4 (uniform ``k``-subsets) that reproduce the published
+    Player and Banker figures at once under ``convention``: the feasible set is a polytope
+    (both conditions are linear in ``P(k)``), given by its ``vertices`` (closed bounds);
+    ``example`` the vertices' centroid, priced exactly in ``results`` (``None`` when empty)."""
+
+    convention: str
+    vertices: tuple[tuple[Fraction, ...], ...]
+    example: tuple[Fraction, ...] | None
+    results: tuple[PeekResult, ...] | None
+
+    def range(self, k: int) -> tuple[Fraction, Fraction] | None:
+        """The least and the largest ``P(k)`` over the feasible set."""
+        if not self.vertices:
+            return None
+        return min(v[k - 1] for v in self.vertices), max(v[k - 1] for v in self.vertices)
+
+
+def _solve(rows: list[list[Fraction]], rhs: list[Fraction]) -> list[Fraction] | None:
+    """Gaussian elimination over Fractions; ``None`` when the system is singular."""
+    n = len(rows)
+    a = [row[:] + [b] for row, b in zip(rows, rhs)]
+    for col in range(n):
+        pivot = next((r for r in range(col, n) if a[r][col] != 0), None)
+        if pivot is None:
+            return None
+        a[col], a[pivot] = a[pivot], a[col]
+        for r in range(n):
+            if r != col and a[r][col] != 0:
+                f = a[r][col] / a[col][col]
+                a[r] = [x - f * y for x, y in zip(a[r], a[col])]
+    return [a[i][n] / a[i][i] for i in range(n)]
+
+
+def mixture_inverse(counts: FourCardCounts, convention: str, game: PeekGame = PeekGame()) -> MixtureAnswer:
+    """The mixtures over ``k`` that reproduce :data:`PUBLISHED`, exactly: every vertex of the
+    polytope ``{P(k) >= 0, sum 1, lo <= RTP <= hi for both bets}`` (``h . p <= 0`` rows, three
+    made active at a time with ``sum p = 1``)."""
+    if convention not in CONVENTIONS:
+        raise PeekError(f"convention {convention!r} is not one of {', '.join(CONVENTIONS)}")
+    per_k = {(k, b): price(counts, PEEK_BETS[b], Reveal.uniform(k), game) for k in range(1, 5) for b in PEEK_BETS}
+    rows: list[list[Fraction]] = [[Fraction(-1 if j == i else 0) for j in range(4)] for i in range(4)]
+    for b, pub in PUBLISHED.items():
+        lo, hi = pub - PUBLISHED_ROUNDING, pub + PUBLISHED_ROUNDING
+        r = [per_k[k, b] for k in range(1, 5)]
+        if convention == "paid":  # lo <= E[R] / E[paid] <= hi, E linear in p
+            rows.append([lo * (x.expected_stake + game.fee) - x.expected_return for x in r])
+            rows.append([x.expected_return - hi * (x.expected_stake + game.fee) for x in r])
+        else:  # lo <= 1 - E[loss] / (1 + f) <= hi
+            rows.append([x.expected_loss - (1 - lo) * (1 + game.fee) for x in r])
+            rows.append([(1 - hi) * (1 + game.fee) - x.expected_loss for x in r])
+    vertices = set()
+    for active in itertools.combinations(range(len(rows)), 3):
+        p = _solve([rows[i] for i in active] + [[Fraction(1)] * 4], [Fraction(0)] * 3 + [Fraction(1)])
+        if p is not None and all(sum(h * q for h, q in zip(row, p)) <= 0 for row in rows):
+            vertices.add(tuple(p))
+    ordered = tuple(sorted(vertices))
+    if not ordered:
+        return MixtureAnswer(convention, (), None, None)
+    example = tuple(sum(v[k] for v in ordered) / len(ordered) for k in range(4))
+    results = tuple(price(counts, PEEK_BETS[b], mixture(example), game) for b in ("player", "banker"))
+    return MixtureAnswer(convention, ordered, example, results)
