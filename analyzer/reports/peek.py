@@ -532,12 +532,14 @@ class MixtureAnswer:
     """The distributions of ``k`` over 1-4 (uniform ``k``-subsets) that reproduce the published
     Player and Banker figures at once under ``convention``: the feasible set is a polytope
     (both conditions are linear in ``P(k)``), given by its ``vertices`` (closed bounds);
-    ``example`` the vertices' centroid, priced exactly in ``results`` (``None`` when empty)."""
+    ``example`` the vertices' centroid, priced exactly in ``results`` (``None`` when empty),
+    and whether those exact RTPs round to the published figures (``reproduces``)."""
 
     convention: str
     vertices: tuple[tuple[Fraction, ...], ...]
     example: tuple[Fraction, ...] | None
     results: tuple[PeekResult, ...] | None
+    reproduces: bool = False
 
     def range(self, k: int) -> tuple[Fraction, Fraction] | None:
         """The least and the largest ``P(k)`` over the feasible set."""
@@ -589,4 +591,4 @@ def mixture_inverse(counts: FourCardCounts, convention: str, game: PeekGame = Pe
         return MixtureAnswer(convention, (), None, None)
     example = tuple(sum(v[k] for v in ordered) / len(ordered) for k in range(4))
     results = tuple(price(counts, PEEK_BETS[b], mixture(example), game) for b in ("player", "banker"))
-    return MixtureAnswer(convention, ordered, example, results)
+    return MixtureAnswer(convention, ordered, example, results, miss(results, convention) == 0)
