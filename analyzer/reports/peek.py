@@ -236,7 +236,7 @@ class PeekGame:
             raise PeekError(f"fee: {fee} is not a fraction of the stake in [0, 1)")
         raises = tuple(sorted(set(self.raises)))
         for x in raises:
-            if not isinstance(x, int) or isinstance(x, bool) or x < 1:
+            if type(x) is not int or x < 1:
                 raise PeekError(f"raises: {x!r} is not a whole multiple of the stake of at least 1")
         if 1 not in raises:
             raise PeekError("raises: 1 (continuing with the initial bet) must be one of the choices")
@@ -589,6 +589,6 @@ def mixture_inverse(counts: FourCardCounts, convention: str, game: PeekGame = Pe
     ordered = tuple(sorted(vertices))
     if not ordered:
         return MixtureAnswer(convention, (), None, None)
-    example = tuple(sum(v[k] for v in ordered) / len(ordered) for k in range(4))
+    example = tuple(sum((v[k] for v in ordered), Fraction(0)) / len(ordered) for k in range(4))
     results = tuple(price(counts, PEEK_BETS[b], mixture(example), game) for b in ("player", "banker"))
     return MixtureAnswer(convention, ordered, example, results, miss(results, convention) == 0)
