@@ -32,7 +32,7 @@ COMMAND_PAGES = {
     "bankroll": "bankroll.md", "programs": "programs.md", "study": "study.md", "runs": "runs.md",
     "simulate": "simcheck.md", "verify": "simcheck.md", "check": "simcheck.md",
     "serve": "serve.md", "design": "design.md", "export": "design.md",
-    "overlay": "overlay.md",
+    "overlay": "overlay.md", "peek": "peek.md",
 }
 #: Where the options that every command takes are documented, once.
 COMMON_OPTIONS_PAGE = "performance.md"     # --no-cache: the cache of compiled tables

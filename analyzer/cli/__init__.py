@@ -22,7 +22,7 @@ from ..core.solver import set_store
 from ..io.cache import ENV_DIR, ENV_OFF, TableCache, enabled
 from ..io.files import OutputError
 from ..io.interrupt import check_stop, clear_stop, request_stop
-from . import bankroll, design, odds, overlay, parsheet, programs, reports, rules, runs, serve, simcheck, study
+from . import bankroll, design, odds, overlay, parsheet, peek, programs, reports, rules, runs, serve, simcheck, study
 from .options import Parser
 
 
@@ -36,6 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     for group in (odds, reports, simcheck, study, parsheet, bankroll, programs, runs, rules, serve, design, overlay):
         group.register(sub)
+    peek.register(sub)
     for command in sub.choices.values():
         command.add_argument(
             "--no-cache",
