@@ -469,20 +469,24 @@ def test_the_golden_wealth_preset_is_the_games_overlay(cli):
     import json
 
     weights = ",".join(f"{x}={p}" for x, p in GOLDEN_WEIGHTS.items())
-    code, out, _ = cli("overlay", "--game", "golden_wealth", "--decks", "1", "--multipliers", weights, "--format", "json")
+    code, out, _ = cli(
+        "overlay", "--game", "golden_wealth", "--decks", "1", "--multipliers", weights, "--format", "json"
+    )
     assert code == 0
     doc = json.loads(out)
     assert doc["overlay"]["lightning_cards"] == {"5": "1/1"} and doc["overlay"]["fee"] == "1/5"
     ways = pattern_ways(Shoe.standard(1))
-    assert [b["rtp"] for b in doc["bets"]] == [str(price(ways, GOLDEN_WEALTH.bets[b], golden()).rtp) for b in GAMES["golden_wealth"].bets]
+    assert [b["rtp"] for b in doc["bets"]] == [
+        str(price(ways, GOLDEN_WEALTH.bets[b], golden()).rtp) for b in GAMES["golden_wealth"].bets
+    ]
 
 
 @pytest.mark.slow  # every reading of Golden Wealth (7 s); the fast twins: the two golden_wealth inverse tests above
 def test_the_golden_wealth_inverse_command_reports_each_reading(cli):
-    code, out, _ = cli("overlay", "--game", "golden_wealth", "--inverse", "--format", "csv")
-    assert code == 0
     import csv
 
+    code, out, _ = cli("overlay", "--game", "golden_wealth", "--inverse", "--format", "csv")
+    assert code == 0
     rows = {row[2]: row[1] for row in list(csv.reader(out.splitlines()))[1:]}
     assert list(rows) == [r.name for r in GOLDEN_WEALTH.readings]
     assert [r for r, yes in rows.items() if yes == "yes"] == ["as stated"]
@@ -491,9 +495,15 @@ def test_the_golden_wealth_inverse_command_reports_each_reading(cli):
 @pytest.mark.parametrize(
     "argv, message",
     [
-        (["--game", "peek", "--multipliers", "2=1"], "--game: unknown game 'peek' (choose from golden_wealth, lightning)"),
+        (
+            ["--game", "peek", "--multipliers", "2=1"],
+            "--game: unknown game 'peek' (choose from golden_wealth, lightning)",
+        ),
         (["--game", "golden_wealth"], "give --multipliers X=P,... (Golden Wealth publishes none"),
-        (["--game", "golden_wealth", "--inverse", "--decks", "6"], "--inverse reproduces Golden Wealth's published RTPs: 8 decks"),
+        (
+            ["--game", "golden_wealth", "--inverse", "--decks", "6"],
+            "--inverse reproduces Golden Wealth's published RTPs: 8 decks",
+        ),
         (["--games", "--game", "dragon"], "--game: unknown game 'dragon'"),
     ],
 )

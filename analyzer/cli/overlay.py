@@ -189,11 +189,7 @@ def cmd_overlay(args) -> int:
             "overlay: the overlay reads card identities: the shoe must be suited "
             "(a --shoe of cards such as 'As=8,...', and --remove of cards with suits)"
         )
-    fee = (
-        game.fee
-        if args.fee is None
-        else fraction_value("--fee", args.fee, -1, 1, "a fraction in [0, 1) such as 20%")
-    )
+    fee = game.fee if args.fee is None else fraction_value("--fee", args.fee, -1, 1, "a fraction in [0, 1) such as 20%")
     rules_text = None if rules.is_default else rules.describe()
     if args.inverse:
         from ..reports.overlay_inverse import game_inverse
@@ -210,9 +206,7 @@ def cmd_overlay(args) -> int:
         write_output(inverse_doc(found, game, published), args.output)
         return 0
     if args.multipliers is None:
-        raise UsageError(
-            f"give --multipliers X=P,... ({game.short} publishes none; --inverse searches them)"
-        )
+        raise UsageError(f"give --multipliers X=P,... ({game.short} publishes none; --inverse searches them)")
     cards = (
         distribution_value("--lightning-cards", args.lightning_cards, True)
         if args.lightning_cards is not None

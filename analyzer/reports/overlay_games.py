@@ -122,7 +122,7 @@ LIGHTNING = OverlayGame(
         "player_pair": Fraction(9495, PCT),
         "banker_pair": Fraction(9495, PCT),
     },
-    digits={b: 2 for b in LIGHTNING_BETS},
+    digits=dict.fromkeys(LIGHTNING_BETS, 2),
     match=("player", "banker", "tie"),
     sources=(
         "https://livecasinodata.com/games/lightning-baccarat/how-to-play",

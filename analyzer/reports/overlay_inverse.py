@@ -13,9 +13,10 @@ point; Gauss-Newton steps kept on the simplex); the best weights found are then 
 *exactly* (:func:`analyzer.reports.overlay.price`), and they reproduce the published
 figures when every exact RTP rounds to the published one (``digits`` decimals of a
 percentage, one number or one per bet; the search minimises the largest miss in units of
-each bet's rounding, so bets published to fewer decimals weigh less).  A family that reproduces none reports its closest miss: a statement
-about the lattice searched, not a proof that no real weights do (the search is
-numerical; only the check of its answer is exact).
+each bet's rounding, so bets published to fewer decimals weigh less).  A family that
+reproduces none reports its closest miss: a statement about the lattice searched, not a
+proof that no real weights do (the search is numerical; only the check of its answer is
+exact).
 
 >>> from analyzer import Shoe
 >>> from analyzer.reports.overlay import pattern_ways
@@ -30,6 +31,7 @@ import itertools
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
+
 import numpy as np
 
 from ..core.rules import PUNTO_BANCO, Rules
