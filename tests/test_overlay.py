@@ -75,10 +75,26 @@ def overlay_mean_on(universe: frozenset, hand: tuple[int, ...], k: int, multipli
     return total / comb(52, k)
 
 
-def brute_returns(cards: tuple[int, ...], overlay: Overlay, bets=LIGHTNING_BETS, tie_cards="all", mean=None):
+@cache
+def unlit_on(universe: frozenset, hand: tuple[int, ...], k: int) -> Fraction:
+    """P(no identity of ``hand`` marked), by the sets of the universe's identities marked."""
+    u = sorted(universe)
+    ways = sum(
+        comb(52 - len(u), k - t)
+        for t in range(min(k, len(u)) + 1)
+        for marked in itertools.combinations(u, t)
+        if not set(marked) & set(hand)
+    )
+    return Fraction(ways, comb(52, k))
+
+
+def brute_returns(
+    cards: tuple[int, ...], overlay: Overlay, bets=LIGHTNING_BETS, tie_cards="all", mean=None, unlit=None
+):
     """bet name -> expected return per stake before the fee, over every ordered deal; a Tie's
     multipliers read ``tie_cards`` (every card, or one hand's); ``mean`` the overlay's mean
-    per hand (default :func:`overlay_mean`, every draw)."""
+    per hand (default :func:`overlay_mean`, every draw); ``unlit`` P(no marked card) per
+    hand, for a bet paying ``unlit`` more on a win without a marked card."""
     deals = brute.ordered_deals(cards)
     f = brute.features(deals, PUNTO_BANCO)
     hands = {side: [f[f"card:{side}_card{i}"] for i in (1, 2, 3)] for side in ("player", "banker")}
@@ -107,6 +123,8 @@ def brute_returns(cards: tuple[int, ...], overlay: Overlay, bets=LIGHTNING_BETS,
                 sides = tie if bet.outcome == "tie" else (bet.outcome,)
                 hand = tuple(sorted(int(c[d]) for s in sides for c in hands[s] if c[d] >= 0))
             total += 1 + bet.offset + bet.pays * mean(hand)
+            if bet.unlit:
+                total += bet.unlit * unlit(hand)
         out[name] = total / len(deals)
     return out
 
@@ -384,7 +402,7 @@ def _reading(name: str):
     "per, tie_cards, readings",
     [
         # as stated, and the Banker's and the Tie's other readings of the same counts
-        ("card", "all", ("as stated", "Banker 0.95 M", "Tie not multiplied")),
+        ("card", "all", ("as stated", "Banker 0.95 M", "Banker 0.95:1 only unmultiplied", "Tie not multiplied")),
         ("identity", "all", ("per identity",)),
         # a Tie on one hand's cards counts the 10**6 value coups again (1 s each): slow; the
         # fast twin, every card of a Tie, is the first case
@@ -404,7 +422,12 @@ def test_golden_wealth_returns_match_a_brute_force_of_deals(per, tie_cards, read
             if bet not in bets.values() and (tie_cards == "all" or b == "tie"):
                 bets[f"{b} ({name})"] = bet
     expect = brute_returns(
-        cards, o, bets, tie_cards, mean=lambda hand: overlay_mean_on(frozenset(cards), hand, 5, o.multipliers, per)
+        cards,
+        o,
+        bets,
+        tie_cards,
+        mean=lambda hand: overlay_mean_on(frozenset(cards), hand, 5, o.multipliers, per),
+        unlit=lambda hand: unlit_on(frozenset(cards), hand, 5),
     )
     ways = pattern_ways(shoe_of(cards), tie_cards=tie_cards)
     for name, bet in bets.items():

@@ -154,6 +154,15 @@ class Overlay:
         """
         return _expected(self.cards, self.multipliers, self.per, self.cap, tuple(sorted(pattern)))
 
+    def unlit(self, pattern: tuple[int, ...]) -> Fraction:
+        """The probability that none of the ``len(pattern)`` identities of a winning hand is marked.
+
+        >>> Overlay.of(k=1, multipliers={2: 1}).unlit((1, 2))
+        Fraction(25, 26)
+        """
+        j = len(pattern)
+        return sum((pk * Fraction(comb(DECK - j, k), comb(DECK, k)) for k, pk in self.cards), Fraction(0))
+
 
 @lru_cache(maxsize=4096)
 def _expected(cards, multipliers, per, cap, pattern) -> Fraction:
@@ -191,6 +200,9 @@ class OverlayBet:
     pays: Fraction
     offset: Fraction = Fraction(0)
     push_on_tie: bool = False
+    #: added to the pay when the winning hand holds no marked identity (a commission taken
+    #: on unmultiplied wins only: ``pays=1, unlit=-1/20``)
+    unlit: Fraction = Fraction(0)
 
 
 #: Evolution's Lightning Baccarat main bets: Player M:1, Banker (M - 0.05):1, Tie 5M:1
@@ -371,6 +383,8 @@ def price(ways: dict[str, dict[tuple[int, ...], int]], bet: OverlayBet, overlay:
     total = Fraction(pushes)
     for pattern, x in won.items():
         total += x * (1 + bet.offset + bet.pays * overlay.expected_multiplier(pattern))
+        if bet.unlit:
+            total += x * bet.unlit * overlay.unlit(pattern)
     returned = total / deals
     rtp = returned / (1 + overlay.fee) if overlay.fee_mode == "stake" else returned * (1 - overlay.fee)
     return OverlayResult(bet, deals, wins, pushes, returned, rtp)

@@ -33,7 +33,8 @@ class Reading:
     """One reading of what a game's sources leave open: ``fee_mode`` (``stake``: the fee
     paid on top; ``total``: a share of the outlay), ``per`` (``card`` or ``identity``),
     ``banker`` (``stake``: the 5% commission taken on the stake, ``M - 0.05`` to 1;
-    ``win``: on the multiplied win, ``0.95 M`` to 1), ``tie`` (``all``: a Tie's
+    ``win``: on the multiplied win, ``0.95 M`` to 1; ``unlit``: on a win without a
+    marked card only, 0.95:1 then and ``M`` to 1 otherwise), ``tie`` (``all``: a Tie's
     multipliers read every card dealt; ``player`` or ``banker``: that hand's;
     ``none``: the Tie is not multiplied)."""
 
@@ -49,6 +50,9 @@ class Reading:
         if self.banker == "win" and "banker" in out:
             b = out["banker"]
             out["banker"] = replace(b, pays=b.pays + b.offset, offset=Fraction(0))
+        elif self.banker == "unlit" and "banker" in out:
+            b = out["banker"]
+            out["banker"] = replace(b, offset=Fraction(0), unlit=b.offset)
         if self.tie == "none" and "tie" in out:
             t = out["tie"]
             out["tie"] = replace(t, pays=Fraction(0), offset=t.offset + t.pays)
@@ -158,7 +162,8 @@ GOLDEN_WEALTH_BETS = dict(LIGHTNING_BETS)
 #: three-card hand of x8 cards) and 576 = 9 x 8**2 (the pair's two cards).  The Banker's
 #: note is read as Lightning's: of the Banker's stake 95% comes back beside the
 #: multiplied win, so ``M - 0.05`` to 1 (the 5% commission taken on the stake); the
-#: inverse also tries ``0.95 M`` to 1 (the commission on the multiplied win).  The Tie's
+#: inverse also tries ``0.95 M`` to 1 (the commission on the multiplied win) and 0.95:1
+#: only when no gold card is in the Banker's hand (``M`` to 1 otherwise).  The Tie's
 #: "5:1" carries no range: read as 5M:1 on every card dealt (Lightning's reading); the
 #: inverse also tries one hand's cards and no multiplier.  "Durchschnittliche
 #: Ausschüttung": Player ca. 98,9 %, Banker ca. 98,7%, P Pair and B Pair ca. 86%, Tie
@@ -198,6 +203,7 @@ GOLDEN_WEALTH = OverlayGame(
         Reading("fee of the outlay", fee_mode="total"),
         Reading("per identity", per="identity"),
         Reading("Banker 0.95 M", banker="win"),
+        Reading("Banker 0.95:1 only unmultiplied", banker="unlit"),
         Reading("fee of the outlay, per identity", fee_mode="total", per="identity"),
         Reading("fee of the outlay, Banker 0.95 M", fee_mode="total", banker="win"),
         Reading("per identity, Banker 0.95 M", per="identity", banker="win"),

@@ -112,6 +112,11 @@ def _float_rtps(
         acc = float(sum(ways["tie"].values())) if bet.push_on_tie and bet.outcome != "tie" else 0.0
         acc += sum(x for x in won.values()) * float(1 + bet.offset)
         acc = acc + sum(float(x) * float(bet.pays) * expected(p) for p, x in won.items())
+        if bet.unlit:  # the hand's j identities all unmarked: the same for every weight vector
+            acc += float(bet.unlit) * sum(
+                float(x) * sum(float(pk) * comb(DECK - len(p), k) / comb(DECK, k) for k, pk in ks.items())
+                for p, x in won.items()
+            )
         r = acc / deals
         out[name] = r / (1 + fee) if fee_mode == "stake" else r * (1 - fee)
     return out
