@@ -226,7 +226,7 @@ def cmd_overlay(args) -> int:
     ways = pattern_ways(shoe, rules)
     results = [price(ways, game.bets[b], overlay) for b in bets]
     fmt = {"md": docs.overlay_markdown, "csv": docs.overlay_csv, "json": docs.overlay_json}[args.format]
-    write_output(fmt(results, overlay, shoe.describe(), rules_text), args.output)
+    write_output(fmt(results, overlay, shoe.describe(), rules_text, game), args.output)
     return 0
 
 

@@ -84,6 +84,7 @@ class OverlayGame:
     sources: tuple[str, ...]
     summary: str
     per: str = "card"
+    card_name: str = "lightning cards"
     default_cards: int = 3
     readings: tuple[Reading, ...] = (Reading("as stated"),)
     published_other: dict[str, Fraction] = field(default_factory=dict)
@@ -197,6 +198,7 @@ GOLDEN_WEALTH = OverlayGame(
         "https://docs.pkg333.app/en/introduction/rich_baccarat",
     ),
     summary="5 gold cards of 52, x2 x3 x5 x8; 20% gold fee on top",
+    card_name="gold cards",
     default_cards=5,
     readings=(
         Reading("as stated"),

@@ -21,7 +21,7 @@ from .overlay_inverse import InverseResult
 HEADERS = ["bet", "pays", "win pays", "P(win)", "return per stake", "RTP", "house edge"]
 
 
-def describe(o: Overlay) -> str:
+def describe(o: Overlay, cards: str = "lightning cards") -> str:
     """One line: the overlay as stated.
 
     >>> describe(Overlay.of(k=2, multipliers={2: "1/2", 8: "1/2"}))
@@ -35,7 +35,7 @@ def describe(o: Overlay) -> str:
         else f"fee {percent(o.fee, 0)} of the total outlay"
     )
     cap = "" if o.cap is None else f"; product capped at {_num(o.cap)}"
-    return (f"k = {ks} lightning cards of 52; multipliers {mult} (per {o.per}){cap}; {fee}").replace(
+    return (f"k = {ks} {cards} of 52; multipliers {mult} (per {o.per}){cap}; {fee}").replace(
         "fee 0% of the stake, paid on top", "no fee"
     )
 
@@ -58,8 +58,11 @@ def _row(r: OverlayResult) -> list[str]:
     ]
 
 
-def overlay_markdown(results: list[OverlayResult], o: Overlay, shoe: str, rules: str | None = None) -> str:
-    lines = [f"# Multiplier overlay: {shoe}", "", describe(o), ""]
+def overlay_markdown(
+    results: list[OverlayResult], o: Overlay, shoe: str, rules: str | None = None, game: OverlayGame | None = None
+) -> str:
+    title = f"{game.name}, {shoe}" if game is not None else shoe
+    lines = [f"# Multiplier overlay: {title}", "", describe(o, game.card_name if game else "lightning cards"), ""]
     if rules:
         lines += [f"Rules: {rules}", ""]
     lines += [
@@ -76,12 +79,17 @@ def overlay_markdown(results: list[OverlayResult], o: Overlay, shoe: str, rules:
     return "\n".join(lines) + "\n"
 
 
-def overlay_csv(results: list[OverlayResult], o: Overlay, shoe: str, rules: str | None = None) -> str:
+def overlay_csv(
+    results: list[OverlayResult], o: Overlay, shoe: str, rules: str | None = None, game: OverlayGame | None = None
+) -> str:
     return csv_text([_row(r) + [exact(r.rtp)] for r in results], HEADERS + ["RTP exact"])
 
 
-def overlay_json(results: list[OverlayResult], o: Overlay, shoe: str, rules: str | None = None) -> str:
+def overlay_json(
+    results: list[OverlayResult], o: Overlay, shoe: str, rules: str | None = None, game: OverlayGame | None = None
+) -> str:
     doc = {
+        "game": "lightning" if game is None else game.key,
         "shoe": shoe,
         "overlay": {
             "lightning_cards": {str(k): exact(p) for k, p in o.cards},
@@ -90,7 +98,7 @@ def overlay_json(results: list[OverlayResult], o: Overlay, shoe: str, rules: str
             "fee": exact(o.fee),
             "fee_mode": o.fee_mode,
             "cap": None if o.cap is None else exact(o.cap),
-            "text": describe(o),
+            "text": describe(o, game.card_name if game else "lightning cards"),
         },
         "deals": results[0].deals,
         "bets": [
