@@ -1,5 +1,6 @@
-"""``baccarat overlay``: the exact RTP of bets under a multiplier overlay (Lightning
-Baccarat), or the inverse: the overlays of a family that reproduce Lightning's published RTPs.
+"""``baccarat overlay``: the exact RTP of bets under a multiplier overlay (a game of
+:data:`analyzer.reports.overlay_games.GAMES`: Lightning Baccarat, Golden Wealth Baccarat),
+or the inverse: the overlays of a family that reproduce a game's published RTPs.
 
 The computation is :mod:`analyzer.reports.overlay` (and :mod:`.overlay_inverse`), the
 documents :mod:`analyzer.reports.overlay_tables`; this module parses and writes.
@@ -24,12 +25,14 @@ DESCRIPTION = """\
 The exact RTP of Player, Banker, Tie and the pairs under a multiplier overlay: K card identities
 (rank and suit) marked from a virtual 52-card deck, each with a multiplier drawn from
 --multipliers; a winning bet's pay is multiplied by the product of the multipliers of
-the marked identities among the winning hand's cards (a Tie's: all the cards).  The
-bets are Lightning Baccarat's (Evolution): Player M:1, Banker (M - 0.05):1, Tie 5M:1,
-Player Pair and Banker Pair 9M:1 (M of the pair's two cards), with a 20% fee on the
-stake.  Exact: every ordered deal and every overlay draw counted.
-With --inverse, the weights over x2 x3 x4 x5 x8 that reproduce Lightning's published RTPs
-for each number of Lightning cards (Lightning publishes no multiplier weights)."""
+the marked identities among the winning hand's cards (a Tie's: all the cards).  --game
+chooses the game's bets and defaults (--games lists them): Lightning Baccarat (Evolution,
+the default: Player M:1, Banker (M - 0.05):1, Tie 5M:1, Player Pair and Banker Pair 9M:1,
+M of the pair's two cards, a 20% fee on the stake, 3 Lightning cards unless told) or
+Golden Wealth Baccarat (Evolution: the same pays, 5 gold cards, a 20% gold fee).
+Exact: every ordered deal and every overlay draw counted.  With --inverse, the weights
+over the game's multipliers that reproduce its published RTPs for each number of marked
+cards and each reading of its rules (neither game publishes multiplier weights)."""
 
 BETS = ("player", "banker", "tie", "player_pair", "banker_pair")
 
@@ -87,6 +90,14 @@ def register(sub) -> None:
     add_rules_options(p)
     g = p.add_argument_group("overlay")
     g.add_argument(
+        "--game",
+        default="lightning",
+        metavar="NAME",
+        help="the game: lightning (default) or golden_wealth; its bets, marked cards, fee and, "
+        "with --inverse, its published RTPs",
+    )
+    g.add_argument("--games", action="store_true", help="list the games (their rules as the sources state them)")
+    g.add_argument(
         "--bet",
         default="player,banker,tie,player_pair,banker_pair",
         metavar="BETS",
@@ -94,9 +105,9 @@ def register(sub) -> None:
     )
     g.add_argument(
         "--lightning-cards",
-        default="3",
         metavar="K|K=P,...",
-        help="marked identities per coup: a number (default 3) or a distribution '1=0.2,2=0.8'",
+        help="marked identities per coup: a number or a distribution '1=0.2,2=0.8' "
+        "(default: the game's, Lightning 3, Golden Wealth 5)",
     )
     g.add_argument(
         "--multipliers",
@@ -104,17 +115,15 @@ def register(sub) -> None:
         help="the multiplier distribution, e.g. '2=0.5,3=0.25,4=0.125,5=0.0625,8=0.0625' "
         "(probabilities summing to 1; needed unless --inverse)",
     )
-    g.add_argument("--fee", default="20%", metavar="F", help="the fee, a fraction in [0, 1) (default 20%%)")
+    g.add_argument("--fee", metavar="F", help="the fee, a fraction in [0, 1) (default the game's, 20%%)")
     g.add_argument(
         "--fee-mode",
-        default="stake",
         metavar="stake|total",
         help="stake: the fee is F times the stake, paid on top (default, Lightning); "
         "total: the fee is F of the total outlay",
     )
     g.add_argument(
         "--per",
-        default="card",
         metavar="card|identity",
         help="card: each dealt copy of a marked identity multiplies (default); identity: once",
     )
@@ -122,15 +131,14 @@ def register(sub) -> None:
     g.add_argument(
         "--inverse",
         action="store_true",
-        help="search the weights over x2 x3 x4 x5 x8 that reproduce Lightning's published RTPs "
-        "(k = 1..5, or uniform on 1..5)",
+        help="search the weights over the game's multipliers that reproduce its published RTPs "
+        "(Lightning: k = 1..5, or uniform on 1..5; Golden Wealth: k = 5, each reading of its rules)",
     )
     g.add_argument(
         "--match",
-        default="player,banker,tie",
         metavar="BETS",
-        help="with --inverse: the published RTPs to reproduce (default player,banker,tie; "
-        "the pairs' 94.95%% has one weak source)",
+        help="with --inverse: the published RTPs to reproduce (default: Lightning player,banker,tie, "
+        "the pairs' 94.95%% having one weak source; Golden Wealth all five)",
     )
     add_output_options(p)
     p.set_defaults(func=cmd_overlay)
@@ -144,16 +152,32 @@ def _bets(text: str, option: str = "--bet") -> list[str]:
     return list(dict.fromkeys(names))
 
 
+def _game(text: str):
+    from ..reports.overlay_games import GAMES
+
+    key = text.strip().lower().replace("-", "_")
+    if key not in GAMES:
+        shown = key if len(key) <= 30 else key[:30] + "..."
+        raise UsageError(f"--game: unknown game {shown!r} (choose from {', '.join(sorted(GAMES))})")
+    return GAMES[key]
+
+
 def cmd_overlay(args) -> int:
     from ..reports import overlay_tables as docs
-    from ..reports.overlay import LIGHTNING_BETS, Overlay, OverlayError, pattern_ways, price
+    from ..reports.overlay import Overlay, OverlayError, pattern_ways, price
+    from ..reports.overlay_games import GAMES
     from .rules import rules_from_args
 
     check_outputs(args.output)
+    game = _game(args.game)
+    if args.games:
+        listing = {"md": docs.games_markdown, "csv": docs.games_csv, "json": docs.games_json}[args.format]
+        write_output(listing(list(GAMES.values())), args.output)
+        return 0
     bets = _bets(args.bet)
-    if args.match != "player,banker,tie" and not args.inverse:
+    if args.match is not None and not args.inverse:
         raise UsageError("--match names the published RTPs --inverse reproduces: give --inverse too")
-    _bets(args.match, "--match")
+    match = _bets(args.match or ",".join(game.match), "--match")
     shoe = shoe_from_args(args)
     if getattr(args, "player_option", None) == "best":
         raise UsageError("overlay: --player-option best depends on the shoe; give draw or stand")
@@ -165,39 +189,44 @@ def cmd_overlay(args) -> int:
             "overlay: the overlay reads card identities: the shoe must be suited "
             "(a --shoe of cards such as 'As=8,...', and --remove of cards with suits)"
         )
-    fee = fraction_value("--fee", args.fee, -1, 1, "a fraction in [0, 1) such as 20%")
+    fee = game.fee if args.fee is None else fraction_value("--fee", args.fee, -1, 1, "a fraction in [0, 1) such as 20%")
     rules_text = None if rules.is_default else rules.describe()
     if args.inverse:
-        from ..reports.overlay_inverse import LIGHTNING, lightning_inverse
+        from ..reports.overlay_inverse import game_inverse
 
         if args.multipliers is not None:
             raise UsageError("--inverse searches the multipliers' weights: give no --multipliers")
-        if shoe != shoe.standard(8) or rules_text is not None:
-            raise UsageError("--inverse reproduces Lightning's published RTPs: 8 decks, Punto Banco rules")
-        published = {
-            b: {**LIGHTNING["published"], **LIGHTNING["published_pairs"]}[b] for b in _bets(args.match, "--match")
-        }
-        found = lightning_inverse(pattern_ways(shoe, rules), published=published)
+        if shoe != shoe.standard(game.decks) or rules_text is not None:
+            raise UsageError(
+                f"--inverse reproduces {game.short}'s published RTPs: {game.decks} decks, Punto Banco rules"
+            )
+        found = game_inverse(shoe, game, rules, match=tuple(match))
+        published = {b: game.published[b] for b in match}
         inverse_doc = {"md": docs.inverse_markdown, "csv": docs.inverse_csv, "json": docs.inverse_json}[args.format]
-        write_output(inverse_doc(found, published, LIGHTNING["sources"]), args.output)
+        write_output(inverse_doc(found, game, published), args.output)
         return 0
     if args.multipliers is None:
-        raise UsageError("give --multipliers X=P,... (Lightning publishes none; --inverse searches them)")
+        raise UsageError(f"give --multipliers X=P,... ({game.short} publishes none; --inverse searches them)")
+    cards = (
+        distribution_value("--lightning-cards", args.lightning_cards, True)
+        if args.lightning_cards is not None
+        else dict(game.cards or {game.default_cards: Fraction(1)})
+    )
     try:
         overlay = Overlay.of(
-            k=distribution_value("--lightning-cards", args.lightning_cards, True),
+            k=cards,
             multipliers=distribution_value("--multipliers", args.multipliers, False),
             fee=fee,
-            fee_mode=args.fee_mode.strip().lower(),
-            per=args.per.strip().lower(),
+            fee_mode=(args.fee_mode or game.fee_mode).strip().lower(),
+            per=(args.per or game.per).strip().lower(),
             cap=None if args.cap is None else _number("--cap", args.cap),
         )
     except OverlayError as e:
         raise UsageError(str(e)) from None
     ways = pattern_ways(shoe, rules)
-    results = [price(ways, LIGHTNING_BETS[b], overlay) for b in bets]
+    results = [price(ways, game.bets[b], overlay) for b in bets]
     fmt = {"md": docs.overlay_markdown, "csv": docs.overlay_csv, "json": docs.overlay_json}[args.format]
-    write_output(fmt(results, overlay, shoe.describe(), rules_text), args.output)
+    write_output(fmt(results, overlay, shoe.describe(), rules_text, game), args.output)
     return 0
 
 

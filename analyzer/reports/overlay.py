@@ -67,6 +67,8 @@ DECK = 52
 IDENTITY_VALUE = tuple(min(i // 4 + 1, 10) % 10 for i in range(DECK))
 FEES = ("stake", "total")
 PER = ("card", "identity")
+#: Which cards a Tie's multipliers read: every card dealt (Lightning's), or one hand's.
+TIE_CARDS = ("all", "player", "banker")
 
 
 class OverlayError(BaccaratError):
@@ -152,6 +154,15 @@ class Overlay:
         """
         return _expected(self.cards, self.multipliers, self.per, self.cap, tuple(sorted(pattern)))
 
+    def unlit(self, pattern: tuple[int, ...]) -> Fraction:
+        """The probability that none of the ``len(pattern)`` identities of a winning hand is marked.
+
+        >>> Overlay.of(k=1, multipliers={2: 1}).unlit((1, 2))
+        Fraction(25, 26)
+        """
+        j = len(pattern)
+        return sum((pk * Fraction(comb(DECK - j, k), comb(DECK, k)) for k, pk in self.cards), Fraction(0))
+
 
 @lru_cache(maxsize=4096)
 def _expected(cards, multipliers, per, cap, pattern) -> Fraction:
@@ -189,6 +200,9 @@ class OverlayBet:
     pays: Fraction
     offset: Fraction = Fraction(0)
     push_on_tie: bool = False
+    #: added to the pay when the winning hand holds no marked identity (a commission taken
+    #: on unmultiplied wins only: ``pays=1, unlit=-1/20``)
+    unlit: Fraction = Fraction(0)
 
 
 #: Evolution's Lightning Baccarat main bets: Player M:1, Banker (M - 0.05):1, Tie 5M:1
@@ -246,9 +260,10 @@ def _class_patterns(copies: tuple[int, ...], winning: int, other: int) -> dict[t
 
 
 @lru_cache(maxsize=4)
-def _value_coups(rules: Rules) -> dict[tuple[int, tuple[tuple[int, int], ...]], int]:
+def _value_coups(rules: Rules, tie_cards: str = "all") -> dict[tuple[int, tuple[tuple[int, int], ...]], int]:
     """Value-level coups grouped: ``(winner, ((winning, other) per point value 0-9))`` ->
-    number of value sequences (each coup once)."""
+    number of value sequences (each coup once); a tie's winning cards are ``tie_cards``
+    (:data:`TIE_CARDS`)."""
     grid = np.indices((10,) * 6, dtype=np.int64).reshape(6, -1)
     d = deal(rules, *grid)
     used = d.cards.astype(np.int64)
@@ -261,7 +276,8 @@ def _value_coups(rules: Rules) -> dict[tuple[int, tuple[tuple[int, int], ...]], 
     player[0] = player[2] = True
     player[4] = pdrew
     banker = dealt & ~player
-    win = np.where(winner == 0, player, np.where(winner == 1, banker, dealt))
+    tie = {"all": dealt, "player": player & dealt, "banker": banker}[tie_cards]
+    win = np.where(winner == 0, player, np.where(winner == 1, banker, tie))
     key = winner.copy()
     for v in range(10):
         is_v = grid == v
@@ -282,9 +298,12 @@ def _value_coups(rules: Rules) -> dict[tuple[int, tuple[tuple[int, int], ...]], 
 WINNER_NAMES = ("player", "banker", "tie")
 
 
-def pattern_ways(shoe: Shoe, rules: Rules = PUNTO_BANCO) -> dict[str, dict[tuple[int, ...], int]]:
+def pattern_ways(
+    shoe: Shoe, rules: Rules = PUNTO_BANCO, tie_cards: str = "all"
+) -> dict[str, dict[tuple[int, ...], int]]:
     """Winner -> (multiplicity pattern of the winning hand's identities -> ordered six-card
-    deals of ``shoe``); the winning hand of a tie is all the cards dealt.  The ways of the
+    deals of ``shoe``); the winning hand of a tie is all the cards dealt (``tie_cards="all"``)
+    or the Player's or the Banker's hand (:data:`TIE_CARDS`).  The ways of the
     three winners sum to ``falling(shoe.cards, 6)``.  Also ``player_pair`` and
     ``banker_pair``: the deals whose hand's first two cards are of one rank, by the
     pattern of those two cards.
@@ -297,12 +316,14 @@ def pattern_ways(shoe: Shoe, rules: Rules = PUNTO_BANCO) -> dict[str, dict[tuple
         raise OverlayError("an overlay reads card identities: the shoe must be suited (ranks and suits)")
     if rules.player_option:
         raise OverlayError("an overlay needs a fixed Player rule, not a Player's option")
+    if tie_cards not in TIE_CARDS:
+        raise OverlayError(f"tie cards: {tie_cards!r} is not one of {', '.join(TIE_CARDS)}")
     counts = shoe.card_tuple
     assert counts is not None
     copies = [tuple(c for i, c in enumerate(counts) if IDENTITY_VALUE[i] == v) for v in range(10)]
     total = shoe.cards
     out: dict[str, Counter] = {name: Counter() for name in WINNER_NAMES}
-    for (winner, classes), sequences in _value_coups(rules).items():
+    for (winner, classes), sequences in _value_coups(rules, tie_cards).items():
         n = sum(w + o for w, o in classes)
         patterns: dict[tuple[int, ...], int] = {(): sequences * falling(total - n, 6 - n)}
         for v, (w, o) in enumerate(classes):
@@ -362,6 +383,8 @@ def price(ways: dict[str, dict[tuple[int, ...], int]], bet: OverlayBet, overlay:
     total = Fraction(pushes)
     for pattern, x in won.items():
         total += x * (1 + bet.offset + bet.pays * overlay.expected_multiplier(pattern))
+        if bet.unlit:
+            total += x * bet.unlit * overlay.unlit(pattern)
     returned = total / deals
     rtp = returned / (1 + overlay.fee) if overlay.fee_mode == "stake" else returned * (1 - overlay.fee)
     return OverlayResult(bet, deals, wins, pushes, returned, rtp)

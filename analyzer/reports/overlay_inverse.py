@@ -2,21 +2,25 @@
 game's published RTPs across all its bets at once, and Lightning Baccarat as stated.
 
 A family: the number of marked identities (``k`` fixed, or a stated distribution),
-the multiplier values (Lightning: 2, 3, 4, 5 and 8) with unknown weights on a lattice
-of step ``1/step``, the fee and its reading.  Every weight vector of the lattice is
+the multiplier values (Lightning: 2, 3, 4, 5 and 8; Golden Wealth: 2, 3, 5 and 8) with
+unknown weights on a lattice of step ``1/step``, the fee and its reading.  A game of
+:mod:`analyzer.reports.overlay_games` is searched family by family and reading by
+reading (:func:`game_inverse`).  Every weight vector of the lattice is
 searched at once in floating point (each bet's RTP is, per winning pattern, the
 hypergeometric sum of elementary symmetric sums of the multipliers' moments: see
 :mod:`analyzer.reports.overlay`), then refined (finer lattices around the best
 point; Gauss-Newton steps kept on the simplex); the best weights found are then priced
 *exactly* (:func:`analyzer.reports.overlay.price`), and they reproduce the published
 figures when every exact RTP rounds to the published one (``digits`` decimals of a
-percentage).  A family that reproduces none reports its closest miss: a statement
-about the lattice searched, not a proof that no real weights do (the search is
-numerical; only the check of its answer is exact).
+percentage, one number or one per bet; the search minimises the largest miss in units of
+each bet's rounding, so bets published to fewer decimals weigh less).  A family that
+reproduces none reports its closest miss: a statement about the lattice searched, not a
+proof that no real weights do (the search is numerical; only the check of its answer is
+exact).
 
 >>> from analyzer import Shoe
 >>> from analyzer.reports.overlay import pattern_ways
->>> r = inverse(pattern_ways(Shoe.standard(8)), {"player": LIGHTNING["published"]["player"]}, {3: 1})
+>>> r = inverse(pattern_ways(Shoe.standard(8)), {"player": LIGHTNING.published["player"]}, {3: 1})
 >>> r.reproduces, f"{float(r.results['player'].rtp):.4%}"
 (True, '98.7600%')
 """
@@ -27,52 +31,16 @@ import itertools
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
-from typing import Any
 
 import numpy as np
 
-from .overlay import DECK, LIGHTNING_BETS, Overlay, OverlayBet, OverlayResult, price
-
-#: Evolution's Lightning Baccarat, as its sources state it.  Rules: 8 decks; 1 to 5
-#: Lightning cards drawn from a virtual 52-card deck, each with a multiplier of x2, x3,
-#: x4, x5 or x8 (ltccasino.com's copy of the game's rules; boomcasino.com: "between one
-#: and five random Lightning Cards are drawn from a virtual 52-card deck"); a 20%
-#: Lightning fee "added on top of your total bet" (boomcasino.com; reallivedealer.ag:
-#: "$10 on the Banker ... in total, you pay $12"), so ``fee_mode="stake"``; Player 1:1,
-#: Banker 0.95:1 and Tie 5:1, each times the product of the winning hand's Lightning
-#: multipliers (livedealer.org forum thread 8871 quoting the game help, with a Banker
-#: 8x win observed to return 8.95 on 1: ``M - 0.05`` to 1).  Published RTPs: Player
-#: 98.76% (ltccasino.com, boomcasino.com, livecasinodata.com), Banker 98.59% and Tie
-#: 94.51% (reallivedealer.ag's house edges 1.41% and 5.49%; its Player edge 1.33% is
-#: not the 98.76% every other source gives, and is reported beside it).  Neither the
-#: distribution of the number of Lightning cards nor the multipliers' weights is
-#: published: hence the inverse.
-LIGHTNING: dict[str, Any] = {
-    "name": "Lightning Baccarat (Evolution)",
-    "decks": 8,
-    "multiplier_values": (2, 3, 4, 5, 8),
-    "fee": Fraction(1, 5),
-    "fee_mode": "stake",
-    "bets": LIGHTNING_BETS,
-    "published": {"player": Fraction(9876, 10000), "banker": Fraction(9859, 10000), "tie": Fraction(9451, 10000)},
-    "published_other": {"player": Fraction(9867, 10000)},
-    # livecasinodata.com/games/lightning-baccarat/how-to-play (a page with other errors:
-    # it gives the Banker 1:1 and 98.76%): the pairs' RTP, 94.95%
-    "published_pairs": {"player_pair": Fraction(9495, 10000), "banker_pair": Fraction(9495, 10000)},
-    "sources": (
-        "https://livecasinodata.com/games/lightning-baccarat/how-to-play",
-        "https://www.ltccasino.com/cryptocasino/lightning-baccarat/",
-        "http://expert.boomcasino.com/en/lightning-baccarat/",
-        "https://reallivedealer.ag/baccarat/2020/07/15/working-on-the-multipliers-with-lightning-baccarat/",
-        "https://www.livedealer.org/forums/showthread.php?8871-Lightning-Baccarat/page2",
-    ),
-}
+from ..core.rules import PUNTO_BANCO, Rules
+from ..core.shoe import Shoe
+from .overlay import DECK, LIGHTNING_BETS, Overlay, OverlayBet, OverlayResult, pattern_ways, price
+from .overlay_games import LIGHTNING, OverlayGame, Reading
 
 #: The families the inverse tries for Lightning: k fixed 1-5, or uniform on 1-5.
-LIGHTNING_FAMILIES: dict[str, dict[int, Fraction]] = {
-    **{f"k={k}": {k: Fraction(1)} for k in range(1, 6)},
-    "k uniform 1-5": {k: Fraction(1, 5) for k in range(1, 6)},
-}
+LIGHTNING_FAMILIES: dict[str, dict[int, Fraction]] = LIGHTNING.families
 
 
 @dataclass(frozen=True)
@@ -83,7 +51,13 @@ class InverseResult:
     overlay: Overlay
     results: dict[str, OverlayResult]
     published: dict[str, Fraction]
-    digits: int
+    digits: int | dict[str, int]
+    reading: str = ""
+
+    def half(self, bet: str) -> Fraction:
+        """Half a unit of the last decimal ``bet``'s published RTP is given to."""
+        d = self.digits if isinstance(self.digits, int) else self.digits[bet]
+        return Fraction(1, 2 * 10 ** (d + 2))
 
     @property
     def deviation(self) -> Fraction:
@@ -93,8 +67,7 @@ class InverseResult:
     @property
     def reproduces(self) -> bool:
         """Every exact RTP rounds (half a unit of the last published digit) to the published one."""
-        half = Fraction(1, 2 * 10 ** (self.digits + 2))
-        return all(abs(self.results[b].rtp - p) <= half for b, p in self.published.items())
+        return all(abs(self.results[b].rtp - p) <= self.half(b) for b, p in self.published.items())
 
 
 def _lattice(parts: int, step: int) -> np.ndarray:
@@ -139,6 +112,11 @@ def _float_rtps(
         acc = float(sum(ways["tie"].values())) if bet.push_on_tie and bet.outcome != "tie" else 0.0
         acc += sum(x for x in won.values()) * float(1 + bet.offset)
         acc = acc + sum(float(x) * float(bet.pays) * expected(p) for p, x in won.items())
+        if bet.unlit:  # the hand's j identities all unmarked: the same for every weight vector
+            acc += float(bet.unlit) * sum(
+                float(x) * sum(float(pk) * comb(DECK - len(p), k) / comb(DECK, k) for k, pk in ks.items())
+                for p, x in won.items()
+            )
         r = acc / deals
         out[name] = r / (1 + fee) if fee_mode == "stake" else r * (1 - fee)
     return out
@@ -155,8 +133,9 @@ def inverse(
     per: str = "card",
     step: int = 40,
     starts: int = 20,
-    digits: int = 2,
+    digits: int | dict[str, int] = 2,
     family: str = "",
+    reading: str = "",
 ) -> InverseResult:
     """The weights over ``values`` closest to ``published`` (bet -> RTP) in the largest
     deviation: the best point of a lattice of step ``1/step`` refined on finer lattices
@@ -165,12 +144,15 @@ def inverse(
     millionths and priced exactly."""
     vals = np.array(values, dtype=float)
     names = list(published)
-    target = np.array([float(published[n]) for n in names])
+    # each bet in units of its rounding (all alike when every figure has the same decimals)
+    places = [digits if isinstance(digits, int) else digits[n] for n in names]
+    unit = np.array([10.0 ** (d - min(places)) for d in places])
+    target = np.array([float(published[n]) for n in names]) * unit
     chosen = {n: bets[n] for n in names}
 
-    def f(weights: np.ndarray) -> np.ndarray:  # rows of weights -> (rows, bets) RTPs
+    def f(weights: np.ndarray) -> np.ndarray:  # rows of weights -> (rows, bets) RTPs, scaled
         r = _float_rtps(ways, chosen, ks, vals, weights, float(fee), fee_mode, per)
-        return np.column_stack([r[n] for n in names])
+        return np.column_stack([r[n] for n in names]) * unit
 
     lattice = _lattice(len(values), step) / step
     dev = np.abs(f(lattice) - target).max(axis=1)
@@ -214,7 +196,53 @@ def inverse(
     weights = [Fraction(w, 10**6) for w in scaled]
     overlay = Overlay.of(k=dict(ks), multipliers=dict(zip(values, weights)), fee=fee, fee_mode=fee_mode, per=per)
     results = {n: price(ways, bets[n], overlay) for n in bets}
-    return InverseResult(family, overlay, results, dict(published), digits)
+    return InverseResult(family, overlay, results, dict(published), digits, reading)
+
+
+def game_inverse(
+    shoe: Shoe,
+    game: OverlayGame,
+    rules: Rules = PUNTO_BANCO,
+    match: tuple[str, ...] | None = None,
+    families: dict[str, dict[int, Fraction]] | None = None,
+    readings: tuple[Reading, ...] | None = None,
+    step: int = 40,
+    ways: dict[str, dict] | None = None,
+) -> list[InverseResult]:
+    """:func:`inverse` of ``game``'s published RTPs (the bets of ``match``, default the
+    game's) for each family (default the game's) and each reading (default every reading
+    the game lists; ``readings[:1]`` is the stated one).  ``ways``: the counts of
+    :func:`~analyzer.reports.overlay.pattern_ways` by the Tie's cards, filled as needed.
+
+    >>> from analyzer.reports.overlay_games import GOLDEN_WEALTH
+    >>> (r,) = game_inverse(Shoe.standard(8), GOLDEN_WEALTH, readings=GOLDEN_WEALTH.readings[:1])
+    >>> r.family, r.reading, r.reproduces
+    ('k=5', 'as stated', True)
+    """
+    ways = {} if ways is None else ways
+    published = {b: game.published[b] for b in (match or game.match)}
+    out = []
+    for reading in game.readings if readings is None else readings:
+        if reading.tie_cards not in ways:
+            ways[reading.tie_cards] = pattern_ways(shoe, rules, reading.tie_cards)
+        for name, ks in (game.families if families is None else families).items():
+            out.append(
+                inverse(
+                    ways[reading.tie_cards],
+                    published,
+                    ks,
+                    game.multiplier_values,
+                    reading.bets(game.bets),
+                    game.fee,
+                    reading.fee_mode,
+                    reading.per,
+                    step=step,
+                    digits={b: game.digits[b] for b in published},
+                    family=name,
+                    reading=reading.name,
+                )
+            )
+    return out
 
 
 def lightning_inverse(
@@ -223,19 +251,22 @@ def lightning_inverse(
     families: dict[str, dict[int, Fraction]] | None = None,
     published: dict[str, Fraction] | None = None,
 ) -> list[InverseResult]:
-    """:func:`inverse` of :data:`LIGHTNING` for each of ``families`` (default
-    :data:`LIGHTNING_FAMILIES`)."""
+    """:func:`inverse` of :data:`~analyzer.reports.overlay_games.LIGHTNING` for each of
+    ``families`` (default :data:`LIGHTNING_FAMILIES`), its stated reading, from the
+    8-deck ``ways`` (the published figures: default the player, banker and tie)."""
+    published = published or {b: LIGHTNING.published[b] for b in LIGHTNING.match}
     return [
         inverse(
             ways,
-            published or LIGHTNING["published"],
+            published,
             ks,
-            LIGHTNING["multiplier_values"],
-            LIGHTNING["bets"],
-            LIGHTNING["fee"],
-            LIGHTNING["fee_mode"],
+            LIGHTNING.multiplier_values,
+            LIGHTNING.bets,
+            LIGHTNING.fee,
+            LIGHTNING.fee_mode,
             step=step,
             family=name,
+            reading=LIGHTNING.readings[0].name,
         )
         for name, ks in (families or LIGHTNING_FAMILIES).items()
     ]

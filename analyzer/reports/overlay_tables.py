@@ -14,13 +14,14 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..io.tables import csv_text, decimal, exact, json_text, md_table, percent
-from .overlay import Overlay, OverlayResult
+from .overlay import Overlay, OverlayBet, OverlayResult
+from .overlay_games import OverlayGame
 from .overlay_inverse import InverseResult
 
 HEADERS = ["bet", "pays", "win pays", "P(win)", "return per stake", "RTP", "house edge"]
 
 
-def describe(o: Overlay) -> str:
+def describe(o: Overlay, cards: str = "lightning cards") -> str:
     """One line: the overlay as stated.
 
     >>> describe(Overlay.of(k=2, multipliers={2: "1/2", 8: "1/2"}))
@@ -34,7 +35,7 @@ def describe(o: Overlay) -> str:
         else f"fee {percent(o.fee, 0)} of the total outlay"
     )
     cap = "" if o.cap is None else f"; product capped at {_num(o.cap)}"
-    return (f"k = {ks} lightning cards of 52; multipliers {mult} (per {o.per}){cap}; {fee}").replace(
+    return (f"k = {ks} {cards} of 52; multipliers {mult} (per {o.per}){cap}; {fee}").replace(
         "fee 0% of the stake, paid on top", "no fee"
     )
 
@@ -57,8 +58,11 @@ def _row(r: OverlayResult) -> list[str]:
     ]
 
 
-def overlay_markdown(results: list[OverlayResult], o: Overlay, shoe: str, rules: str | None = None) -> str:
-    lines = [f"# Multiplier overlay: {shoe}", "", describe(o), ""]
+def overlay_markdown(
+    results: list[OverlayResult], o: Overlay, shoe: str, rules: str | None = None, game: OverlayGame | None = None
+) -> str:
+    title = f"{game.name}, {shoe}" if game is not None else shoe
+    lines = [f"# Multiplier overlay: {title}", "", describe(o, game.card_name if game else "lightning cards"), ""]
     if rules:
         lines += [f"Rules: {rules}", ""]
     lines += [
@@ -75,12 +79,17 @@ def overlay_markdown(results: list[OverlayResult], o: Overlay, shoe: str, rules:
     return "\n".join(lines) + "\n"
 
 
-def overlay_csv(results: list[OverlayResult], o: Overlay, shoe: str, rules: str | None = None) -> str:
+def overlay_csv(
+    results: list[OverlayResult], o: Overlay, shoe: str, rules: str | None = None, game: OverlayGame | None = None
+) -> str:
     return csv_text([_row(r) + [exact(r.rtp)] for r in results], HEADERS + ["RTP exact"])
 
 
-def overlay_json(results: list[OverlayResult], o: Overlay, shoe: str, rules: str | None = None) -> str:
+def overlay_json(
+    results: list[OverlayResult], o: Overlay, shoe: str, rules: str | None = None, game: OverlayGame | None = None
+) -> str:
     doc = {
+        "game": "lightning" if game is None else game.key,
         "shoe": shoe,
         "overlay": {
             "lightning_cards": {str(k): exact(p) for k, p in o.cards},
@@ -89,7 +98,7 @@ def overlay_json(results: list[OverlayResult], o: Overlay, shoe: str, rules: str
             "fee": exact(o.fee),
             "fee_mode": o.fee_mode,
             "cap": None if o.cap is None else exact(o.cap),
-            "text": describe(o),
+            "text": describe(o, game.card_name if game else "lightning cards"),
         },
         "deals": results[0].deals,
         "bets": [
@@ -112,63 +121,147 @@ def overlay_json(results: list[OverlayResult], o: Overlay, shoe: str, rules: str
     return json_text(doc)
 
 
-INVERSE_HEADERS = ["family", "reproduces", "largest miss", "weights x2 x3 x4 x5 x8", "player", "banker", "tie", "pairs"]
+def _headers(values) -> list[str]:
+    weights = "weights " + " ".join(f"x{v}" for v in values)
+    return ["family", "reproduces", "reading", "largest miss", weights, "player", "banker", "tie", "pairs"]
 
 
-def _inverse_row(r: InverseResult) -> list[str]:
-    weights = " ".join(decimal(p, 6) for _, p in _full(r))
+#: The columns of the inverse's table for Lightning's multipliers.
+INVERSE_HEADERS = _headers((2, 3, 4, 5, 8))
+
+
+def _inverse_row(r: InverseResult, values) -> list[str]:
+    weights = " ".join(decimal(p, 6) for _, p in _full(r, values))
     return [
         r.family,
         "yes" if r.reproduces else "no",
+        r.reading,
         percent(r.deviation, 4),
         weights,
         *(percent(r.results[b].rtp, 4) for b in ("player", "banker", "tie", "player_pair")),
     ]
 
 
-def _full(r: InverseResult):
+def _full(r: InverseResult, values):
     have = dict(r.overlay.multipliers)
-    return [(x, have.get(Fraction(x), Fraction(0))) for x in (2, 3, 4, 5, 8)]
+    return [(x, have.get(Fraction(x), Fraction(0))) for x in values]
 
 
-def inverse_markdown(results: list[InverseResult], published: dict[str, Fraction], sources) -> str:
-    pub = ", ".join(f"{b} {percent(p, 2)}" for b, p in published.items())
+def inverse_markdown(results: list[InverseResult], game: OverlayGame, published: dict[str, Fraction]) -> str:
+    pub = ", ".join(f"{b} {percent(p, game.digits[b])}" for b, p in published.items())
+    values = " ".join(f"x{v}" for v in game.multiplier_values)
+    fams = ", ".join(game.families)
+    readings = sorted({r.reading for r in results}, key=[x.name for x in game.readings].index)
     lines = [
-        "# Lightning Baccarat: overlays that reproduce the published RTPs",
+        f"# {game.name}: overlays that reproduce the published RTPs",
         "",
-        f"Published: {pub} (8 decks, fee 20% of the stake on top).  Families: the number of "
-        "Lightning cards k (fixed, or uniform on 1-5), multipliers x2 x3 x4 x5 x8 with unknown "
-        "weights.  'reproduces': every exact RTP of the weights shown rounds to the published "
-        "figure; otherwise the closest weights found (a numerical search; its answer priced exactly).",
+        f"Published: {pub} ({game.decks} decks; {game.summary}).  Families: the number of "
+        f"marked cards k ({fams}), multipliers {values} with unknown weights; readings: "
+        f"{'; '.join(readings)}.  'reproduces': every exact RTP of the weights shown rounds to the "
+        "published figure; otherwise the closest weights found (a numerical search; its answer "
+        "priced exactly).",
         "",
-        md_table([_inverse_row(r) for r in results], INVERSE_HEADERS),
+        md_table([_inverse_row(r, game.multiplier_values) for r in results], _headers(game.multiplier_values)),
         "",
         "Sources:",
         "",
     ]
-    lines += [f"- {s}" for s in sources]
+    lines += [f"- {s}" for s in game.sources]
     return "\n".join(lines) + "\n"
 
 
-def inverse_csv(results: list[InverseResult], published, sources) -> str:
-    return csv_text([_inverse_row(r) for r in results], INVERSE_HEADERS)
+def inverse_csv(results: list[InverseResult], game: OverlayGame, published) -> str:
+    values = game.multiplier_values
+    return csv_text([_inverse_row(r, values) for r in results], _headers(values))
 
 
-def inverse_json(results: list[InverseResult], published, sources) -> str:
+def inverse_json(results: list[InverseResult], game: OverlayGame, published) -> str:
     return json_text(
         {
+            "game": game.key,
             "published": {b: exact(p) for b, p in published.items()},
-            "sources": list(sources),
+            "sources": list(game.sources),
             "families": [
                 {
                     "family": r.family,
+                    "reading": r.reading,
                     "reproduces": r.reproduces,
                     "largest_miss": exact(r.deviation),
-                    "weights": {str(x): exact(p) for x, p in _full(r)},
+                    "weights": {str(x): exact(p) for x, p in _full(r, game.multiplier_values)},
                     "rtp": {b: exact(x.rtp) for b, x in r.results.items()},
                     "rtp_decimal": {b: float(x.rtp) for b, x in r.results.items()},
                 }
                 for r in results
             ],
+        }
+    )
+
+
+GAMES_HEADERS = ["game", "name", "decks", "marked cards", "multipliers", "fee", "bets", "published RTP"]
+
+
+def _pays(b: OverlayBet) -> str:
+    """``banker M-0.05:1``: the bet's pay to 1 on a win, ``M`` its multiplier product."""
+    m = "M" if b.pays == 1 else f"{_num(b.pays)}M"
+    off = "" if not b.offset else f"{'-' if b.offset < 0 else '+'}{_num(abs(b.offset))}"
+    return f"{b.name} {m}{off}:1"
+
+
+def _game_row(g: OverlayGame) -> list[str]:
+    cards = (
+        "not stated (" + ", ".join(g.families) + ")"
+        if g.cards is None
+        else ", ".join(f"{k}" if p == 1 else f"{k} {p}" for k, p in g.cards.items())
+    )
+    fee = f"{percent(g.fee, 0)} {'on top' if g.fee_mode == 'stake' else 'of the outlay'}"
+    return [
+        g.key,
+        g.name,
+        str(g.decks),
+        cards,
+        " ".join(f"x{v}" for v in g.multiplier_values) + " (weights not published)",
+        fee,
+        ", ".join(_pays(b) for b in g.bets.values()),
+        ", ".join(f"{b} {percent(p, g.digits[b])}" for b, p in g.published.items()),
+    ]
+
+
+def games_markdown(games: list[OverlayGame]) -> str:
+    lines = ["# Multiplier-overlay games", "", md_table([_game_row(g) for g in games], GAMES_HEADERS), ""]
+    for g in games:
+        lines += [f"{g.key}: " + ", ".join(g.sources), ""]
+    return "\n".join(lines)
+
+
+def games_csv(games: list[OverlayGame]) -> str:
+    return csv_text([_game_row(g) + [" ".join(g.sources)] for g in games], GAMES_HEADERS + ["sources"])
+
+
+def games_json(games: list[OverlayGame]) -> str:
+    return json_text(
+        {
+            "games": [
+                {
+                    "game": g.key,
+                    "name": g.name,
+                    "decks": g.decks,
+                    "marked_cards": None if g.cards is None else {str(k): exact(p) for k, p in g.cards.items()},
+                    "families": {n: {str(k): exact(p) for k, p in ks.items()} for n, ks in g.families.items()},
+                    "multiplier_values": list(g.multiplier_values),
+                    "fee": exact(g.fee),
+                    "fee_mode": g.fee_mode,
+                    "per": g.per,
+                    "bets": {
+                        b.name: {"pays": exact(b.pays), "offset": exact(b.offset), "push_on_tie": b.push_on_tie}
+                        for b in g.bets.values()
+                    },
+                    "published": {b: exact(p) for b, p in g.published.items()},
+                    "digits": dict(g.digits),
+                    "match": list(g.match),
+                    "readings": [r.name for r in g.readings],
+                    "sources": list(g.sources),
+                }
+                for g in games
+            ]
         }
     )
