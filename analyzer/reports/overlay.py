@@ -52,11 +52,12 @@ from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, lru_cache
-from math import comb, prod
+from math import comb
 from typing import Any
 
 import numpy as np
 
+from ..core.engine import falling
 from ..core.errors import BaccaratError
 from ..core.rules import PUNTO_BANCO, Rules, deal
 from ..core.shoe import Shoe
@@ -73,15 +74,6 @@ TIE_CARDS = ("all", "player", "banker")
 
 class OverlayError(BaccaratError):
     """An overlay that cannot be: probabilities not summing to 1, a fee of 100%..."""
-
-
-def falling(n: int, r: int) -> int:
-    """``n (n - 1) ... (n - r + 1)``.
-
-    >>> falling(8, 3), falling(2, 3)
-    (336, 0)
-    """
-    return prod(range(n - r + 1, n + 1)) if r <= n else 0
 
 
 def _distribution(d: dict, what: str, lo: Fraction | None = None) -> tuple[tuple[Any, Fraction], ...]:

@@ -74,6 +74,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from ..core.engine import falling
 from ..core.errors import BaccaratError
 from ..core.rules import PUNTO_BANCO, Rules, deal
 from ..core.shoe import Shoe
@@ -86,15 +87,6 @@ SUBSETS = tuple(s for k in range(5) for s in itertools.combinations(range(4), k)
 
 class PeekError(BaccaratError):
     """A reveal rule or game that cannot be: a position that does not exist, a fee of 100%..."""
-
-
-def falling(n: int, r: int) -> int:
-    """``n (n - 1) ... (n - r + 1)`` (0 when ``r > n``).
-
-    >>> falling(8, 3), falling(2, 3)
-    (336, 0)
-    """
-    return math.prod(range(n - r + 1, n + 1)) if r <= n else 0
 
 
 def _index(name: str | int) -> int:
