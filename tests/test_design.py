@@ -258,6 +258,28 @@ def test_the_designer_finds_banker_streaks_four_published_tables(capsys):
         assert all(f"{t['house_edge_float']:.4%}" == edge for t in found)
 
 
+def test_lucky_win_s_two_published_edges_for_pay_table_1(capsys):
+    """Lucky Win (Player), pay table #1: Eliot Jacobson's 12.040% and Galaxy's rack sheet's 12.07%
+    (https://888casino.com/blog/side-bets/card-counting-the-lucky-win-baccarat-side-bet).  With
+    the 1s' pays fixed as printed (500, 200, 30) and the others at most 30, the band of
+    Jacobson's figure holds one table, the published one; the band of Galaxy's holds six, none
+    of them the published table."""
+    fix = ["--fix", "1 in spades=500", "--fix", "1 in other suit=200", "--fix", "1 off suit=30"]
+    bet = catalog().bet("lucky_win_player")
+    published = {e.event: str(e.pays) for e in bet.events} | {"loses": "-1"}
+    counts = []
+    for band in ("12.0395%:12.0405%", "12.065%:12.075%"):
+        status, out, _ = run(capsys, "design", "--bet", "lucky_win_player", "--edge", band, "--max-pay", "30",
+                             *fix, "--format", "json")
+        doc = json.loads(out)
+        assert status == 0 and doc["searches"][0]["complete"]
+        counts.append((doc["searches"][0]["count"], published in [t["pays"] for t in doc["tables"]]))
+        for t in doc["tables"]:                         # each re-priced as odds prices a bet
+            priced = table_bet(bet, {k: Fraction(v) for k, v in t["pays"].items()})
+            assert Fraction(t["house_edge"]) == analyze(EIGHT, [priced]).bet(bet.id).house_edge
+    assert counts == [(1, True), (6, False)]
+
+
 # --- constraints no table meets -------------------------------------------------------------
 
 def test_an_edge_band_below_reach_names_the_largest_pay():

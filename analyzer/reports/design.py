@@ -608,9 +608,7 @@ def _binding(weights, k_min, k_max, s_min, s_max, hits, step, c, deals, edge, hi
 def table_bet(bet: Bet | SeriesBet, pays: Mapping[str, Fraction]) -> Bet | SeriesBet:
     """``bet`` with its events paying ``pays`` (by event name; others unchanged)."""
     if isinstance(bet, SeriesBet):
-        return dataclasses.replace(
-            bet, pays=tuple((k, Fraction(pays.get(bet.event_name(k), p))) for k, p in bet.pays)
-        )
+        return dataclasses.replace(bet, pays=tuple((k, Fraction(pays.get(bet.event_name(k), p))) for k, p in bet.pays))
     return dataclasses.replace(
         bet, events=tuple(dataclasses.replace(e, pays=Fraction(pays.get(e.event, e.pays))) for e in bet.events)
     )

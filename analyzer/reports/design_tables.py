@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..io.tables import csv_text, decimal, exact, json_text, md_table, percent, to_float
 from ..bets.catalog import SeriesBet
+from ..io.tables import csv_text, decimal, exact, json_text, md_table, percent, to_float
 from .design import Design, PayTable, event_names
 from .export import Lookup
 
