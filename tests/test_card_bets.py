@@ -9,6 +9,7 @@ import tomllib
 from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from analyzer.bets.catalog import catalog
@@ -117,3 +118,59 @@ def test_effects_of_removal_average_over_the_suits():
     assert by_suit[0] > 0 > by_suit[1]                            # a black King leaving helps All Red
     assert e.bets["all_red"].effect("K") == sum(by_suit, Fraction(0)) / 4
     assert e.bets["all_red"].weighted_sum == 0 == e.bets["lucky_nines"].weighted_sum
+
+
+# -- Lucky Win (Galaxy Gaming), the Player side, pay table #1 --------------------------------
+
+#: Eliot Jacobson, "Card Counting the Lucky Win Baccarat Side Bet",
+#: https://888casino.com/blog/side-bets/card-counting-the-lucky-win-baccarat-side-bet :
+#: "I got a house edge of 12.040% for pay table #1. The rack sheet stated the house edge
+#: was 12.07%" (eight decks).  Pays: the UK register,
+#: https://www.ukcasinotablegames.info/puntoluckywin.html ("Player's 1 in spades wins 500:1,
+#: Player's 1 in other suit wins 200:1, Player's 1 off suit wins 30:1, ... 2 ... 20:1, 3 ...
+#: 12:1, 4 ... 8:1, 5 ... 5:1").
+LUCKY_WIN_PAYS = {"1 in spades": 500, "1 in other suit": 200, "1 off suit": 30, "2": 20, "3": 12, "4": 8, "5": 5}
+
+
+def test_lucky_win_player_is_jacobsons_edge(eight):
+    bet = catalog().bet("lucky_win_player")
+    assert {e.event: e.pays for e in bet.events} == LUCKY_WIN_PAYS and bet.otherwise == -1
+    assert "ukcasinotablegames.info/puntoluckywin.html" in bet.source
+    assert "888casino.com/blog/side-bets/card-counting-the-lucky-win-baccarat-side-bet" in bet.source
+    r = _solve("lucky_win_player", eight)
+    assert r.house_edge == Fraction(2350816936301, 19524993263685)
+    assert f"{float(r.house_edge) * 100:.3f}" == "12.040"          # Jacobson; Galaxy's sheet: 12.07
+    # a winning Player 1 always has three cards (the Player draws on 0-5): "suited" is three of a suit
+    ways = {e.event: e.ways for e in r.events}
+    assert ways["1 in other suit"] == 3 * ways["1 in spades"]        # the full shoe's suits alike
+
+
+def test_lucky_win_player_against_every_ordered_deal():
+    """Every ordered deal of a small suited shoe, the bet settled from the cards by its rules
+    (no condition language): the Player wins with 5 or less; a 1 pays by its cards' suits."""
+    import brute
+    from helpers import shoe_of
+
+    from analyzer.core.rules import PUNTO_BANCO
+
+    # A♠ A♥ 2♦ 3♠ 5♠ 6♠ 9♣ T♠ J♥ Q♠ K♠ K♥ (cards 0-51, rank-major, suits s h d c)
+    cards = (0, 1, 6, 8, 16, 20, 35, 36, 41, 44, 48, 49)
+    deals = brute.ordered_deals(cards)
+    f = brute.features(deals, PUNTO_BANCO)
+    hand = np.stack([f["card:player_card1"], f["card:player_card2"], f["card:player_card3"]], axis=1)
+    suits = np.where(hand >= 0, hand % 4, -1)
+    dealt = hand >= 0
+    one_suit = np.all((suits == suits[:, :1]) | ~dealt, axis=1)
+    spades = np.all((suits == 0) | ~dealt, axis=1)
+    won, total = f["winner"] == 0, f["player_total"]
+    want = {
+        "1 in spades": won & (total == 1) & spades,
+        "1 in other suit": won & (total == 1) & one_suit & ~spades,
+        "1 off suit": won & (total == 1) & ~one_suit,
+        **{str(t): won & (total == t) for t in range(2, 6)},
+    }
+    assert int((won & (total == 0)).sum()) == 0                      # a 0 never wins
+    r = Solver([catalog().bet("lucky_win_player")]).solve(shoe_of(cards)).bet("lucky_win_player")
+    got = {e.event: e.ways for e in r.events}
+    assert got == {k: int(m.sum()) for k, m in want.items()} | {"loses": len(deals) - sum(int(m.sum()) for m in want.values())}
+    assert all(w > 0 for w in got.values())

@@ -201,6 +201,85 @@ def test_the_designer_finds_the_two_dragon_bonus_tables():
         assert d.tables[0].pays == {e.event: e.pays for e in bet.events} | {"loses": -1}
 
 
+# --- series bets: Banker Streak's four tables --------------------------------------------------
+
+#: Banker Streak, Wizard of Odds, https://wizardofodds.com/games/baccarat/side-bets/banker-streak/
+#: (the catalog's source): pay table 1's analysis prints the total return -0.094006; the stored
+#: copy of the page shows that analysis only, so tables 2-4's edges are the exact ones to the
+#: page's six decimals (tests/test_series.py checks them against the page's probabilities).
+STREAK_EDGES = {"banker_streak": "9.4006%", "banker_streak_2": "11.8293%", "banker_streak_3": "13.8865%",
+                "banker_streak_4": "16.4047%"}
+STREAK_FIXED = ("4=10", "5=15", "7=40", "8=60")       # the pays the four tables share but 6
+
+
+def test_the_designer_prices_a_series_bet_by_run_length_and_odds_agrees(capsys):
+    """A series bet's events are its paid run lengths, each at its exact probability off the
+    top of the shoe; every table listed is priced again as a series bet (the path of
+    ``baccarat odds --bets``) and meets the bands exactly."""
+    from analyzer.bets.series import price_series
+
+    bet = catalog().series["banker_streak"]
+    lo, hi = Fraction(9, 100), Fraction(10, 100)
+    d = design(EIGHT, bet, (lo, hi), hit=(Fraction(4, 100), Fraction(5, 100)), max_pay=250, limit=5)
+    assert d.free == ("4", "5", "6", "7", "8", "9", "10 or more") and len(d.tables) == 5
+    for t in d.tables:
+        r, = price_series(EIGHT, [table_bet(bet, t.pays)])
+        assert r.house_edge == t.house_edge and lo <= t.house_edge <= hi
+        assert r.hit_frequency == t.hit_frequency and Fraction(4, 100) <= t.hit_frequency <= Fraction(5, 100)
+        assert t.pays["3 or less"] == -1
+        assert r.ev == sum(t.pays[bet.event_name(k) if k in dict(bet.pays) else "3 or less"]
+                           * r.length_probability(k) for k in range(bet.cap + 1))
+    # the command prints what odds prints for the table found
+    status, out, _ = run(capsys, "design", "--bet", "banker_streak", "--edge", "9%:10%", "--max-pay", "250",
+                         "--limit", "1", "--format", "json")
+    t = json.loads(out)["tables"][0]
+    pays = {k: Fraction(v) for k, v in t["pays"].items()}
+    r, = price_series(EIGHT, [table_bet(bet, pays)])
+    assert status == 0 and Fraction(t["house_edge"]) == r.house_edge
+
+
+def test_the_designer_finds_banker_streaks_four_published_tables(capsys):
+    """A menu of the four published edges, each +- half a unit of its 4th decimal, the pays the
+    tables share fixed: each band lists a handful of tables, the vendor's own among them."""
+    argv = ["design", "--bet", "banker_streak", "--edge", ",".join(STREAK_EDGES.values()),
+            "--tolerance", "0.00005%", "--max-pay", "250", "--format", "json"]
+    for f in STREAK_FIXED:
+        argv += ["--fix", f]
+    status, out, _ = run(capsys, *argv)
+    doc = json.loads(out)
+    assert status == 0 and [s["count"] for s in doc["searches"]] == [4, 3, 3, 2]
+    assert all(s["complete"] for s in doc["searches"])
+    for i, (bet_id, edge) in enumerate(STREAK_EDGES.items()):
+        bet = catalog().series[bet_id]
+        assert "wizardofodds.com/games/baccarat/side-bets/banker-streak" in bet.source
+        published = {bet.event_name(k): str(p) for k, p in bet.pays} | {"3 or less": "-1"}
+        found = [t for t in doc["tables"] if t["search"] == i]
+        assert published in [t["pays"] for t in found]
+        assert all(f"{t['house_edge_float']:.4%}" == edge for t in found)
+
+
+def test_lucky_win_s_two_published_edges_for_pay_table_1(capsys):
+    """Lucky Win (Player), pay table #1: Eliot Jacobson's 12.040% and Galaxy's rack sheet's 12.07%
+    (https://888casino.com/blog/side-bets/card-counting-the-lucky-win-baccarat-side-bet).  With
+    the 1s' pays fixed as printed (500, 200, 30) and the others at most 30, the band of
+    Jacobson's figure holds one table, the published one; the band of Galaxy's holds six, none
+    of them the published table."""
+    fix = ["--fix", "1 in spades=500", "--fix", "1 in other suit=200", "--fix", "1 off suit=30"]
+    bet = catalog().bet("lucky_win_player")
+    published = {e.event: str(e.pays) for e in bet.events} | {"loses": "-1"}
+    counts = []
+    for band in ("12.0395%:12.0405%", "12.065%:12.075%"):
+        status, out, _ = run(capsys, "design", "--bet", "lucky_win_player", "--edge", band, "--max-pay", "30",
+                             *fix, "--format", "json")
+        doc = json.loads(out)
+        assert status == 0 and doc["searches"][0]["complete"]
+        counts.append((doc["searches"][0]["count"], published in [t["pays"] for t in doc["tables"]]))
+        for t in doc["tables"]:                         # each re-priced as odds prices a bet
+            priced = table_bet(bet, {k: Fraction(v) for k, v in t["pays"].items()})
+            assert Fraction(t["house_edge"]) == analyze(EIGHT, [priced]).bet(bet.id).house_edge
+    assert counts == [(1, True), (6, False)]
+
+
 # --- constraints no table meets -------------------------------------------------------------
 
 def test_an_edge_band_below_reach_names_the_largest_pay():

@@ -109,7 +109,8 @@ class Table:
 class Catalog:
     """Bets, tables and series bets (:mod:`analyzer.bets.series`) by id.  Series bets are
     kept apart: they are settled over many coups, so only ``odds`` prices them (and
-    ``study`` follows them over dealt shoes, :mod:`analyzer.studies.series`), and
+    ``study`` follows them over dealt shoes, :mod:`analyzer.studies.series`; ``design``
+    designs their pays by run length, :mod:`analyzer.reports.design`), and
     ``bets`` (and ``--bets all``) are the bets settled on one coup."""
 
     bets: dict[str, Bet] = field(default_factory=dict)
@@ -124,7 +125,7 @@ class Catalog:
                 raise BetError(
                     f"bet {bet_id!r} is a series bet (settled on the coups that follow the one "
                     "it is placed on): 'baccarat odds' prices it, 'baccarat study' deals it "
-                    "over shoes"
+                    "over shoes, 'baccarat design' designs its pays"
                 ) from None
             raise BetError(f"unknown bet {bet_id!r} (known: {', '.join(self.bets)})") from None
 

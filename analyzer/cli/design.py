@@ -203,10 +203,13 @@ def _bet_options(p) -> None:
     add_rules_options(p)
 
 
-def _priced_bet(args):
-    """``(shoe, bet, rules)`` of the command line, checked before any work."""
+def _priced_bet(args, series_ok: bool = False):
+    """``(shoe, bet, rules)`` of the command line, checked before any work; ``series_ok``: a
+    series bet (Banker Streak) may be named (``design`` designs its run lengths' pays)."""
     shoe = shoe_from_args(args)
-    bet = catalog_from_args(args).bet(args.bet.strip())
+    bets = catalog_from_args(args)
+    name = args.bet.strip()
+    bet = bets.series[name] if series_ok and name in bets.series else bets.bet(name)
     rules, _ = rules_from_args(args, shoe)
     return shoe, bet, (None if rules.is_default else rules)
 
@@ -216,7 +219,7 @@ def cmd_design(args) -> int:
     from ..reports.design import design, menu
 
     check_outputs(args.output)
-    shoe, bet, rules = _priced_bet(args)
+    shoe, bet, rules = _priced_bet(args, series_ok=True)
     fixed = dict(args.fix)
     options = {
         "max_pay": args.max_pay,

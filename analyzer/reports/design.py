@@ -53,7 +53,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from ..bets.catalog import Bet
+from ..bets.catalog import Bet, SeriesBet
 from ..bets.pricing import analyze
 from ..core.errors import BaccaratError
 from ..core.results import BetResult
@@ -326,7 +326,7 @@ class Design:
     """The tables of one edge band: ``count`` tables meet the constraints (exactly that many when
     ``complete``, else at least), the ``tables`` listed are the closest to the band's centre."""
 
-    bet: Bet
+    bet: Bet | SeriesBet
     edge: tuple[Fraction, Fraction]
     hit: tuple[Fraction, Fraction] | None
     count: int
@@ -335,7 +335,8 @@ class Design:
     tables: tuple[PayTable, ...]
     free: tuple[str, ...]
     fixed: dict[str, Fraction]
-    #: the ordered six-card deals the ways are counted over
+    #: the ordered six-card deals the ways are counted over (a series bet: the ``t**cap``
+    #: equally weighted cases of :func:`analyzer.bets.series.length_weights`)
     deals: int
     #: why nothing fits (the constraint that binds), when ``count`` is 0
     reason: str = ""
@@ -356,9 +357,28 @@ def _fraction(value, what: str) -> Fraction:
         raise DesignError(f"{what} must be a number, got {value!r}") from None
 
 
+def event_names(bet: Bet | SeriesBet) -> list[str]:
+    """The events of ``bet`` a design may set, in pay-table order (a series bet: its paid run
+    lengths, longest first, as :meth:`~analyzer.bets.catalog.SeriesBet.event_name` prints them)."""
+    if isinstance(bet, SeriesBet):
+        return [bet.event_name(k) for k, _ in bet.pays]
+    return [e.event for e in bet.events]
+
+
+def price(shoe: Shoe, bet: Bet | SeriesBet, rules: Rules | None = None) -> BetResult:
+    """``bet`` priced on ``shoe``: a coup bet through :func:`~analyzer.bets.pricing.analyze` (the
+    path of ``baccarat odds``), a series bet through :func:`analyzer.bets.series.price_series`
+    (each run length's exact probability, independent coups off the top of ``shoe``)."""
+    if isinstance(bet, SeriesBet):
+        from ..bets.series import price_series
+
+        return price_series(shoe, [bet], rules)[0].result
+    return analyze(shoe, (bet,), rules=rules).bet(bet.id)
+
+
 def design(
     shoe: Shoe,
-    bet: Bet,
+    bet: Bet | SeriesBet,
     edge: tuple,
     *,
     hit: tuple | None = None,
@@ -382,6 +402,10 @@ def design(
     events with positive pays included). ``hit``: a band on the hit frequency (the
     probability of a pay above 0). ``limit`` tables are listed (at most :data:`MAX_LIMIT`),
     ``budget`` nodes searched. ``result``: ``bet`` already priced on ``shoe`` (else priced here).
+
+    A series bet (:class:`~analyzer.bets.catalog.SeriesBet`, Banker Streak) is designed the same
+    way: its events are the paid run lengths, each with its exact probability off the top of
+    ``shoe`` (:mod:`analyzer.bets.series`), and the lengths it does not list keep ``otherwise``.
 
     Raises :class:`DesignError` (one line) for a bad constraint or a band the pays cannot
     reach, naming the constraint that binds.
@@ -410,7 +434,7 @@ def design(
         raise DesignError(f"the number of tables listed must be 0..{MAX_LIMIT}, got {limit}")
     if not 1 <= budget <= MAX_BUDGET:
         raise DesignError(f"the search budget must be 1..{MAX_BUDGET:,} nodes, got {budget:,}")
-    names = [e.event for e in bet.events]
+    names = event_names(bet)
     pinned = {}
     for name, value in (fixed or {}).items():
         if name not in names:
@@ -422,7 +446,7 @@ def design(
             raise DesignError(f"the pay of {name!r} would lose more than the stake: {pay}")
         pinned[name] = pay
     if result is None:
-        result = analyze(shoe, (bet,), rules=rules).bet(bet.id)
+        result = price(shoe, bet, rules)
     deals = result.deals
     evs = result.events[:-1]
     other = result.events[-1]
@@ -581,33 +605,42 @@ def _binding(weights, k_min, k_max, s_min, s_max, hits, step, c, deals, edge, hi
     return ""
 
 
-def table_bet(bet: Bet, pays: Mapping[str, Fraction]) -> Bet:
+def table_bet(bet: Bet | SeriesBet, pays: Mapping[str, Fraction]) -> Bet | SeriesBet:
     """``bet`` with its events paying ``pays`` (by event name; others unchanged)."""
+    if isinstance(bet, SeriesBet):
+        return dataclasses.replace(bet, pays=tuple((k, Fraction(pays.get(bet.event_name(k), p))) for k, p in bet.pays))
     return dataclasses.replace(
         bet, events=tuple(dataclasses.replace(e, pays=Fraction(pays.get(e.event, e.pays))) for e in bet.events)
     )
 
 
 def _priced(shoe, bet, rules, order, ks, step, pinned, edge, hit_band) -> PayTable:
-    """The table of pays ``ks`` (the free events in ``order``) priced through :func:`analyze`,
+    """The table of pays ``ks`` (the free events in ``order``) priced again (:func:`price`),
     its bands checked exactly."""
     chosen = {e.event: k * step for e, k in zip(order, ks)}
-    pays = {e.event: chosen.get(e.event, pinned.get(e.event, e.pays)) for e in bet.events}
-    priced = table_bet(bet, pays)
-    r = analyze(shoe, (priced,), rules=rules).bet(bet.id)
+    current = dict(zip(event_names(bet), _pays_of(bet)))
+    pays = {n: chosen.get(n, pinned.get(n, p)) for n, p in current.items()}
+    r = price(shoe, table_bet(bet, pays), rules)
     if not edge[0] <= r.house_edge <= edge[1] or (hit_band and not hit_band[0] <= r.hit_frequency <= hit_band[1]):
         raise AssertionError(f"design: table {pays} re-priced outside its bands")  # pragma: no cover
     return PayTable({**pays, bet.otherwise_event: bet.otherwise}, r)
 
 
-def menu(shoe: Shoe, bet: Bet, targets: Sequence, tolerance=Fraction(1, 1000), **options) -> list[Design]:
+def _pays_of(bet: Bet | SeriesBet) -> list[Fraction]:
+    """What each event of :func:`event_names` pays in ``bet``."""
+    if isinstance(bet, SeriesBet):
+        return [p for _, p in bet.pays]
+    return [e.pays for e in bet.events]
+
+
+def menu(shoe: Shoe, bet: Bet | SeriesBet, targets: Sequence, tolerance=Fraction(1, 1000), **options) -> list[Design]:
     """:func:`design` for each target edge, the band ``target +- tolerance`` (0.1 points by
     default); the bet is priced once."""
     tol = _fraction(tolerance, "the tolerance")
     if tol < 0:
         raise DesignError(f"the tolerance must be at least 0, got {tol}")
     if options.get("result") is None:
-        options["result"] = analyze(shoe, (bet,), rules=options.get("rules")).bet(bet.id)
+        options["result"] = price(shoe, bet, options.get("rules"))
     out = []
     for t in targets:
         t = _fraction(t, "a target edge")

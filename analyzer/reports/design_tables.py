@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from ..bets.catalog import SeriesBet
 from ..io.tables import csv_text, decimal, exact, json_text, md_table, percent, to_float
-from .design import Design, PayTable
+from .design import Design, PayTable, event_names
 from .export import Lookup
 
 
@@ -130,11 +131,15 @@ def design_markdown(designs: list[Design], shoe: str) -> str:
         "Pays are to 1; every table was priced again exactly (as `baccarat odds` prices a bet); "
         "sd: standard deviation of one unit's net win; VI 90%: 1.645 x sd.",
     ]
+    if isinstance(first.bet, SeriesBet):
+        from ..bets.series import CONVENTION
+
+        lines += ["", "The events are run lengths. " + CONVENTION]
     return "\n".join(lines) + "\n"
 
 
 def design_csv(designs: list[Design], shoe: str) -> str:
-    names = [e.event for e in designs[0].bet.events] + [designs[0].bet.otherwise_event]
+    names = event_names(designs[0].bet) + [designs[0].bet.otherwise_event]
     rows = [
         [i, exact(d.edge[0]), exact(d.edge[1])]
         + [_pays(t.pays[n]) for n in names]
