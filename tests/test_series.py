@@ -369,7 +369,7 @@ def test_existing_outputs_keep_their_bytes_without_series(cli):
     """``--bets all`` is the bets settled on one coup: no series section, no series key."""
     doc = cli.json("odds", "--bets", "all", "--format", "json")
     assert "series" not in doc and "series_pricing" not in doc and "banker_streak" not in doc["bets"]
-    assert len(doc["bets"]) == len(catalog().bets) == 88
+    assert len(doc["bets"]) == len(catalog().bets) == 87
     assert "Series bets" not in cli.ok("odds", "--bets", "banker")
 
 
