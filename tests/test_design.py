@@ -259,6 +259,7 @@ def test_the_designer_finds_banker_streaks_four_published_tables(capsys):
         assert all(f"{t['house_edge_float']:.4%}" == edge for t in found)
 
 
+@pytest.mark.slow  # 3 s (the table's compile); its default twin: test_card_bets.py::test_lucky_win_player_is_jacobsons_edge
 def test_lucky_win_s_two_published_edges_for_pay_table_1(capsys):
     """Lucky Win (Player), pay table #1: Eliot Jacobson's 12.040% and Galaxy's rack sheet's 12.07%
     (https://888casino.com/blog/side-bets/card-counting-the-lucky-win-baccarat-side-bet).  With

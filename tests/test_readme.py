@@ -136,6 +136,7 @@ SLOW = {
     "--hands 2000 --rebate 12.5",             # a 2,000-hand trip with its chart: 2.3 s
     "--hands 1000 --stake 2",                 # a 1,000-hand trip of a two-bet mix: 2.3 s
     "overlay --inverse",                      # the inverse over every Lightning family: 6-7 s
+    "--bets-file examples/lucky_win.toml",    # Lucky Win's suit-reading table: 3 s to compile
 }
 
 
