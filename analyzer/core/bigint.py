@@ -10,7 +10,8 @@ integers are used.
 
 >>> fraction(6 * 10**5000, 4 * 10**5000)
 Fraction(3, 2)
->>> divexact(big(3) ** 500 * 7, 7) == 3**500
+>>> big_, divexact = kernel()
+>>> divexact(big_(3) ** 500 * 7, 7) == 3**500
 True
 """
 
@@ -52,11 +53,6 @@ def kernel():
 def big(n: int):
     """``n`` as the fast big integer (``gmpy2.mpz``, or ``int``): the same operators, the same values."""
     return kernel()[0](n)
-
-
-def divexact(a, b):
-    """``a // b`` when ``b`` divides ``a``."""
-    return kernel()[1](a, b)
 
 
 def gcd(a: int, b: int) -> int:

@@ -39,7 +39,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ..core.bigint import fraction, kernel
+from ..core.bigint import big, fraction
 from ..core.frames import data_frame
 from .bankroll_systems import SYSTEMS, BankrollError, System, make_system
 from .sessions import FlatTrip, SessionError, flat_trip
@@ -355,7 +355,7 @@ def _run(p: Plan, system: str, progress=None) -> BankrollResult:
     start, twice = p.start - base, 2 * p.start - base
     mass = np.zeros((p.rows, 2, top - base + 1), dtype=object)
     spare = np.zeros_like(mass)
-    mass[0, 0, start] = kernel()[0](1)  # GMP integers: the masses grow to coups x log2 D bits
+    mass[0, 0, start] = big(1)  # GMP's integers: the masses grow to coups x log2 D bits
     windows = {0: (start, start + 1)}
     ruined: list[tuple[int, int, int, int]] = []  # (coup, bankroll, flag, numerator over D**coup)
     alive_acc, states = 0, 0

@@ -562,7 +562,7 @@ class LineLayout:
         out: list[str] = []
         add = out.append
         hit_floats: dict[int, str] = {}  # bets share their hits (a bet's win is another's loss)
-        sqrt, isfinite = math.sqrt, math.isfinite
+        sqrt = math.sqrt
         for i, (head, start, stop, lcm, w1, w2, wins, heads) in enumerate(self.bets):
             ways = all_ways[start:stop]
             ways = (*ways, deals - sum(ways))
@@ -574,14 +574,9 @@ class LineLayout:
             g = gcd(s1, den)
             ev_p, ev_q = s1 // g, den // g
             ev = repr(s1 / den)
-            vn, vd = s2 * deals - s1 * s1, den * den
-            try:
-                var_float = vn / vd
-            except OverflowError:
-                return None  # beyond a float: the document writes null (and std_dev too)
-            if not isfinite(var_float):
-                return None
-            gv = gcd(vn, vd)
+            var_text, var_float = ratio(s2 * deals - s1 * s1, den * den)
+            if var_float is None:
+                return None  # std_dev would be beyond a float too
             hits = sum(compress(ways, wins))
             gh = gcd(hits, deals)
             hit = hit_floats.get(hits)
@@ -589,7 +584,7 @@ class LineLayout:
                 hit = hit_floats[hits] = repr(hits / deals)
             add(
                 f'{"," if i else ""}{head}{ev_p}/{ev_q}","ev_float":{ev},"house_edge":"{-ev_p}/{ev_q}",'
-                f'"house_edge_float":{_negated(ev)},"variance":"{vn // gv}/{vd // gv}",'
+                f'"house_edge_float":{_negated(ev)},"variance":"{var_text}",'
                 f'"variance_float":{var_float!r},"std_dev_float":{sqrt(var_float)!r},'
                 f'"hit_frequency":"{hits // gh}/{deals // gh}","hit_frequency_float":{hit},"events":['
             )

@@ -38,7 +38,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ..core.bigint import fraction, kernel
+from ..core.bigint import big, fraction
 from ..core.errors import BaccaratError
 from ..core.frames import data_frame
 from .sessions import QUANTILES, FlatTrip, TripPlan, flat_trip, trip_plan
@@ -381,12 +381,13 @@ def best_exits(bet, hands: int, stake=1, tiers: tuple[Tier, ...] | None = None, 
         assert v.denominator == 1
         return v.numerator
 
-    big = kernel()[0]  # GMP's integers: the numbers grow to n log2 D bits
+    # GMP's integers (analyzer.core.bigint): the numbers grow to n log2 D bits
     G = np.array([big(stop_value(lo_b + i)) for i in range(size)], dtype=object)
     A = G.copy()  # after n hands: stop
     B = G.copy()  # playing every hand
     H = np.full(size, big(0), dtype=object)  # expected hands still to play under the best rule, times D**(n-t)
     bands: list[tuple[int, Fraction | None, Fraction | None, bool]] = []
+    scale = big(1)
     for t in range(n - 1, -1, -1):
         a, z = t * worst - lo_b, t * best - lo_b + 1  # nets reachable after t hands
         cont = np.zeros(z - a, dtype=object)
@@ -396,7 +397,7 @@ def best_exits(bet, hands: int, stake=1, tiers: tuple[Tier, ...] | None = None, 
             cont += A[a + s : z + s] * w
             full += B[a + s : z + s] * w
             hands_on += H[a + s : z + s] * w
-        scale = big(D) ** (n - t)
+        scale *= D  # D ** (n - t)
         stop = G[a:z] * scale
         go = cont > stop
         A[a:z] = np.where(go, cont, stop)
