@@ -293,16 +293,16 @@ def test_missing_file_and_folder(cli, tmp_path):
 
 def test_interrupt_leaves_no_partial_file(cli, tmp_path, monkeypatch):
     path = write_lines(tmp_path / "shoes.jsonl", [{"decks": 6}, {"decks": 1}, {"decks": 2}])
-    real = batch_lines.parse_line
+    real = batch_lines.load_object
     seen = []
 
-    def interrupted(text):
+    def interrupted(text, *args):
         seen.append(text)
         if len(seen) == 2:
             raise KeyboardInterrupt
-        return real(text)
+        return real(text, *args)
 
-    monkeypatch.setattr(batch_lines, "parse_line", interrupted)
+    monkeypatch.setattr(batch_lines, "load_object", interrupted)  # read by every line, one at a time or not
     out_file = tmp_path / "out.jsonl"
     rc, out, err = cli("odds", "--batch", path, "-o", str(out_file))
     assert rc == 130 and "interrupted" in err and "Traceback" not in err

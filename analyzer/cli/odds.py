@@ -198,12 +198,14 @@ class OddsPlan:
         """:meth:`line` of each ``(shoe, known)``, the shoes of one solver solved together."""
         from ..core.solver import solve_each
 
+        from ..reports.odds_tables import odds_lines
+
         jobs = [self.solver_of(shoe, known) for shoe, known in items]
         results = solve_each((solver, shoe) for (solver, _), (shoe, _) in zip(jobs, items, strict=True))
-        return [
-            odds_line_of(r, breakeven_of(r, self.spec), plan, self.series_of(shoe, known))
-            for r, (_, plan), (shoe, known) in zip(results, jobs, items)
+        extras = [
+            line_extra(plan, self.series_of(shoe, known)) for (_, plan), (shoe, known) in zip(jobs, items, strict=True)
         ]
+        return odds_lines(results, [breakeven_of(r, self.spec) for r in results], extras)
 
 
 def cmd_odds(args) -> int:
@@ -287,16 +289,25 @@ def odds_document(result, be=None, strategy=None, series=()) -> dict:
 def odds_line_of(result, be=None, strategy=None, series=()) -> str:
     """:func:`odds_document` as one compact JSON line (``odds --batch``), the same text as
     ``json.dumps`` of it with ``separators=(",", ":")``, written without the dicts."""
-    from ..reports.odds_tables import odds_line, series_document
+    from ..reports.odds_tables import odds_line
 
+    return odds_line(result, be, line_extra(strategy, series))
+
+
+def line_extra(strategy=None, series=()) -> dict | None:
+    """The keys of a line after the odds document's own: the player's strategy, the series bets."""
+    if strategy is None and not series:
+        return None
     extra: dict = {}
     if strategy is not None:
         from ..reports.rules_tables import strategy_dict
 
         extra["player_strategy"] = strategy_dict(strategy)
     if series:
+        from ..reports.odds_tables import series_document
+
         extra.update(series_document(series))
-    return odds_line(result, be, extra or None)
+    return extra
 
 
 def cmd_bets(args) -> int:

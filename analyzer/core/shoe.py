@@ -54,6 +54,31 @@ def _plain_counts(counts: tuple) -> bool:
 _CARD_NAME_SET = frozenset(CARD_NAMES)
 
 
+def _codes(chars: str, step: int):
+    """A byte -> index table (``step`` times a character's place in ``chars``; -10,000 for
+    any other byte) for :meth:`Shoe.remove_each`."""
+    import numpy as np
+
+    table = np.full(256, -10_000, dtype=np.int64)
+    for i, c in enumerate(chars):
+        table[ord(c)] = step * i
+    return table
+
+
+class _LazyCodes:
+    def __init__(self, chars: str, step: int):
+        self.chars, self.step, self.table = chars, step, None
+
+    def __getitem__(self, index):
+        if self.table is None:
+            self.table = _codes(self.chars, self.step)
+        return self.table[index]
+
+
+_RANK_CODE = _LazyCodes("".join(RANKS), 4)
+_SUIT_CODE = _LazyCodes("".join(SUITS), 1)
+
+
 @lru_cache(maxsize=1024)
 def _slots(name: str) -> tuple[int, int | None]:
     """``(rank index, card index or None)`` of a card name (:func:`parse_card`'s errors)."""
@@ -234,6 +259,54 @@ class Shoe:
                         raise ShoeError(f"cannot remove {card_name(r, s)}: none left in the shoe")
                     card_counts[j] -= 1
         return _left(ranks, card_counts)
+
+    def remove_each(self, removals: list[str]) -> list[Shoe | None]:
+        """``[self.remove(r) for r in removals]`` for removals written the common way, counted
+        together: each ``r`` a string of suited card names as this module writes them (``"As
+        9h Td"``, one space between, or ``""``) from a suited shoe.  ``None`` stands for any
+        other removal, and for one :meth:`remove` would refuse (it then says why).
+
+        >>> one = Shoe.standard(1)
+        >>> one.remove_each(["As 9h", "", "5 5", "As As"]) == [one.remove("As 9h"), one, None, None]
+        True
+        """
+        out: list[Shoe | None] = [None] * len(removals)
+        if self._cards is None or not removals:
+            return out
+        import numpy as np
+
+        picked = []
+        for i, r in enumerate(removals):
+            if not r:
+                out[i] = self
+            elif len(r) % 3 == 2 and r.isascii():
+                picked.append(i)
+        if not picked:
+            return out
+        texts = [removals[i] for i in picked]
+        buffer = (" ".join(texts) + " ").encode("ascii")
+        sizes = np.array([(len(t) + 1) // 3 for t in texts], dtype=np.int64)
+        rows = np.frombuffer(buffer, dtype=np.uint8).reshape(-1, 3)
+        slot = _RANK_CODE[rows[:, 0]] + _SUIT_CODE[rows[:, 1]]  # negative: not a card name
+        good = (slot >= 0) & (rows[:, 2] == 32)
+        owner = np.repeat(np.arange(len(texts)), sizes)
+        usable = np.bincount(owner[~good], minlength=len(texts)) == 0
+        counts = np.bincount(owner[good] * 52 + slot[good], minlength=52 * len(texts)).reshape(-1, 52)
+        left = np.array(self._cards, dtype=np.int64) - counts
+        ranks = left.reshape(-1, 13, 4).sum(axis=2)
+        total = ranks.sum(axis=1)
+        usable &= (left.min(axis=1) >= 0) & (total >= MIN_CARDS)
+        for i, ok, card_row, rank_row in zip(picked, usable.tolist(), left.tolist(), ranks.tolist()):
+            if ok:
+                out[i] = Shoe._counted(tuple(rank_row), tuple(card_row))
+        return out
+
+    @classmethod
+    def _counted(cls, ranks: tuple[int, ...], cards: tuple[int, ...] | None) -> Shoe:
+        """A shoe of counts already checked (plain ints, in range, ranks summing the cards)."""
+        shoe = object.__new__(cls)
+        shoe._ranks, shoe._cards, shoe._hash = ranks, cards, hash((ranks, cards))
+        return shoe
 
     # -- views --------------------------------------------------------------------
     @property

@@ -84,6 +84,58 @@ def parse_line(text: str):
     return shoe_of(load_object(text))
 
 
+def parse_lines(texts: list[str]) -> list:
+    """:func:`parse_line` of each text, in order: ``(shoe, known or None)``, or for a line it
+    refuses the :class:`BaccaratError` it raises (returned in its place, not raised).
+
+    The values are the same; lines that only remove cards from whole decks, named the
+    common way (``{"decks": 8, "remove": "As 9h ..."}`` or a list of such names), are
+    counted together (:meth:`analyzer.core.shoe.Shoe.remove_each`), every other line one
+    at a time.
+
+    >>> got = parse_lines(['{"decks": 1, "remove": "As 9h"}', '{"decks": 0}'])
+    >>> got[0][0].cards, got[1]
+    (50, ShoeError('number of decks must be a whole number of at least 1, got 0'))
+    """
+    from ..core.shoe import Shoe
+
+    out: list = [None] * len(texts)
+    objects: list = [None] * len(texts)
+    common: dict[int, list[tuple[int, str]]] = {}  # decks -> (line, removal)
+    for i, text in enumerate(texts):
+        try:
+            obj = objects[i] = load_object(text)
+        except BaccaratError as e:
+            out[i] = e
+            continue
+        decks, remove = obj.get("decks", 8), obj.get("remove", "")
+        if len(obj) > ("decks" in obj) + ("remove" in obj) or type(decks) is not int:
+            continue
+        if type(remove) is list and not set(map(type, remove)) - {str}:
+            joined = " ".join(remove)
+            if len(joined) == 3 * len(remove) - 1:  # names of two characters, no space in any
+                common.setdefault(decks, []).append((i, joined))
+            elif not remove:
+                common.setdefault(decks, []).append((i, ""))
+        elif type(remove) is str:
+            common.setdefault(decks, []).append((i, remove if remove.strip() else ""))
+    for decks, removals in common.items():
+        try:
+            base = Shoe.standard(decks)
+        except BaccaratError:
+            continue  # each line says why, below
+        for (i, _), shoe in zip(removals, base.remove_each([r for _, r in removals])):
+            if shoe is not None:
+                out[i] = (shoe, None)
+    for i, obj in enumerate(objects):
+        if out[i] is None:
+            try:
+                out[i] = shoe_of(obj)
+            except BaccaratError as e:
+                out[i] = e
+    return out
+
+
 def load_object(text: str, keys: tuple[str, ...] = KEYS) -> dict:
     """The JSON object of ``text`` (a batch line, a request body), its keys among ``keys``;
     :class:`BatchError` (one line) for anything else: blank, malformed, a repeated key, NaN."""
@@ -258,23 +310,36 @@ def answer_lines(lines, name: str, document, documents=None, size: int = 1):
         pending.clear()
 
     while True:
-        try:
-            line = next(lines, None)
-        except BaccaratError:
-            yield from flush()  # a line too long, not UTF-8: the ones before first
-            raise
-        if line is None:
-            break
-        number, text = line
-        try:
-            shoe, known = parse_line(text)
-        except BaccaratError as e:
-            yield from flush()  # the lines before it are answered first
-            raise BatchError(f"{name} line {number}: {e}") from None
-        pending.append((number, shoe, known))
-        if len(pending) >= size:
-            yield from flush()
-    yield from flush()
+        chunk: list = []
+        unread = None  # a line too long, not UTF-8: raised after the ones before it
+        while len(chunk) < size:
+            try:
+                line = next(lines, None)
+            except BaccaratError as e:
+                unread = e
+                break
+            if line is None:
+                break
+            chunk.append(line)
+        parsed = parse_lines([text for _, text in chunk]) if size > 1 else [_parsed(text) for _, text in chunk]
+        for (number, _), got in zip(chunk, parsed):
+            if isinstance(got, BaccaratError):
+                yield from flush()  # the lines before it are answered first
+                raise BatchError(f"{name} line {number}: {got}") from None
+            pending.append((number, *got))
+        yield from flush()
+        if unread is not None:
+            raise unread
+        if len(chunk) < size:
+            return
+
+
+def _parsed(text: str):
+    """:func:`parse_line` of ``text``, or the error it raises."""
+    try:
+        return parse_line(text)
+    except BaccaratError as e:
+        return e
 
 
 __all__ = [
@@ -290,6 +355,7 @@ __all__ = [
     "lines_of",
     "load_object",
     "parse_line",
+    "parse_lines",
     "read_lines",
     "shoe_of",
     "shown",

@@ -9,6 +9,7 @@ Nothing here computes odds; every exact value is printed exactly (a reduced
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import threading
@@ -399,6 +400,16 @@ def _counts_text(keys: tuple[str, ...], counts: tuple[int, ...]) -> str:
     return "{" + ",".join(map(str.__add__, keys, map(str, counts))) + "}"
 
 
+def _counts_template(keys: tuple[str, ...]) -> str:
+    return "{" + ",".join(k + "%d" for k in keys) + "}"
+
+
+#: ``shoe_line`` of a suited shoe and of a rank-only one, as ``%`` templates of the counts
+_SUITED_LINE = '{"cards":%d,"counts":' + _counts_template(_RANK_KEYS) + ',"suited":true,"card_counts":'
+_SUITED_LINE += _counts_template(_CARD_KEYS)
+_RANKS_LINE = '{"cards":%d,"counts":' + _counts_template(_RANK_KEYS) + ',"suited":false'
+
+
 def shoe_line(shoe: Shoe) -> str:
     """``_compact(shoe_json(...))`` of an analysis of ``shoe``, from its count tuples (the
     first text of every :func:`odds_line`).
@@ -408,12 +419,11 @@ def shoe_line(shoe: Shoe) -> str:
     ...     for s in (Shoe.standard(6), Shoe.standard(1).remove("As 9h"), Shoe.parse("A=3,K=5")))
     True
     """
-    cards = shoe.card_tuple
-    out = '{"cards":' + str(shoe.cards) + ',"counts":' + _counts_text(_RANK_KEYS, shoe.rank_tuple)
+    cards, ranks = shoe.card_tuple, shoe.rank_tuple
     if cards is None:
-        out += ',"suited":false'
+        out = _RANKS_LINE % (sum(ranks), *ranks)
     else:
-        out += ',"suited":true,"card_counts":' + _counts_text(_CARD_KEYS, cards)
+        out = _SUITED_LINE % (sum(ranks), *ranks, *cards)
     decks = shoe.decks
     return out + ("}" if decks is None else ',"decks":' + str(decks) + "}")
 
@@ -505,15 +515,54 @@ def odds_line(a: Analysis, breakeven=None, extra: dict | None = None) -> str:
     if layout is not None and a.deals > 0:
         probability = _probabilities(a.deals)
         text = _line_layout(layout).text(a.deals, cast("BetResults", bets).ways, probability)  # a layout: BetResults
-    tail = document_tail(a, breakeven)
-    if extra:
-        tail.update(extra)
     if text is None:  # beyond the fast path: the document itself
         doc = odds_dict(a, breakeven)
         doc.update(extra or {})
         return _compact(doc)
-    deals = a.deals
-    out = ['{"shoe":', shoe_line(a.shoe), ',"deals":', str(deals), ',"outcomes":{']
+    return _line_of(a, text, breakeven, extra)
+
+
+def odds_lines(analyses: list[Analysis], breakevens=None, extras=None) -> list[str]:
+    """``[odds_line(a, be, extra) ...]``, the same strings: the lines of one solver's
+    analyses are written together (:meth:`LineLayout.texts`).
+
+    >>> from analyzer import Shoe, solver
+    >>> shoes = [Shoe.standard(8).remove(["5h", "Kd"] * k) for k in range(8)]
+    >>> a = solver(["banker", "dragon7"]).solve_many(shoes)
+    >>> odds_lines(a) == [odds_line(x) for x in a]
+    True
+    """
+    n = len(analyses)
+    breakevens = breakevens or [None] * n
+    extras = extras or [None] * n
+    out: list[str | None] = [None] * n
+    groups: dict[int, list[int]] = {}
+    for i, a in enumerate(analyses):
+        layout = getattr(a.bets, "layout", None)
+        if layout is not None and a.deals > 0:
+            groups.setdefault(id(layout), []).append(i)
+    for idx in groups.values():
+        first = analyses[idx[0]]
+        layout = cast("BetResults", first.bets).layout
+        texts = _line_layout(layout).texts(
+            [analyses[i].deals for i in idx], [cast("BetResults", analyses[i].bets).ways for i in idx]
+        )
+        for i, text in zip(idx, texts):
+            if text is not None:
+                out[i] = _line_of(analyses[i], text, breakevens[i], extras[i])
+    return [
+        line if line is not None else odds_line(a, be, extra)
+        for line, a, be, extra in zip(out, analyses, breakevens, extras)
+    ]
+
+
+def _line_of(a: Analysis, text: str, breakeven, extra) -> str:
+    """The line of ``a`` around the text of its bets."""
+    tail = document_tail(a, breakeven)
+    if extra:
+        tail.update(extra)
+    probability = _probabilities(a.deals)
+    out = ['{"shoe":', shoe_line(a.shoe), ',"deals":', str(a.deals), ',"outcomes":{']
     for i, o in enumerate(OUTCOMES):
         w = a.ways(o)
         out += ("," if i else "", '"', o, '":{"ways":', str(w), ',"probability":"', probability(w))
@@ -592,6 +641,221 @@ class LineLayout:
                 add(f'{h}{w},"probability":"{probability(w)}')
             add("]}")
         return "".join(out)
+
+
+    def texts(self, deals: list[int], all_ways: list[tuple[int, ...]]) -> list[str | None]:
+        """:meth:`text` of each line of a chunk (``deals[i]``, ``all_ways[i]``), the same
+        strings, with the chunk's numbers computed together: every probability's gcd and
+        quotient, each bet's EV and hit frequency as int64 arrays (:class:`_ChunkPlan`
+        states the bounds that keep them exact and checks them on the chunk; a bet beyond
+        them is counted with Python's integers), then one ``%`` template a line."""
+        if len(deals) < _CHUNK_MIN or max(deals) > _EXACT_FLOAT:
+            return [self.text(d, w) for d, w in zip(deals, all_ways)]
+        plan = self._chunk
+        if plan is None:
+            plan = self._chunk = _ChunkPlan(self)
+        return plan.texts(deals, all_ways)
+
+    _chunk: _ChunkPlan | None = None
+
+
+#: Fewest lines :meth:`LineLayout.texts` computes as arrays (fewer: one line at a time).
+_CHUNK_MIN = 8
+#: Deals at most this (2**53) are exact float64 values: a quotient of two such numbers is
+#: the correctly rounded one Python's ``int / int`` gives, and so is its ``repr``.
+_EXACT_FLOAT = 2**53
+#: An int64 sum of products stays exact while its bound is below this.
+_INT64_SAFE = 2**62
+
+
+class _ChunkPlan:
+    """The arrays and the ``%`` template of :meth:`LineLayout.texts` for one layout.
+
+    Columns: the ``E`` counted events of every bet (``BetResults.ways``), then each bet's
+    ``otherwise`` event (deals less the others).  A bet's first-moment sum ``s1 = sum ways
+    * w1`` is bounded by ``deals * max |w1|`` (the ways sum to ``deals``) and ``deals *
+    L`` is its denominator: while both are below :data:`_INT64_SAFE` the bet's EV is
+    counted in int64, its float from int64 values below 2**53 (else Python's ``int /
+    int``); the variance (numbers of about 110 bits) always with Python's integers."""
+
+    def __init__(self, line: LineLayout):
+        import numpy as np
+
+        entries = line.layout.entries
+        n_events = sum(stop - start for _, _, _, start, stop in entries)
+        n_bets = len(entries)
+        cols = n_events + n_bets
+        self.n_events = n_events
+        sel = np.zeros((n_events, n_bets), dtype=np.int64)  # counted event -> its bet
+        w1 = np.zeros((cols, n_bets), dtype=np.int64)
+        win = np.zeros((cols, n_bets), dtype=np.int64)
+        self.bet_cols: list[list[int]] = []
+        self.w1_rows: list[tuple[int, ...]] = []
+        self.w2_rows: list[tuple[int, ...]] = []
+        self.lcm = np.zeros(n_bets, dtype=object)
+        self.lcm2: list[int] = []
+        self.w1_max: list[int] = []
+        self.w2_max: list[int] = []
+        parts = []
+        order = []  # each field's (kind, index): how the template's values are gathered
+        for b, (head, start, stop, lcm, w1s, w2s, wins, heads) in enumerate(line.bets):
+            bc = [*range(start, stop), n_events + b]
+            self.bet_cols.append(bc)
+            sel[start:stop, b] = 1
+            for c, w, h in zip(bc, w1s, wins):
+                w1[c, b] = w if abs(w) < _INT64_SAFE else 0
+                win[c, b] = h
+            self.w1_rows.append(w1s)
+            self.w2_rows.append(w2s)
+            self.lcm[b] = lcm
+            self.lcm2.append(lcm * lcm)
+            self.w1_max.append(max(*map(abs, w1s), lcm))  # per deal, bounds both s1 and deals * L
+            self.w2_max.append(max(map(abs, w2s)))
+            parts.append(
+                ("," if b else "")
+                + _percent_safe(head)
+                + '%s/%s","ev_float":%s,"house_edge":"%s/%s","house_edge_float":%s,"variance":"%s",'
+                '"variance_float":%s,"std_dev_float":%s,"hit_frequency":"%s/%s","hit_frequency_float":%s,"events":['
+            )
+            order += [("evp", b), ("evq", b), ("evf", b), ("hep", b), ("evq", b), ("hef", b)]
+            order += [("vt", b), ("vf", b), ("sd", b), ("hp", b), ("hq", b), ("hf", b)]
+            for c, h in zip(bc, heads):
+                parts.append(_percent_safe(h) + '%s,"probability":"%s/%s","probability_float":%s}')
+                order += [("w", c), ("p", c), ("q", c), ("f", c)]
+            parts.append("]}")
+        self.template = "".join(parts)
+        self.sel, self.w1, self.win = sel, w1, win
+        kinds: dict[str, list[tuple[int, int]]] = {}
+        for pos, (kind, i) in enumerate(order):
+            kinds.setdefault(kind, []).append((pos, i))
+        self.fields = len(order)
+        # for each kind of value: its positions in a line's values and which column feeds each
+        self.slots = {k: (np.array([p for p, _ in v]), np.array([i for _, i in v])) for k, v in kinds.items()}
+
+    def texts(self, deals: list[int], all_ways: list[tuple[int, ...]]) -> list[str | None]:
+        import numpy as np
+
+        n, n_bets = len(deals), len(self.bet_cols)
+        d = np.array(deals, dtype=np.int64)
+        dc = d[:, None]
+        counted = np.array(all_ways, dtype=np.int64).reshape(n, self.n_events)
+        full = np.concatenate([counted, dc - counted @ self.sel], axis=1)  # every event's ways
+        g = np.gcd(full, dc)
+        values: dict[str, np.ndarray] = {"w": full, "p": full // g, "q": dc // g, "f": full / dc}
+        hits = full @ self.win
+        g = np.gcd(hits, dc)
+        values.update(hp=hits // g, hq=dc // g, hf=hits / dc)
+        top = max(deals)
+        fits = [top * m < _INT64_SAFE for m in self.w1_max]
+        s1 = full @ self.w1
+        den = dc * np.array([lcm if f else 1 for lcm, f in zip(self.lcm, fits)], dtype=np.int64)
+        g = np.gcd(s1, den)
+        evp, evq = s1 // g, den // g
+        # int64 quotients below 2**53 are exact floats: their quotient is Python's int / int
+        evf = evp / evq
+        slow = ~((np.abs(evp) < _EXACT_FLOAT) & (evq < _EXACT_FLOAT))
+        evp_t, evq_t = _strings(evp), _strings(evq)
+        full_rows = None
+        s1_py: list[list[int]] = []  # each bet's first-moment sums, Python integers
+        for b in range(n_bets):
+            if fits[b]:
+                s1_py.append(s1[:, b].tolist())
+                for i in np.flatnonzero(slow[:, b]).tolist():
+                    evf[i, b] = int(evp[i, b]) / int(evq[i, b])
+                continue
+            # beyond int64: this bet's sums with Python's integers
+            if full_rows is None:
+                full_rows = full.tolist()
+            cols, w1s, lcm = self.bet_cols[b], self.w1_rows[b], self.lcm[b]
+            s1_py.append([sum(map(mul, map(row.__getitem__, cols), w1s)) for row in full_rows])
+            for i, (a, q) in enumerate(zip(s1_py[b], (x * lcm for x in deals))):
+                k = gcd(a, q)
+                evp_t[i, b], evq_t[i, b], evf[i, b] = str(a // k), str(q // k), a / q
+        hep_t = np.array([t[1:] if t[0] == "-" else "-" + t if t != "0" else t for t in evp_t.ravel().tolist()], dtype=object)
+        # the variance: (s2 deals - s1**2) / (deals L)**2, numbers of about 110 bits, with Python's integers
+        vt = np.empty((n, n_bets), dtype=object)
+        vf = np.empty((n, n_bets))
+        bad = [False] * n
+        for b in range(n_bets):
+            cols, w2s, lcm2 = self.bet_cols[b], self.w2_rows[b], self.lcm2[b]
+            if top * self.w2_max[b] < _INT64_SAFE:
+                s2 = (full[:, cols] @ np.array(w2s, dtype=np.int64)).tolist()
+            else:
+                if full_rows is None:
+                    full_rows = full.tolist()
+                s2 = [sum(map(mul, map(row.__getitem__, cols), w2s)) for row in full_rows]
+            texts, floats = [], []
+            for i, (x2, x1, dl) in enumerate(zip(s2, s1_py[b], deals)):
+                num = x2 * dl - x1 * x1
+                q = dl * dl * lcm2
+                k = gcd(num, q)
+                texts.append(f"{num // k}/{q // k}")
+                try:
+                    f = num / q
+                except OverflowError:
+                    f = math.inf
+                if not math.isfinite(f):
+                    bad[i] = True  # the line is written from its document
+                    f = 0.0
+                floats.append(f)
+            vt[:, b], vf[:, b] = texts, floats
+        strings = {k: _strings(v) for k, v in values.items()}
+        strings.update(
+            evp=evp_t, evq=evq_t, hep=hep_t.reshape(n, n_bets), evf=_strings(evf), hef=_strings(0.0 - evf),
+            vt=vt, vf=_strings(vf), sd=_strings(np.sqrt(vf)),
+        )
+        line_values = np.empty((n, self.fields), dtype=object)
+        for kind, (pos, src) in self.slots.items():
+            line_values[:, pos] = strings[kind][:, src]
+        template = self.template
+        return [None if b else template % tuple(row) for row, b in zip(line_values.tolist(), bad)]
+
+
+def _strings(a):
+    """The JSON text of each number of an int64 or float64 array, as an object array of the
+    same shape: ``str`` of the integers, ``repr`` of the floats.
+
+    orjson writes them all at once (about 50 ns a number, ``repr`` of a float 400).  Its
+    floats are the shortest round-trip digits, as ``repr``'s are, written the same way in
+    ``repr``'s positional range, 1e-4 <= |x| < 1e16 (and 0); outside it orjson writes
+    ``0.00001`` or ``1e+16`` where ``repr`` writes ``1e-05``, so those floats are written by
+    ``repr``.  The range is checked on first use against ``repr`` (:func:`_orjson_floats`;
+    tests/test_odds_line.py draws many more): if the installed orjson disagrees, every
+    float is written by ``repr``."""
+    import numpy as np
+    import orjson
+
+    flat = a.ravel()
+    out = np.array(orjson.dumps(flat, option=orjson.OPT_SERIALIZE_NUMPY).decode()[1:-1].split(","), dtype=object)
+    if flat.dtype.kind == "f":
+        size = np.abs(flat)
+        odd = ((size < 1e-4) & (flat != 0)) | (size >= 1e16) if _orjson_floats() else size >= 0
+        for i in np.flatnonzero(odd).tolist():
+            out[i] = repr(float(flat[i]))
+    return out.reshape(a.shape)
+
+
+@functools.cache
+def _orjson_floats() -> bool:
+    """Whether orjson writes floats of 1e-4 <= |x| < 1e16 as ``repr`` does, on 4,000 of them
+    spread over that range (both ends, integers, halves, random digits)."""
+    import random
+
+    import numpy as np
+    import orjson
+
+    rng = random.Random(20261206)
+    xs = [0.0, -0.0, 1e-4, 0.5, 1.0, 1e15, 9999999999999998.0, 1 / 3, 0.1]
+    xs += [rng.random() * 10.0 ** rng.randint(-3, 15) for _ in range(3000)]
+    xs += [rng.randrange(1, 2**53) / 2 ** rng.randrange(0, 40) for _ in range(1000)]
+    xs = [x for x in xs if x == 0 or 1e-4 <= abs(x) < 1e16]
+    texts = orjson.dumps(np.array(xs), option=orjson.OPT_SERIALIZE_NUMPY).decode()[1:-1].split(",")
+    return texts == [repr(x) for x in xs]
+
+
+def _percent_safe(text: str) -> str:
+    """``text`` as literal text of a ``%`` template."""
+    return text.replace("%", "%%")
 
 
 def _negated(text: str) -> str:
