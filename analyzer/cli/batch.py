@@ -24,7 +24,7 @@ from ..io.files import InputError, atomic_open, check_not_input, check_output
 from .options import UsageError, progress_bar
 
 #: Lines of a regular file solved together (``Solver.solve_many``) by ``odds --batch``.
-BATCH_LINES = 64
+BATCH_LINES = 256
 
 
 def check_batch_args(args) -> None:

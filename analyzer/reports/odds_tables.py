@@ -544,32 +544,71 @@ def odds_lines(analyses: list[Analysis], breakevens=None, extras=None) -> list[s
     for idx in groups.values():
         first = analyses[idx[0]]
         layout = cast("BetResults", first.bets).layout
-        texts = _line_layout(layout).texts(
-            [analyses[i].deals for i in idx], [cast("BetResults", analyses[i].bets).ways for i in idx]
-        )
-        for i, text in zip(idx, texts):
+        group = [analyses[i] for i in idx]
+        texts = _line_layout(layout).texts([a.deals for a in group], [cast("BetResults", a.bets).ways for a in group])
+        heads = _heads(group)
+        for i, text, head in zip(idx, texts, heads):
             if text is not None:
-                out[i] = _line_of(analyses[i], text, breakevens[i], extras[i])
+                out[i] = _line_of(analyses[i], text, breakevens[i], extras[i], head)
     return [
         line if line is not None else odds_line(a, be, extra)
         for line, a, be, extra in zip(out, analyses, breakevens, extras)
     ]
 
 
-def _line_of(a: Analysis, text: str, breakeven, extra) -> str:
-    """The line of ``a`` around the text of its bets."""
+def _line_of(a: Analysis, text: str, breakeven, extra, head: str | None = None) -> str:
+    """The line of ``a`` around the text of its bets; ``head``: its text before them
+    (:func:`_heads`), else written here."""
     tail = document_tail(a, breakeven)
     if extra:
         tail.update(extra)
-    probability = _probabilities(a.deals)
-    out = ['{"shoe":', shoe_line(a.shoe), ',"deals":', str(a.deals), ',"outcomes":{']
-    for i, o in enumerate(OUTCOMES):
-        w = a.ways(o)
-        out += ("," if i else "", '"', o, '":{"ways":', str(w), ',"probability":"', probability(w))
-    out += ('},"bets":{', text, "}")
+    if head is None:
+        probability = _probabilities(a.deals)
+        out = ['{"shoe":', shoe_line(a.shoe), ',"deals":', str(a.deals), ',"outcomes":{']
+        for i, o in enumerate(OUTCOMES):
+            w = a.ways(o)
+            out += ("," if i else "", '"', o, '":{"ways":', str(w), ',"probability":"', probability(w))
+        out += ('},"bets":{', text, "}")
+    else:
+        out = [head, text, "}"]
     out += ("," + _compact(k) + ":" + _compact(v) for k, v in tail.items())
     out.append("}")
     return "".join(out)
+
+
+#: the text of a line before its bets, for a suited shoe: its counts, decks, deals and outcomes
+_HEAD = (
+    '{"shoe":'
+    + _SUITED_LINE.replace("%d", "%s")
+    + '%s,"deals":%s,"outcomes":{'
+    + ",".join(f'"{o}":{{"ways":%s,"probability":"%s/%s","probability_float":%s}}' for o in OUTCOMES)
+    + '},"bets":{'
+)
+
+
+def _heads(analyses: list[Analysis]) -> list[str | None]:
+    """Each line's text before its bets (the shoe, deals, outcomes), written together as
+    :meth:`LineLayout.texts` writes the bets; ``None`` each for a chunk it does not write
+    (rank-only shoes, deals beyond 2**53, a few lines)."""
+    import numpy as np
+
+    n = len(analyses)
+    shoes = [a.shoe.card_tuple for a in analyses]
+    deals = [a.deals for a in analyses]
+    if n < _CHUNK_MIN or None in shoes or max(deals) > _EXACT_FLOAT:
+        return [None] * n
+    cards = np.array(shoes, dtype=np.int64)
+    ranks = cards.reshape(n, 13, 4).sum(axis=2)
+    d = np.array(deals, dtype=np.int64)[:, None]
+    ways = np.array([[a.ways(o) for o in OUTCOMES] for a in analyses], dtype=np.int64)
+    g = np.gcd(ways, d)
+    full = cards[:, 0]
+    decks = np.where((cards == full[:, None]).all(axis=1) & (full >= 1), full, 0).tolist()
+    numbers = _strings(np.concatenate([ranks.sum(axis=1)[:, None], ranks, cards], axis=1))
+    decks_text = np.array(["}" if k == 0 else f',"decks":{k}}}' for k in decks], dtype=object)[:, None]
+    outcome = np.stack([_strings(ways), _strings(ways // g), _strings(d // g), _strings(ways / d)], axis=2)
+    values = np.concatenate([numbers, decks_text, _strings(d), outcome.reshape(n, -1)], axis=1)
+    return [_HEAD % tuple(row) for row in values.tolist()]
 
 
 def _compact(value) -> str:
@@ -713,17 +752,29 @@ class _ChunkPlan:
             self.w2_max.append(max(map(abs, w2s)))
             parts.append(
                 ("," if b else "")
-                + _percent_safe(head)
-                + '%s/%s","ev_float":%s,"house_edge":"%s/%s","house_edge_float":%s,"variance":"%s",'
-                '"variance_float":%s,"std_dev_float":%s,"hit_frequency":"%s/%s","hit_frequency_float":%s,"events":['
+                + head
+                + '\0/\0","ev_float":\0,"house_edge":"\0/\0","house_edge_float":\0,"variance":"\0/\0",'
+                '"variance_float":\0,"std_dev_float":\0,"hit_frequency":"\0/\0","hit_frequency_float":\0,"events":['
             )
             order += [("evp", b), ("evq", b), ("evf", b), ("hep", b), ("evq", b), ("hef", b)]
-            order += [("vt", b), ("vf", b), ("sd", b), ("hp", b), ("hq", b), ("hf", b)]
+            order += [("vp", b), ("vq", b), ("vf", b), ("sd", b), ("hp", b), ("hq", b), ("hf", b)]
             for c, h in zip(bc, heads):
-                parts.append(_percent_safe(h) + '%s,"probability":"%s/%s","probability_float":%s}')
+                parts.append(h + '\0,"probability":"\0/\0","probability_float":\0}')
                 order += [("w", c), ("p", c), ("q", c), ("f", c)]
             parts.append("]}")
-        self.template = "".join(parts)
+        # the texts between the values: NUL marks a value (JSON text writes none: json.dumps
+        # escapes it), so a line is these texts with its values between them
+        texts = "".join(parts).split("\0")
+        self.parts: list[str] = [x for t in texts for x in (t, "")][:-1]
+        # the second-moment weights, for an int64 product of the ways split in halves of 26 bits
+        self.w2_fits = np.array(
+            [m * max(2**27, len(bc) * 2**26) < _INT64_SAFE for m, bc in zip(self.w2_max, self.bet_cols)]
+        )
+        self.w2 = np.zeros((cols, n_bets), dtype=np.int64)
+        for b, (bc, w2s) in enumerate(zip(self.bet_cols, self.w2_rows)):
+            if self.w2_fits[b]:
+                self.w2[bc, b] = w2s
+        self.lcm2_row = np.array(self.lcm2, dtype=object)[None, :]
         self.sel, self.w1, self.win = sel, w1, win
         kinds: dict[str, list[tuple[int, int]]] = {}
         for pos, (kind, i) in enumerate(order):
@@ -772,43 +823,56 @@ class _ChunkPlan:
                 k = gcd(a, q)
                 evp_t[i, b], evq_t[i, b], evf[i, b] = str(a // k), str(q // k), a / q
         hep_t = np.array([t[1:] if t[0] == "-" else "-" + t if t != "0" else t for t in evp_t.ravel().tolist()], dtype=object)
-        # the variance: (s2 deals - s1**2) / (deals L)**2, numbers of about 110 bits, with Python's integers
-        vt = np.empty((n, n_bets), dtype=object)
-        vf = np.empty((n, n_bets))
-        bad = [False] * n
-        for b in range(n_bets):
-            cols, w2s, lcm2 = self.bet_cols[b], self.w2_rows[b], self.lcm2[b]
-            if top * self.w2_max[b] < _INT64_SAFE:
-                s2 = (full[:, cols] @ np.array(w2s, dtype=np.int64)).tolist()
-            else:
-                if full_rows is None:
-                    full_rows = full.tolist()
-                s2 = [sum(map(mul, map(row.__getitem__, cols), w2s)) for row in full_rows]
-            texts, floats = [], []
-            for i, (x2, x1, dl) in enumerate(zip(s2, s1_py[b], deals)):
-                num = x2 * dl - x1 * x1
-                q = dl * dl * lcm2
-                k = gcd(num, q)
-                texts.append(f"{num // k}/{q // k}")
-                try:
-                    f = num / q
-                except OverflowError:
-                    f = math.inf
-                if not math.isfinite(f):
-                    bad[i] = True  # the line is written from its document
-                    f = 0.0
-                floats.append(f)
-            vt[:, b], vf[:, b] = texts, floats
+        # the variance: (s2 deals - s1**2) / (deals L)**2, numbers of about 110 bits: Python's
+        # integers, in arrays of objects (numpy's loops call their operations)
+        # ways = hi 2**26 + lo with lo < 2**26 and the his summing to at most 2**27 (the ways of a
+        # line sum to deals <= 2**53): a bet's two int64 sums stay below 2**62 while its largest
+        # weight times 2**27 and times 2**26 its events does (w2_fits)
+        hi, lo = full >> 26, full & (2**26 - 1)
+        s2 = (hi @ self.w2).astype(object) * 2**26 + (lo @ self.w2).astype(object)
+        for b in np.flatnonzero(~self.w2_fits).tolist():
+            if full_rows is None:
+                full_rows = full.tolist()
+            cols, w2s = self.bet_cols[b], self.w2_rows[b]
+            s2[:, b] = [sum(map(mul, map(row.__getitem__, cols), w2s)) for row in full_rows]
+        s1o = np.array(s1_py, dtype=object).T
+        dl = np.array(deals, dtype=object)[:, None]
+        num = s2 * dl - s1o * s1o
+        q = dl * dl * self.lcm2_row
+        g = np.gcd(num, q)
+        try:
+            vf = (num / q).astype(np.float64)
+        except OverflowError:  # a variance beyond a float: those lines from their documents
+            vf = np.array([[_quotient(a, b) for a, b in zip(r, t)] for r, t in zip(num.tolist(), q.tolist())])
+        finite = np.isfinite(vf)
+        bad = (~finite.all(axis=1)).tolist()
+        vf[~finite] = 0.0
+        vp = np.array(list(map(str, (num // g).ravel().tolist())), dtype=object).reshape(n, n_bets)
+        vq = np.array(list(map(str, (q // g).ravel().tolist())), dtype=object).reshape(n, n_bets)
         strings = {k: _strings(v) for k, v in values.items()}
         strings.update(
             evp=evp_t, evq=evq_t, hep=hep_t.reshape(n, n_bets), evf=_strings(evf), hef=_strings(0.0 - evf),
-            vt=vt, vf=_strings(vf), sd=_strings(np.sqrt(vf)),
+            vp=vp, vq=vq, vf=_strings(vf), sd=_strings(np.sqrt(vf)),
         )
         line_values = np.empty((n, self.fields), dtype=object)
         for kind, (pos, src) in self.slots.items():
             line_values[:, pos] = strings[kind][:, src]
-        template = self.template
-        return [None if b else template % tuple(row) for row, b in zip(line_values.tolist(), bad)]
+        parts = list(self.parts)  # the template's texts, a line's values between them
+        out: list[str | None] = []
+        for row, b in zip(line_values.tolist(), bad):
+            if b:
+                out.append(None)
+            else:
+                parts[1::2] = row
+                out.append("".join(parts))
+        return out
+
+
+def _quotient(a: int, b: int) -> float:
+    try:
+        return a / b
+    except OverflowError:
+        return math.inf
 
 
 def _strings(a):
@@ -851,11 +915,6 @@ def _orjson_floats() -> bool:
     xs = [x for x in xs if x == 0 or 1e-4 <= abs(x) < 1e16]
     texts = orjson.dumps(np.array(xs), option=orjson.OPT_SERIALIZE_NUMPY).decode()[1:-1].split(",")
     return texts == [repr(x) for x in xs]
-
-
-def _percent_safe(text: str) -> str:
-    """``text`` as literal text of a ``%`` template."""
-    return text.replace("%", "%%")
 
 
 def _negated(text: str) -> str:
