@@ -14,7 +14,7 @@ import json
 import math
 import threading
 from fractions import Fraction
-from itertools import compress
+from itertools import chain, compress
 from math import gcd
 from operator import mul
 from typing import TYPE_CHECKING, Protocol, cast
@@ -597,18 +597,35 @@ def _heads(analyses: list[Analysis]) -> list[str | None]:
     deals = [a.deals for a in analyses]
     if n < _CHUNK_MIN or None in shoes or max(deals) > _EXACT_FLOAT:
         return [None] * n
-    cards = np.array(shoes, dtype=np.int64)
+    cards = np.fromiter(chain.from_iterable(shoes), dtype=np.int64, count=52 * n).reshape(n, 52)
     ranks = cards.reshape(n, 13, 4).sum(axis=2)
     d = np.array(deals, dtype=np.int64)[:, None]
-    ways = np.array([[a.ways(o) for o in OUTCOMES] for a in analyses], dtype=np.int64)
+    ways = np.fromiter((a.ways(o) for a in analyses for o in OUTCOMES), dtype=np.int64, count=3 * n).reshape(n, 3)
     g = np.gcd(ways, d)
     full = cards[:, 0]
     decks = np.where((cards == full[:, None]).all(axis=1) & (full >= 1), full, 0).tolist()
-    numbers = _strings(np.concatenate([ranks.sum(axis=1)[:, None], ranks, cards], axis=1))
+    counts = np.concatenate([ranks.sum(axis=1)[:, None], ranks, cards], axis=1)
+    numbers = _SMALL[counts] if counts.max() < len(_SMALL) else _strings(counts)
     decks_text = np.array(["}" if k == 0 else f',"decks":{k}}}' for k in decks], dtype=object)[:, None]
     outcome = np.stack([_strings(ways), _strings(ways // g), _strings(d // g), _strings(ways / d)], axis=2)
     values = np.concatenate([numbers, decks_text, _strings(d), outcome.reshape(n, -1)], axis=1)
-    return [_HEAD % tuple(row) for row in values.tolist()]
+    parts = list(_HEAD_PARTS)
+    out: list[str | None] = []
+    for row in values.tolist():
+        parts[1::2] = row
+        out.append("".join(parts))
+    return out
+
+
+def _interleaved(template: str, field: str = "%s") -> list[str]:
+    """The texts of a template between its fields (each ``field``), with a place for each
+    field's value between them: a line is ``"".join`` of it with ``[1::2]`` its values."""
+    return [x for t in template.split(field) for x in (t, "")][:-1]
+
+
+_HEAD_PARTS = _interleaved(_HEAD)
+#: the text of every count below 2**12 (a shoe's counts of 8 decks, or 78)
+_SMALL = __import__("numpy").array([str(i) for i in range(2**12)], dtype=object)
 
 
 def _compact(value) -> str:
@@ -764,8 +781,7 @@ class _ChunkPlan:
             parts.append("]}")
         # the texts between the values: NUL marks a value (JSON text writes none: json.dumps
         # escapes it), so a line is these texts with its values between them
-        texts = "".join(parts).split("\0")
-        self.parts: list[str] = [x for t in texts for x in (t, "")][:-1]
+        self.parts: list[str] = _interleaved("".join(parts), "\0")
         # the second-moment weights, for an int64 product of the ways split in halves of 26 bits
         self.w2_fits = np.array(
             [m * max(2**27, len(bc) * 2**26) < _INT64_SAFE for m, bc in zip(self.w2_max, self.bet_cols)]
@@ -901,7 +917,7 @@ def _strings(a):
 
 @functools.cache
 def _orjson_floats() -> bool:
-    """Whether orjson writes floats of 1e-4 <= |x| < 1e16 as ``repr`` does, on 4,000 of them
+    """Whether orjson writes floats of 1e-4 <= |x| < 1e16 as ``repr`` does, on 800 of them
     spread over that range (both ends, integers, halves, random digits)."""
     import random
 
@@ -910,8 +926,8 @@ def _orjson_floats() -> bool:
 
     rng = random.Random(20261206)
     xs = [0.0, -0.0, 1e-4, 0.5, 1.0, 1e15, 9999999999999998.0, 1 / 3, 0.1]
-    xs += [rng.random() * 10.0 ** rng.randint(-3, 15) for _ in range(3000)]
-    xs += [rng.randrange(1, 2**53) / 2 ** rng.randrange(0, 40) for _ in range(1000)]
+    xs += [rng.random() * 10.0 ** rng.randint(-3, 15) for _ in range(600)]
+    xs += [rng.randrange(1, 2**53) / 2 ** rng.randrange(0, 40) for _ in range(200)]
     xs = [x for x in xs if x == 0 or 1e-4 <= abs(x) < 1e16]
     texts = orjson.dumps(np.array(xs), option=orjson.OPT_SERIALIZE_NUMPY).decode()[1:-1].split(",")
     return texts == [repr(x) for x in xs]
