@@ -50,6 +50,13 @@ def kernel():
     return (g.mpz, g.divexact) if g is not None else (int, operator.floordiv)
 
 
+def accumulator(n: int):
+    """``n`` as a running sum to add big numbers into in place (``gmpy2.xmpz``: no new number
+    for each ``+=`` and ``*=``), or ``int``; read it through :func:`big` or ``int``."""
+    g = _gmpy2()
+    return g.xmpz(n) if g is not None else int(n)
+
+
 def big(n: int):
     """``n`` as the fast big integer (``gmpy2.mpz``, or ``int``): the same operators, the same values."""
     return kernel()[0](n)

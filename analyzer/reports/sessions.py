@@ -22,9 +22,15 @@ products of N weights of which at least ``N - k // s_1`` are ``p_0``), which lea
 a division by ``k`` alone (one machine digit); and the upper half is computed from
 the other end (the reversed polynomial), where the same holds for the best event.
 The two halves meet in the middle, and their masses must add up to ``D**N``
-exactly (checked on every run).  The numbers are GMP's (:mod:`analyzer.core.bigint`:
-about 3.5 times as fast on numbers of 450,000 bits, a Banker trip of 10,000 coups
-on 8 decks in about 7 s) and the figures are Fractions of Python's integers.
+exactly (checked on every run).  Only the mass is summed as the coefficients go by;
+the first moment at a cut comes from the same relation summed up to the cut,
+``D M_K = N sum_i i p_i S_(K-i) + sum_i p_i sum_(K-i<j<=K) j c_j`` (``S`` the mass,
+``M`` the moment), and must come out a whole number.  The numbers are GMP's
+(:mod:`analyzer.core.bigint`: about 3.5 times as fast on numbers of 450,000 bits)
+and the figures are Fractions of Python's integers.  A Banker trip of 10,000 coups
+on 8 decks is almost all GMP's own work: of the two multiplications, the addition,
+the exact division and the mass's addition that each coefficient costs, the
+division is about 40%.
 
 What is kept is what the figures need, all exact integers over ``D**N``: the mass
 and first moment of the net at or below each requested cut (for tail probabilities
@@ -49,7 +55,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ..core.bigint import fraction, gmp, kernel
+from ..core.bigint import accumulator, fraction, gmp, kernel
 from ..core.errors import BaccaratError
 from ..core.frames import data_frame
 
@@ -193,17 +199,22 @@ def _log2(x: int) -> float:
     return b - 64 + math.log2(x >> (b - 64))
 
 
-def _pass(terms, n: int, last: int, cuts, targets, sink, progress=None):
+def _pass(terms, n: int, last: int, cuts, targets, points, progress=None):
     """The coefficients ``c_0 .. c_last`` of ``P**n`` (exponent 0 first), in scaled form.
 
     ``c_k = f_k * p0**e(k)`` with ``e(k) = max(0, n - k // s_1)``; keeps the running
-    mass ``S`` of ``c_0 .. c_k`` and ``U``, the sum of the masses before ``k``, in the same
-    scale; the first moment is ``M = k S - U`` (summation by parts).  Returns the
-    exact (mass, moment) at each exponent in ``cuts`` (a sorted list), the smallest
-    ``k`` whose mass reaches each target (``(key, den, rhs, log2 of rhs / den)``: ``S * den
-    >= rhs``, compared exactly when a float shadow comes near), and the mass and moment
-    at ``last``.  ``sink(k, log2 c_k)`` receives every nonzero coefficient, and
+    mass ``S`` of ``c_0 .. c_k`` in the same scale.  Returns the exact (mass, first moment)
+    at each exponent in ``cuts`` (a sorted list), the smallest ``k`` whose mass reaches
+    each target (``(key, den, rhs, log2 of rhs / den)``: ``S * den >= rhs``, compared
+    exactly when a float shadow comes near), and the mass at ``last``.  ``points``
+    (a list, or None) receives ``(k, log2 c_k)`` for every nonzero coefficient, and
     ``progress(count)`` the number of coefficients done since its last call.
+
+    The moment is not summed: Miller's relation summed over ``k <= K`` gives
+    ``sum_i p_i (M_(K-i) - n i S_(K-i)) = 0`` for the mass ``S_j`` and first moment
+    ``M_j`` of ``c_0 .. c_j``, so ``D M_K = n sum_i i p_i S_(K-i) + sum_i p_i sum_(K-i<j<=K) j c_j``
+    (``D`` the sum of the weights): the masses a few exponents before the cut and the last
+    ``top`` coefficients, which the ring still holds.
     """
     big, divexact = kernel()
     p0 = big(terms[0][1])
@@ -211,19 +222,10 @@ def _pass(terms, n: int, last: int, cuts, targets, sink, progress=None):
     s1 = others[0][0] if others else 1
     top = terms[-1][0]
     size = top + 1
-    ring: list = [0] * size
+    zero = big(0)
+    ring: list = [zero] * size
     lp0 = math.log2(p0)
-
-    def e(k):
-        return max(0, n - k // s1)
-
-    f = big(1)
-    ring[0] = f
-    S, U = f, big(0)  # U: the sum of S over the coefficients before k (M = k S - U)
-    found: dict = {}
-    got: dict = {}
-    cut_i = 0
-    pending = list(targets)
+    log2 = math.log2
     powers: dict[int, int] = {}
 
     def pw(d):
@@ -233,56 +235,116 @@ def _pass(terms, n: int, last: int, cuts, targets, sink, progress=None):
             powers[d] = p0**d
         return powers[d]
 
-    E = [e(k) for k in range(last + 1)]  # the power of p0 in c_k
+    def e(k):
+        return max(0, n - k // s1)
+
+    # Between ``fast`` and ``stop`` every c_(k-i) exists and carries at least p0**(e(k) + 1):
+    # the sum is kept in units of p0**(e(k) + 1), the term i multiplied by p0**d_i with d_i
+    # depending on k mod s_1 only, and c_k is that sum over k.  Elsewhere the general step.
+    fast, stop = max(top, 1), min(last + 1, n * s1)
+    steps = []
+    for r in range(s1):
+        row = []
+        for i, w, base in others:
+            d = -((r - i) // s1) - 1
+            row.append((i, w * pw(d), base * pw(d)))
+        steps.append(tuple(row))
+
+    f = big(1)
+    ring[0] = f
+    S = accumulator(1)  # added into in place
+    found: dict = {}
+    got: dict = {}
+    pending = list(targets)
+    cut_set = set(cuts)
+    need = {c - i for c in cuts for i, _, _ in others if c - i >= 0}  # S_(K-i) for a cut K
+    events = sorted(cut_set | need)
+    ev_i = 0
+    next_ev = events[0] if events else -1
+    saved: dict = {}
+    weight_sum = sum(w for _, w in terms)
+
+    def moment(K):
+        """The exact first moment at the cut ``K`` (the ring holds c_(K-top) .. c_K)."""
+        eK = e(K)
+        acc = 0
+        for i, w, _ in others:
+            if K - i >= 0:
+                acc += n * i * w * saved[K - i]
+        win = 0
+        for j in range(max(0, K - top + 1), K + 1):
+            c = ring[j % size]
+            if c:
+                wj = sum(w for i, w, _ in others if i > K - j)
+                win += c * (j * wj * pw(e(j) - eK))
+        acc += win * pw(eK)
+        m, rest = divmod(acc, weight_sum)
+        if rest:
+            raise AssertionError("the first moment at a cut is not a whole number")  # pragma: no cover
+        return m
+
     near = min((lt for _, _, _, lt in pending), default=math.inf) - _LOG_WINDOW
+    ek = e(0)
     for k in range(last + 1):
-        ek = E[k]
         if k:
-            # c_(k-i) carries p0**e(k-i), at least p0**e(k); the sum is kept in units of p0**lo
-            lo = ek + 1
-            for i, _, _ in others:
-                if i > k:
-                    break
-                if ring[(k - i) % size] and E[k - i] == ek:
-                    lo = ek
-                    break
-            s = 0
-            for i, w, base in others:
-                if i > k:
-                    break
-                prev = ring[(k - i) % size]
-                if prev:
-                    d = E[k - i] - lo
-                    s += prev * (base - w * k) if not d else prev * ((base - w * k) * pw(d))
-            f = (divexact(s, k) if lo > ek else divexact(s, k * p0)) if s else 0
+            prev_e, ek = ek, e(k)
+            if fast <= k < stop:
+                (i, w, base), *more = steps[k % s1]
+                s = ring[(k - i) % size] * (base - w * k)
+                for i, w, base in more:
+                    s += ring[(k - i) % size] * (base - w * k)
+                f = divexact(s, k)
+            else:
+                # c_(k-i) carries p0**e(k-i), at least p0**e(k); the sum is kept in units of p0**lo
+                lo = ek + 1
+                for i, _, _ in others:
+                    if i > k:
+                        break
+                    if ring[(k - i) % size] and e(k - i) == ek:
+                        lo = ek
+                        break
+                s = zero
+                for i, w, base in others:
+                    if i > k:
+                        break
+                    prev = ring[(k - i) % size]
+                    if prev:
+                        d = e(k - i) - lo
+                        s += prev * (base - w * k) if not d else prev * ((base - w * k) * pw(d))
+                f = (divexact(s, k) if lo > ek else divexact(s, k * p0)) if s else zero
             ring[k % size] = f
-            drop = E[k - 1] - ek
-            if drop:
-                S, U = S * pw(drop), U * pw(drop)
-            U += S
+            if prev_e != ek:
+                S *= pw(prev_e - ek)
             S += f
         if f:
             scale = ek * lp0
-            sink(k, _log2(f) + scale)
-            shadow = _log2(S) + scale if pending else -math.inf
-            if shadow >= near:  # a float shadow of log2 S near a target: compared exactly
-                keep = []
-                for key, den, rhs, lt in pending:
-                    if shadow >= lt - _LOG_WINDOW and S * pw(ek) * den >= rhs:
-                        found[key] = k
-                    else:
-                        keep.append((key, den, rhs, lt))
-                pending = keep
-                near = min((lt for _, _, _, lt in pending), default=math.inf) - _LOG_WINDOW
-        while cut_i < len(cuts) and cuts[cut_i] <= k:
-            got[cuts[cut_i]] = (S * pw(ek), (k * S - U) * pw(ek))
-            cut_i += 1
+            if points is not None:
+                b = f.bit_length()
+                points.append((k, (b - 64 + log2(f >> (b - 64)) if b > 1000 else log2(f)) + scale))
+            if pending and S.bit_length() + scale >= near - 1:
+                shadow = _log2(S) + scale
+                if shadow >= near:  # a float shadow of log2 S near a target: compared exactly
+                    keep = []
+                    for key, den, rhs, lt in pending:
+                        if shadow >= lt - _LOG_WINDOW and big(S) * pw(ek) * den >= rhs:
+                            found[key] = k
+                        else:
+                            keep.append((key, den, rhs, lt))
+                    pending = keep
+                    near = min((lt for _, _, _, lt in pending), default=math.inf) - _LOG_WINDOW
+        if k == next_ev:
+            exact = big(S) * pw(ek)
+            if k in need:
+                saved[k] = exact
+            if k in cut_set:
+                got[k] = (exact, moment(k))
+            ev_i += 1
+            next_ev = events[ev_i] if ev_i < len(events) else -1
         if progress is not None and k % _PROGRESS_EVERY == _PROGRESS_EVERY - 1:
             progress(_PROGRESS_EVERY)
     if progress is not None and (last + 1) % _PROGRESS_EVERY:
         progress((last + 1) % _PROGRESS_EVERY)
-    scale = pw(e(last))
-    return got, found, S * scale, (last * S - U) * scale
+    return got, found, big(S) * pw(e(last))
 
 
 @dataclass(frozen=True)
@@ -407,20 +469,20 @@ def _run(p: TripPlan, cuts, keep_points: bool, progress=None) -> FlatTrip:
     total_moment = n * sum(w * i for i, w in terms) * D ** (n - 1)  # sum k c_k
     log_total = _log2(total)
     pts: list[tuple[int, float]] = []
-    sink = (lambda k, lg: pts.append((k, lg))) if keep_points else (lambda k, lg: None)
     quantiles: dict[Fraction, int] = {}
     exps = {c: expo(c) for c in asked}
     if top == 0:
         cut_fig = {c: ((total, 0) if exps[c] >= 0 else (0, 0)) for c in asked}
         quantiles = dict.fromkeys(QUANTILES, 0)
-        sink(0, log_total)
+        if keep_points:
+            pts.append((0, log_total))
         lower_mass = total
     else:
         lo_s, hi_s = terms[1][0], top - terms[-2][0]
         m = _meet(n, top, lo_s, hi_s)
         low_cuts = sorted(k for k in exps.values() if 0 <= k <= m)
         targets = [(q, q.denominator, q.numerator * total, math.log2(q) + log_total) for q in QUANTILES]
-        got, found, lower_mass, _ = _pass(terms, n, m, low_cuts, targets, sink, progress)
+        got, found, lower_mass = _pass(terms, n, m, low_cuts, targets, pts if keep_points else None, progress)
         quantiles.update(found)
         # the upper pass, on the reversed polynomial: exponent j there is top*n - j here
         rev = tuple(sorted((top - i, w) for i, w in terms))
@@ -430,13 +492,13 @@ def _run(p: TripPlan, cuts, keep_points: bool, progress=None) -> FlatTrip:
         # the quantile is the first k (going down) whose tail mass exceeds (1 - q) total
         rtargets = [(q, (1 - q).denominator, (1 - q).numerator * total + 1, math.log2(1 - q) + log_total) for q in rest]
         rpts: list[tuple[int, float]] = []
-        rsink = (lambda j, lg: rpts.append((K - j, lg))) if keep_points else (lambda j, lg: None)
-        rgot, rfound, upper_mass, _ = _pass(rev, n, K - m - 1, high_cuts, rtargets, rsink, progress)
+        rout = rpts if keep_points else None
+        rgot, rfound, upper_mass = _pass(rev, n, K - m - 1, high_cuts, rtargets, rout, progress)
         if lower_mass + upper_mass != total:
             raise AssertionError("the two passes do not add up to D**N")  # pragma: no cover
         for q, j in rfound.items():
             quantiles[q] = K - j
-        pts += reversed(rpts)
+        pts += [(K - j, lg) for j, lg in reversed(rpts)]
         cut_fig = {}
         for c in asked:
             k = exps[c]
