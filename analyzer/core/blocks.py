@@ -236,14 +236,14 @@ class BlockPlan:
             # the bounds of the module docstring count sequences: at most a multiset's orderings
             raise ValueError("coefficients outside 0 .. the orderings of their multiset")
         self.events = events = coef.shape[0]
-        parts = np.unique(np.vstack([exponents[:, :SIDE], exponents[:, SIDE:]]), axis=0)
-        parts = parts[np.argsort(parts.sum(axis=1), kind="stable")]
+        parts, inverse = unique_rows(np.vstack([exponents[:, :SIDE], exponents[:, SIDE:]]))
+        by_cards = np.argsort(parts.sum(axis=1), kind="stable")
+        parts = parts[by_cards]
         self.side = _Parts(parts)
-        index = {tuple(p): i for i, p in enumerate(parts.tolist())}
-        of = [
-            np.array([index[tuple(r)] for r in exponents[:, cols].tolist()])
-            for cols in (slice(0, SIDE), slice(SIDE, VALUES))
-        ]
+        place = np.empty(len(by_cards), dtype=np.int64)
+        place[by_cards] = np.arange(len(by_cards))  # a sorted part's place among the parts
+        inverse = place[inverse.ravel()]
+        of = [inverse[: len(exponents)], inverse[len(exponents) :]]
         k_of = exponents[:, :SIDE].sum(axis=1)
         self.blocks, small, small_side, order = [], [], [], []
         self.stage1 = 0
@@ -278,6 +278,9 @@ class BlockPlan:
     def float_exact(self, cards: int) -> bool:
         """True when :meth:`exact_float_ways` is exact for a shoe of ``cards`` cards: the
         module docstring's bounds, partial monomials, inner sums and deals, all at most ``2**53``."""
+        largest = getattr(self, "float_cards", None)
+        if largest is not None:  # every bound grows with the cards
+            return cards <= largest
         inner = max(factorial(POSITIONS) // factorial(j) * perm(cards, j) for j in range(3, POSITIONS + 1))
         partial = max(perm(cards, c) for c in range(POSITIONS + 1))
         return max(inner, partial) <= FLOAT_EXACT
