@@ -52,13 +52,16 @@ def batch(cli, path, *argv: str) -> list[dict]:
     return [json.loads(line) for line in lines]
 
 
-@pytest.mark.parametrize("options", [
-    [],
-    ["--bets", "dragon7,panda8,tie"],
-    ["--rules", "gold"],
-    ["--table", "ez", "--format", "json"],
-    ["--breakeven", "tie"],
-])
+@pytest.mark.parametrize(
+    "options",
+    [
+        [],
+        ["--bets", "dragon7,panda8,tie"],
+        ["--rules", "gold"],
+        ["--table", "ez", "--format", "json"],
+        ["--breakeven", "tie"],
+    ],
+)
 def test_each_line_is_the_single_cli(cli, tmp_path, options):
     path = write_lines(tmp_path / "shoes.jsonl", [line for line, _ in LINES])
     docs = batch(cli, path, *options)
@@ -90,10 +93,18 @@ def test_order_kept_and_one_line_each(cli, tmp_path):
 
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(st.lists(st.lists(st.sampled_from([r + s for r in RANKS for s in "shdc"] + list(RANKS)),
-                         max_size=12, unique=True).map(" ".join), min_size=1, max_size=4))
+@given(
+    st.lists(
+        st.lists(st.sampled_from([r + s for r in RANKS for s in "shdc"] + list(RANKS)), max_size=12, unique=True).map(
+            " ".join
+        ),
+        min_size=1,
+        max_size=4,
+    )
+)
 def test_random_removals_match_single_runs(cli, removals):
     import tempfile
+
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "shoes.jsonl")
         with open(path, "w") as f:
@@ -106,6 +117,7 @@ def test_random_removals_match_single_runs(cli, removals):
 
 def test_solver_compiled_once_per_known_set(cli, tmp_path, monkeypatch):
     import analyzer.core.solver as solver_module
+
     made = []
 
     class Counting(solver_module.Solver):
@@ -124,6 +136,7 @@ def test_solver_cache_is_bounded(monkeypatch):
     from analyzer.bets.catalog import catalog
     from analyzer.bets.rules_files import load_rules
     from analyzer.core.known import parse_known
+
     solvers = SolverCache(catalog().select(["tie"]), size=2)
     rules = load_rules(None)
     for pos in "1234":
@@ -150,7 +163,7 @@ def test_empty_file_and_crlf_and_bom(cli, tmp_path):
     empty.write_text("")
     assert cli("odds", "--batch", str(empty)) == (0, "", "")
     crlf = tmp_path / "crlf.jsonl"
-    crlf.write_bytes(b'\xef\xbb\xbf{"decks": 6}\r\n{"decks": 1}')     # no final newline either
+    crlf.write_bytes(b'\xef\xbb\xbf{"decks": 6}\r\n{"decks": 1}')  # no final newline either
     docs = batch(cli, crlf)
     assert [d["shoe"]["cards"] for d in docs] == [312, 52]
 
@@ -199,6 +212,7 @@ BAD_LINES = [
 
 def check_error(rc, out, err, pattern, stdout_lines=None):
     import re
+
     assert rc == 2
     assert err.count("\n") == 1 and err.startswith("baccarat: error: "), err
     assert "Traceback" not in err
@@ -211,12 +225,12 @@ def check_error(rc, out, err, pattern, stdout_lines=None):
 def test_bad_line(cli, tmp_path, line, pattern):
     path = write_lines(tmp_path / "shoes.jsonl", [{"decks": 6}, {"decks": 1}, line, {"decks": 2}])
     rc, out, err = cli("odds", "--batch", path)
-    check_error(rc, out, err, r"'.*shoes\.jsonl' " + pattern, stdout_lines=2)   # the lines before stay
+    check_error(rc, out, err, r"'.*shoes\.jsonl' " + pattern, stdout_lines=2)  # the lines before stay
     out_file = tmp_path / "out.jsonl"
     rc, out, err = cli("odds", "--batch", path, "--output", str(out_file))
     check_error(rc, out, err, pattern, stdout_lines=0)
     assert not out_file.exists()
-    assert os.listdir(tmp_path) == ["shoes.jsonl"]           # no temporary file left
+    assert os.listdir(tmp_path) == ["shoes.jsonl"]  # no temporary file left
 
 
 def test_bad_line_keeps_an_existing_output(cli, tmp_path):
@@ -229,14 +243,16 @@ def test_bad_line_keeps_an_existing_output(cli, tmp_path):
 
 
 def test_bad_line_on_stdin_names_standard_input(cli):
-    check_error(*cli("odds", "--batch", "-", stdin=b'{"decks": 6}\n{"decks": "x"}\n'),
-                r"standard input line 2: 'decks' must be", 1)
+    check_error(
+        *cli("odds", "--batch", "-", stdin=b'{"decks": 6}\n{"decks": "x"}\n'),
+        r"standard input line 2: 'decks' must be",
+        1,
+    )
 
 
 def test_suit_bet_on_a_rank_only_line(cli, tmp_path):
     path = write_lines(tmp_path / "shoes.jsonl", [{"decks": 6}, {"remove": "5"}])
-    check_error(*cli("odds", "--batch", path, "--bets", "perfect_pair"),
-                r"line 2: bet 'perfect_pair' reads suits", 1)
+    check_error(*cli("odds", "--batch", path, "--bets", "perfect_pair"), r"line 2: bet 'perfect_pair' reads suits", 1)
 
 
 def test_known_with_a_card_bet(cli, tmp_path):
@@ -245,7 +261,7 @@ def test_known_with_a_card_bet(cli, tmp_path):
     out = batch(cli, path, "--bets", "player_pair,monkey6")
     assert out[0] == single(cli, "--decks", "6", "--bets", "player_pair,monkey6")
     assert out[1] == single(cli, "--known", "1=9", "--known", "3=9h", "--bets", "player_pair,monkey6")
-    assert out[1]["bets"]["player_pair"]["hit_frequency"] == "1/1"      # a 9 at P1 and P2
+    assert out[1]["bets"]["player_pair"]["hit_frequency"] == "1/1"  # a 9 at P1 and P2
 
 
 def test_long_line_refused(cli, tmp_path):
@@ -266,18 +282,24 @@ def test_not_utf8(cli, tmp_path):
     check_error(*cli("odds", "--batch", str(path)), r"line 2: not UTF-8 text", 1)
 
 
-@pytest.mark.parametrize("argv,pattern", [
-    (["--format", "md"], r"--batch writes JSON Lines.*--format 'md' is not offered"),
-    (["--format", "csv"], r"--format 'csv' is not offered"),
-    (["--format", "xml"], r"unknown --format 'xml' \(choose from md, csv, json\)"),   # not a format at all: refused as it is parsed
-    (["--decks", "6"], r"--batch reads each shoe from its line; --decks cannot be given"),
-    (["--shoe", "A=9"], r"--shoe cannot be given"),
-    (["--remove", "5"], r"--remove cannot be given"),
-    (["--known", "1=9"], r"--known cannot be given"),
-    (["--breakeven", "tie:nothing"], r"bet 'tie' has no event 'nothing'"),
-    (["--bets", "nosuchbet"], r"nosuchbet"),
-    (["--player-option", "best"], r"offers the Player no option"),
-])
+@pytest.mark.parametrize(
+    "argv,pattern",
+    [
+        (["--format", "md"], r"--batch writes JSON Lines.*--format 'md' is not offered"),
+        (["--format", "csv"], r"--format 'csv' is not offered"),
+        (
+            ["--format", "xml"],
+            r"unknown --format 'xml' \(choose from md, csv, json\)",
+        ),  # not a format at all: refused as it is parsed
+        (["--decks", "6"], r"--batch reads each shoe from its line; --decks cannot be given"),
+        (["--shoe", "A=9"], r"--shoe cannot be given"),
+        (["--remove", "5"], r"--remove cannot be given"),
+        (["--known", "1=9"], r"--known cannot be given"),
+        (["--breakeven", "tie:nothing"], r"bet 'tie' has no event 'nothing'"),
+        (["--bets", "nosuchbet"], r"nosuchbet"),
+        (["--player-option", "best"], r"offers the Player no option"),
+    ],
+)
 def test_bad_options(cli, tmp_path, argv, pattern):
     path = write_lines(tmp_path / "shoes.jsonl", [{"decks": 6}])
     check_error(*cli("odds", "--batch", path, *argv), pattern, 0)
@@ -287,8 +309,7 @@ def test_missing_file_and_folder(cli, tmp_path):
     check_error(*cli("odds", "--batch", str(tmp_path / "nope.jsonl")), r"cannot read batch file .*no such file", 0)
     check_error(*cli("odds", "--batch", str(tmp_path)), r"cannot read batch file .*directory", 0)
     path = write_lines(tmp_path / "shoes.jsonl", [{"decks": 6}])
-    check_error(*cli("odds", "--batch", path, "-o", str(tmp_path / "no" / "out.jsonl")),
-                r"cannot write", 0)
+    check_error(*cli("odds", "--batch", path, "-o", str(tmp_path / "no" / "out.jsonl")), r"cannot write", 0)
 
 
 def test_interrupt_leaves_no_partial_file(cli, tmp_path, monkeypatch):

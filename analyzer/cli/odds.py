@@ -197,7 +197,6 @@ class OddsPlan:
     def lines(self, items) -> list[str]:
         """:meth:`line` of each ``(shoe, known)``, the shoes of one solver solved together."""
         from ..core.solver import solve_each
-
         from ..reports.odds_tables import odds_lines
 
         jobs = [self.solver_of(shoe, known) for shoe, known in items]

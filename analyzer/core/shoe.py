@@ -54,29 +54,16 @@ def _plain_counts(counts: tuple) -> bool:
 _CARD_NAME_SET = frozenset(CARD_NAMES)
 
 
+@lru_cache(maxsize=2)
 def _codes(chars: str, step: int):
     """A byte -> index table (``step`` times a character's place in ``chars``; -10,000 for
-    any other byte) for :meth:`Shoe.remove_each`."""
+    any other byte) for :meth:`Shoe.remove_each`; numpy imported on first use."""
     import numpy as np
 
     table = np.full(256, -10_000, dtype=np.int64)
     for i, c in enumerate(chars):
         table[ord(c)] = step * i
     return table
-
-
-class _LazyCodes:
-    def __init__(self, chars: str, step: int):
-        self.chars, self.step, self.table = chars, step, None
-
-    def __getitem__(self, index):
-        if self.table is None:
-            self.table = _codes(self.chars, self.step)
-        return self.table[index]
-
-
-_RANK_CODE = _LazyCodes("".join(RANKS), 4)
-_SUIT_CODE = _LazyCodes("".join(SUITS), 1)
 
 
 @lru_cache(maxsize=1024)
@@ -287,7 +274,7 @@ class Shoe:
         buffer = (" ".join(texts) + " ").encode("ascii")
         sizes = np.array([(len(t) + 1) // 3 for t in texts], dtype=np.int64)
         rows = np.frombuffer(buffer, dtype=np.uint8).reshape(-1, 3)
-        slot = _RANK_CODE[rows[:, 0]] + _SUIT_CODE[rows[:, 1]]  # negative: not a card name
+        slot = _codes("".join(RANKS), 4)[rows[:, 0]] + _codes("".join(SUITS), 1)[rows[:, 1]]  # < 0: not a card
         good = (slot >= 0) & (rows[:, 2] == 32)
         owner = np.repeat(np.arange(len(texts)), sizes)
         usable = np.bincount(owner[~good], minlength=len(texts)) == 0

@@ -23,6 +23,7 @@ looks like a number, so cells are pre-formatted strings and parsing is off.
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
 import math
@@ -177,6 +178,52 @@ def csv_text(rows, headers=None) -> str:
         w.writerow(headers)
     w.writerows(rows)
     return buf.getvalue()
+
+
+def json_numbers(a):
+    """The JSON text of each number of an int64 or float64 array, as an object array of the
+    same shape: ``str`` of the integers, ``repr`` of the floats (what ``json.dumps`` writes).
+
+    >>> import numpy as np
+    >>> json_numbers(np.array([[0.5, 1e-05], [2 / 3, 1e16]])).tolist()
+    [['0.5', '1e-05'], ['0.6666666666666666', '1e+16']]
+
+    orjson writes them all at once (about 50 ns a number, ``repr`` of a float 400).  Its
+    floats are the shortest round-trip digits, as ``repr``'s are, written the same way in
+    ``repr``'s positional range, 1e-4 <= |x| < 1e16 (and 0); outside it orjson writes
+    ``0.00001`` or ``1e+16`` where ``repr`` writes ``1e-05``, so those floats are written by
+    ``repr``.  The range is checked on first use against ``repr`` (:func:`orjson_writes_repr`;
+    tests/test_tables.py draws many more): if the installed orjson disagrees, every
+    float is written by ``repr``."""
+    import numpy as np
+    import orjson
+
+    flat = a.ravel()
+    out = np.array(orjson.dumps(flat, option=orjson.OPT_SERIALIZE_NUMPY).decode()[1:-1].split(","), dtype=object)
+    if flat.dtype.kind == "f":
+        size = np.abs(flat)
+        odd = ((size < 1e-4) & (flat != 0)) | (size >= 1e16) if orjson_writes_repr() else size >= 0
+        for i in np.flatnonzero(odd).tolist():
+            out[i] = repr(float(flat[i]))
+    return out.reshape(a.shape)
+
+
+@functools.cache
+def orjson_writes_repr() -> bool:
+    """Whether orjson writes floats of 1e-4 <= |x| < 1e16 as ``repr`` does, on 800 of them
+    spread over that range (both ends, integers, halves, random digits)."""
+    import random
+
+    import numpy as np
+    import orjson
+
+    rng = random.Random(20261206)
+    xs = [0.0, -0.0, 1e-4, 0.5, 1.0, 1e15, 9999999999999998.0, 1 / 3, 0.1]
+    xs += [rng.random() * 10.0 ** rng.randint(-3, 15) for _ in range(600)]
+    xs += [rng.randrange(1, 2**53) / 2 ** rng.randrange(0, 40) for _ in range(200)]
+    xs = [x for x in xs if x == 0 or 1e-4 <= abs(x) < 1e16]
+    texts = orjson.dumps(np.array(xs), option=orjson.OPT_SERIALIZE_NUMPY).decode()[1:-1].split(",")
+    return texts == [repr(x) for x in xs]
 
 
 def json_text(doc, indent: int | None = 2) -> str:

@@ -9,7 +9,6 @@ Nothing here computes odds; every exact value is printed exactly (a reduced
 
 from __future__ import annotations
 
-import functools
 import json
 import math
 import threading
@@ -22,7 +21,7 @@ from typing import TYPE_CHECKING, Protocol, cast
 from ..core.cards import CARD_NAMES, RANKS
 from ..core.engine import POSITIONS
 from ..core.results import OUTCOMES, Analysis, BetResult
-from ..io.tables import csv_text, decimal, exact, json_text, md_table, percent, ratio, to_float
+from ..io.tables import csv_text, decimal, exact, json_numbers, json_text, md_table, percent, ratio, to_float
 
 if TYPE_CHECKING:
     from ..core.results import BetResults
@@ -420,10 +419,7 @@ def shoe_line(shoe: Shoe) -> str:
     True
     """
     cards, ranks = shoe.card_tuple, shoe.rank_tuple
-    if cards is None:
-        out = _RANKS_LINE % (sum(ranks), *ranks)
-    else:
-        out = _SUITED_LINE % (sum(ranks), *ranks, *cards)
+    out = _RANKS_LINE % (sum(ranks), *ranks) if cards is None else _SUITED_LINE % (sum(ranks), *ranks, *cards)
     decks = shoe.decks
     return out + ("}" if decks is None else ',"decks":' + str(decks) + "}")
 
@@ -597,7 +593,8 @@ def _heads(analyses: list[Analysis]) -> list[str | None]:
     deals = [a.deals for a in analyses]
     if n < _CHUNK_MIN or None in shoes or max(deals) > _EXACT_FLOAT:
         return [None] * n
-    cards = np.fromiter(chain.from_iterable(shoes), dtype=np.int64, count=52 * n).reshape(n, 52)
+    suited = cast("list[tuple[int, ...]]", shoes)
+    cards = np.fromiter(chain.from_iterable(suited), dtype=np.int64, count=52 * n).reshape(n, 52)
     ranks = cards.reshape(n, 13, 4).sum(axis=2)
     d = np.array(deals, dtype=np.int64)[:, None]
     ways = np.fromiter((a.ways(o) for a in analyses for o in OUTCOMES), dtype=np.int64, count=3 * n).reshape(n, 3)
@@ -605,10 +602,12 @@ def _heads(analyses: list[Analysis]) -> list[str | None]:
     full = cards[:, 0]
     decks = np.where((cards == full[:, None]).all(axis=1) & (full >= 1), full, 0).tolist()
     counts = np.concatenate([ranks.sum(axis=1)[:, None], ranks, cards], axis=1)
-    numbers = _SMALL[counts] if counts.max() < len(_SMALL) else _strings(counts)
+    numbers = _SMALL[counts] if counts.max() < len(_SMALL) else json_numbers(counts)
     decks_text = np.array(["}" if k == 0 else f',"decks":{k}}}' for k in decks], dtype=object)[:, None]
-    outcome = np.stack([_strings(ways), _strings(ways // g), _strings(d // g), _strings(ways / d)], axis=2)
-    values = np.concatenate([numbers, decks_text, _strings(d), outcome.reshape(n, -1)], axis=1)
+    outcome = np.stack(
+        [json_numbers(ways), json_numbers(ways // g), json_numbers(d // g), json_numbers(ways / d)], axis=2
+    )
+    values = np.concatenate([numbers, decks_text, json_numbers(d), outcome.reshape(n, -1)], axis=1)
     parts = list(_HEAD_PARTS)
     out: list[str | None] = []
     for row in values.tolist():
@@ -697,7 +696,6 @@ class LineLayout:
                 add(f'{h}{w},"probability":"{probability(w)}')
             add("]}")
         return "".join(out)
-
 
     def texts(self, deals: list[int], all_ways: list[tuple[int, ...]]) -> list[str | None]:
         """:meth:`text` of each line of a chunk (``deals[i]``, ``all_ways[i]``), the same
@@ -821,7 +819,7 @@ class _ChunkPlan:
         # int64 quotients below 2**53 are exact floats: their quotient is Python's int / int
         evf = evp / evq
         slow = ~((np.abs(evp) < _EXACT_FLOAT) & (evq < _EXACT_FLOAT))
-        evp_t, evq_t = _strings(evp), _strings(evq)
+        evp_t, evq_t = json_numbers(evp), json_numbers(evq)
         full_rows = None
         s1_py: list[list[int]] = []  # each bet's first-moment sums, Python integers
         for b in range(n_bets):
@@ -838,7 +836,9 @@ class _ChunkPlan:
             for i, (a, q) in enumerate(zip(s1_py[b], (x * lcm for x in deals))):
                 k = gcd(a, q)
                 evp_t[i, b], evq_t[i, b], evf[i, b] = str(a // k), str(q // k), a / q
-        hep_t = np.array([t[1:] if t[0] == "-" else "-" + t if t != "0" else t for t in evp_t.ravel().tolist()], dtype=object)
+        hep_t = np.array(
+            [t[1:] if t[0] == "-" else "-" + t if t != "0" else t for t in evp_t.ravel().tolist()], dtype=object
+        )
         # the variance: (s2 deals - s1**2) / (deals L)**2, numbers of about 110 bits: Python's
         # integers, in arrays of objects (numpy's loops call their operations)
         # ways = hi 2**26 + lo with lo < 2**26 and the his summing to at most 2**27 (the ways of a
@@ -865,10 +865,17 @@ class _ChunkPlan:
         vf[~finite] = 0.0
         vp = np.array(list(map(str, (num // g).ravel().tolist())), dtype=object).reshape(n, n_bets)
         vq = np.array(list(map(str, (q // g).ravel().tolist())), dtype=object).reshape(n, n_bets)
-        strings = {k: _strings(v) for k, v in values.items()}
+        strings = {k: json_numbers(v) for k, v in values.items()}
         strings.update(
-            evp=evp_t, evq=evq_t, hep=hep_t.reshape(n, n_bets), evf=_strings(evf), hef=_strings(0.0 - evf),
-            vp=vp, vq=vq, vf=_strings(vf), sd=_strings(np.sqrt(vf)),
+            evp=evp_t,
+            evq=evq_t,
+            hep=hep_t.reshape(n, n_bets),
+            evf=json_numbers(evf),
+            hef=json_numbers(0.0 - evf),
+            vp=vp,
+            vq=vq,
+            vf=json_numbers(vf),
+            sd=json_numbers(np.sqrt(vf)),
         )
         line_values = np.empty((n, self.fields), dtype=object)
         for kind, (pos, src) in self.slots.items():
@@ -889,48 +896,6 @@ def _quotient(a: int, b: int) -> float:
         return a / b
     except OverflowError:
         return math.inf
-
-
-def _strings(a):
-    """The JSON text of each number of an int64 or float64 array, as an object array of the
-    same shape: ``str`` of the integers, ``repr`` of the floats.
-
-    orjson writes them all at once (about 50 ns a number, ``repr`` of a float 400).  Its
-    floats are the shortest round-trip digits, as ``repr``'s are, written the same way in
-    ``repr``'s positional range, 1e-4 <= |x| < 1e16 (and 0); outside it orjson writes
-    ``0.00001`` or ``1e+16`` where ``repr`` writes ``1e-05``, so those floats are written by
-    ``repr``.  The range is checked on first use against ``repr`` (:func:`_orjson_floats`;
-    tests/test_odds_line.py draws many more): if the installed orjson disagrees, every
-    float is written by ``repr``."""
-    import numpy as np
-    import orjson
-
-    flat = a.ravel()
-    out = np.array(orjson.dumps(flat, option=orjson.OPT_SERIALIZE_NUMPY).decode()[1:-1].split(","), dtype=object)
-    if flat.dtype.kind == "f":
-        size = np.abs(flat)
-        odd = ((size < 1e-4) & (flat != 0)) | (size >= 1e16) if _orjson_floats() else size >= 0
-        for i in np.flatnonzero(odd).tolist():
-            out[i] = repr(float(flat[i]))
-    return out.reshape(a.shape)
-
-
-@functools.cache
-def _orjson_floats() -> bool:
-    """Whether orjson writes floats of 1e-4 <= |x| < 1e16 as ``repr`` does, on 800 of them
-    spread over that range (both ends, integers, halves, random digits)."""
-    import random
-
-    import numpy as np
-    import orjson
-
-    rng = random.Random(20261206)
-    xs = [0.0, -0.0, 1e-4, 0.5, 1.0, 1e15, 9999999999999998.0, 1 / 3, 0.1]
-    xs += [rng.random() * 10.0 ** rng.randint(-3, 15) for _ in range(600)]
-    xs += [rng.randrange(1, 2**53) / 2 ** rng.randrange(0, 40) for _ in range(200)]
-    xs = [x for x in xs if x == 0 or 1e-4 <= abs(x) < 1e16]
-    texts = orjson.dumps(np.array(xs), option=orjson.OPT_SERIALIZE_NUMPY).decode()[1:-1].split(",")
-    return texts == [repr(x) for x in xs]
 
 
 def _negated(text: str) -> str:
