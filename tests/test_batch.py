@@ -353,3 +353,40 @@ def test_count_lines(tmp_path):
     for text, n in (("", 0), ("{}", 1), ("{}\n", 1), ("{}\n{}", 2), ("{}\n\n", 2)):
         path.write_text(text)
         assert batch_lines.count_lines(str(path)) == n
+
+
+_CARD_NAMES = [r + s for r in RANKS for s in "shdc"]
+_LINE_VALUES = {
+    "decks": st.one_of(st.integers(-1, 12), st.just(True), st.just(8.0), st.just("8"), st.just(None)),
+    "remove": st.one_of(
+        st.lists(st.sampled_from(_CARD_NAMES), max_size=60).map(" ".join),
+        st.lists(st.sampled_from(_CARD_NAMES + ["5", "10h", "as"]), max_size=60),
+        st.lists(st.sampled_from(_CARD_NAMES), max_size=60).map(", ".join),
+        st.just(""), st.just("  "), st.just(7), st.just(["As", 5]), st.just(["As Kh"]),
+    ),
+    "shoe": st.sampled_from(["A=4,K=40", {"As": 2, "Kd": 9}, 3]),
+    "known": st.sampled_from([{"1": "9"}, {"1": 9}, {"9": "K"}]),
+    "other": st.just(1),
+}
+
+
+@st.composite
+def _line_texts(draw):
+    keys = draw(st.lists(st.sampled_from(sorted(_LINE_VALUES)), max_size=3, unique=True))
+    obj = {k: draw(_LINE_VALUES[k]) for k in keys}
+    text = json.dumps(obj)
+    return draw(st.sampled_from([text, text.replace('"decks"', '"d\\u0065cks"'), text + " ",
+                                 text[:-1] + ', "decks": 2}' if obj else text, "", "[]", "{", "NaN"]))
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(_line_texts(), min_size=1, max_size=30))
+def test_parse_lines_is_parse_line_of_each(texts):
+    got = batch_lines.parse_lines(texts)
+    for text, g in zip(texts, got, strict=True):
+        try:
+            want = batch_lines.parse_line(text)
+        except Exception as e:  # noqa: BLE001 - the error itself is compared
+            assert type(g) is type(e) and str(g) == str(e)
+        else:
+            assert g == want

@@ -12,7 +12,7 @@ from analyzer import Shoe, Solver, catalog
 from analyzer.bets import Bet, Event
 from analyzer.bets.conditions import Condition
 from analyzer.core.known import parse_known
-from analyzer.reports.odds_tables import odds_dict, odds_line
+from analyzer.reports.odds_tables import odds_dict, odds_line, odds_lines
 
 CATALOG = catalog()
 ALL = tuple(CATALOG.bets.values())
@@ -63,3 +63,59 @@ def test_the_line_of_a_bet_of_ev_zero_writes_its_house_edge_as_the_document_does
     a = Solver([push, CATALOG.bet("banker")]).solve(Shoe.standard(1))
     assert odds_line(a) == dumped(a)
     assert '"ev":"0/1","ev_float":0.0,"house_edge":"0/1","house_edge_float":0.0' in odds_line(a)
+
+
+# -- the lines of a chunk, written together (odds_lines: odds --batch and serve's /batch) --------
+
+MAIN = Solver([CATALOG.bet(b) for b in ("banker", "player", "tie")])
+
+
+def depleted(rng, decks: int, suited: bool = True) -> Shoe:
+    full = [c for c in CARDS for _ in range(decks)]
+    removed = rng.sample(full, rng.randint(0, len(full) - 6))
+    return Shoe.standard(decks).remove(removed if suited else [c[0] for c in removed])
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.integers(0, 2**32), st.integers(8, 20))
+def test_a_chunks_lines_are_each_documents_json_for_every_catalog_bet(seed, size):
+    # shoes of 1 to 12 decks: deals beyond 2**53 (10 decks and more) take the exact fallbacks
+    rng = random.Random(seed)
+    shoes = [depleted(rng, rng.choice((1, 2, 6, 8, 10, 12))) for _ in range(size)]
+    analyses = SOLVER.solve_many(shoes)
+    assert odds_lines(analyses) == [dumped(a) for a in analyses]
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 2**32), st.integers(8, 40))
+def test_a_chunks_lines_are_each_documents_json_for_the_main_bets_and_rank_only_shoes(seed, size):
+    rng = random.Random(seed)
+    shoes = [depleted(rng, rng.randint(1, 8), suited=rng.random() < 0.7) for _ in range(size)]
+    analyses = MAIN.solve_many(shoes)
+    assert odds_lines(analyses) == [dumped(a) for a in analyses]
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.tuples(st.integers(-1, 10**12), st.integers(1, 10**12)), min_size=1, max_size=3),
+       st.text(min_size=1, max_size=8), st.integers(0, 2**32))
+def test_a_chunks_lines_are_each_documents_json_for_any_pays_and_names(pays, name, seed):
+    # pays up to 10**12: weights beyond int64's bounds are summed with Python's integers
+    conditions = ["player_total >= 7", "banker_total == 6", "natural"]
+    events = tuple(Event(f"e{i} {name}", Fraction(n, d), Condition.parse(conditions[i]))
+                   for i, (n, d) in enumerate(pays))
+    bet = Bet("mine", name, "", events)
+    rng = random.Random(seed)
+    shoes = [Shoe.standard(2).remove(rng.sample(CARDS * 2, rng.randint(0, 90))) for _ in range(9)]
+    analyses = Solver([bet, CATALOG.bet("dragon7")]).solve_many(shoes)
+    assert odds_lines(analyses) == [dumped(a) for a in analyses]
+
+
+def test_a_chunks_lines_carry_ev_zero_known_cards_rules_and_extras_as_each_line_does():
+    push = Bet("push", "Push", "", (Event("natural", Fraction(0), Condition.parse("natural")),), Fraction(0))
+    known = parse_known({"1": "9", "5": "K"})
+    rng = random.Random(5)
+    shoes = [Shoe.standard(6).remove(rng.sample(CARDS * 6, rng.randint(0, 100))) for _ in range(10)]
+    analyses = Solver([push, CATALOG.bet("banker")], known=known).solve_many(shoes)
+    extras = [{"n": i} if i % 3 else None for i in range(10)]
+    assert odds_lines(analyses, extras=extras) == [odds_line(a, extra=e) for a, e in zip(analyses, extras)]
+    assert all('"house_edge":"0/1","house_edge_float":0.0' in line for line in odds_lines(analyses))
