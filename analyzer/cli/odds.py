@@ -199,7 +199,10 @@ class OddsPlan:
         from ..core.solver import solve_each
         from ..reports.odds_tables import odds_lines
 
-        jobs = [self.solver_of(shoe, known) for shoe, known in items]
+        if not self.best and not any(known for _, known in items):  # one solver for every line
+            jobs = [self.solver_of(items[0][0], None)] * len(items) if items else []
+        else:
+            jobs = [self.solver_of(shoe, known) for shoe, known in items]
         results = solve_each((solver, shoe) for (solver, _), (shoe, _) in zip(jobs, items, strict=True))
         extras = [
             line_extra(plan, self.series_of(shoe, known)) for (_, plan), (shoe, known) in zip(jobs, items, strict=True)

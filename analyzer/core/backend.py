@@ -43,6 +43,8 @@ analyzer.core.errors.BetError: unknown back end 'gpu' (choose from auto, python,
 
 from __future__ import annotations
 
+import math
+
 from .errors import BetError
 
 BACKENDS = ("auto", "python", "int64", "float64", "residues")
@@ -58,6 +60,8 @@ def falling(n: int, k: int) -> int:
     >>> falling(416, 6), falling(3, 4)
     (4998398275503360, 0)
     """
+    if n >= 0:
+        return math.perm(n, k)
     out = 1
     for i in range(k):
         out *= n - i

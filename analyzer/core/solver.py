@@ -477,7 +477,7 @@ class Solver:
         for level, rows in pick:
             got += rows(ways[level])
         value_ways = ways["value"]
-        outcomes = dict(zip(OUTCOMES, (value_ways[r] for r in self._outcome_rows)))
+        outcomes = dict(zip(OUTCOMES, map(value_ways.__getitem__, self._outcome_rows)))
         bets = results(layout, deals, order(got) if order else tuple(got))
         return built(Analysis, shoe=shoe, deals=deals, outcomes=outcomes, bets=bets, rules=self.rules, known=self.known)
 
