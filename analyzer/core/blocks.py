@@ -273,7 +273,11 @@ class BlockPlan:
         if self.stage1 >= 2**22 or int(coef.sum(axis=1).max(initial=0)) > SEQUENCES:
             raise ValueError("coefficients beyond the residues' bounds")
         #: the largest shoe :meth:`float_exact` takes (every bound grows with the cards)
-        self.float_cards = next(n for n in range(POSITIONS, 10**4) if not self.float_exact(n + 1))
+        lo, hi = POSITIONS, 10**4  # float_exact(lo) holds, float_exact(hi + 1) does not
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            lo, hi = (mid, hi) if self.float_exact(mid) else (lo, mid - 1)
+        self.float_cards = lo
 
     def float_exact(self, cards: int) -> bool:
         """True when :meth:`exact_float_ways` is exact for a shoe of ``cards`` cards: the

@@ -29,6 +29,7 @@ analyzer.io.batch.BatchError: give 'decks' or 'shoe', not both
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import stat
@@ -82,6 +83,18 @@ def _no_constant(name):
 def parse_line(text: str):
     """``(shoe, known or None)`` of one line's JSON text; :class:`BaccaratError` if unusable."""
     return shoe_of(load_object(text))
+
+
+@functools.cache
+def _orjson():
+    import orjson
+
+    return orjson
+
+
+@functools.lru_cache(maxsize=64)
+def _quoted(key: str) -> str:
+    return f'"{key}"'
 
 
 def parse_lines(texts: list[str]) -> list:
@@ -143,14 +156,17 @@ def load_object(text: str, keys: tuple[str, ...] = KEYS) -> dict:
         # one object, no escapes: every key is written as it is, so a key named once in the
         # text is named once in the object; orjson refuses NaN and integers beyond 64 bits,
         # which the reading below names
-        import orjson
-
+        orjson = _orjson()
         try:
             obj = orjson.loads(text)
         except orjson.JSONDecodeError:
             obj = None
-        if type(obj) is dict and all(k in keys and text.count(f'"{k}"') == 1 for k in obj):
-            return obj
+        if type(obj) is dict:
+            for k in obj:
+                if k not in keys or text.count(_quoted(k)) != 1:
+                    break
+            else:
+                return obj
     if not text.strip():
         raise BatchError('blank line (every line must be a JSON object, e.g. {"decks": 8})')
     try:
