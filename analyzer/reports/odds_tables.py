@@ -541,24 +541,26 @@ def odds_lines(analyses: list[Analysis], breakevens=None, extras=None) -> list[s
         first = analyses[idx[0]]
         layout = cast("BetResults", first.bets).layout
         group = [analyses[i] for i in idx]
-        texts = _line_layout(layout).texts([a.deals for a in group], [cast("BetResults", a.bets).ways for a in group])
-        heads = _heads(group)
-        for i, text, head in zip(idx, texts, heads):
+        head = _heads(group)
+        texts = _line_layout(layout).texts(
+            [a.deals for a in group], [cast("BetResults", a.bets).ways for a in group], head
+        )
+        for i, text in zip(idx, texts):
             if text is not None:
-                out[i] = _line_of(analyses[i], text, breakevens[i], extras[i], head)
+                out[i] = _line_of(analyses[i], text, breakevens[i], extras[i], head is not None)
     return [
         line if line is not None else odds_line(a, be, extra)
         for line, a, be, extra in zip(out, analyses, breakevens, extras)
     ]
 
 
-def _line_of(a: Analysis, text: str, breakeven, extra, head: str | None = None) -> str:
-    """The line of ``a`` around the text of its bets; ``head``: its text before them
-    (:func:`_heads`), else written here."""
+def _line_of(a: Analysis, text: str, breakeven, extra, whole: bool = False) -> str:
+    """The line of ``a`` around the text of its bets (``whole``: ``text`` is the line up to
+    its tail, the shoe, deals and outcomes written before the bets by :func:`_heads`)."""
     tail = document_tail(a, breakeven)
     if extra:
         tail.update(extra)
-    if head is None:
+    if not whole:
         probability = _probabilities(a.deals)
         out = ['{"shoe":', shoe_line(a.shoe), ',"deals":', str(a.deals), ',"outcomes":{']
         for i, o in enumerate(OUTCOMES):
@@ -566,7 +568,7 @@ def _line_of(a: Analysis, text: str, breakeven, extra, head: str | None = None) 
             out += ("," if i else "", '"', o, '":{"ways":', str(w), ',"probability":"', probability(w))
         out += ('},"bets":{', text, "}")
     else:
-        out = [head, text, "}"]
+        out = [text]
     out += ("," + _compact(k) + ":" + _compact(v) for k, v in tail.items())
     out.append("}")
     return "".join(out)
@@ -582,17 +584,18 @@ _HEAD = (
 )
 
 
-def _heads(analyses: list[Analysis]) -> list[str | None]:
-    """Each line's text before its bets (the shoe, deals, outcomes), written together as
-    :meth:`LineLayout.texts` writes the bets; ``None`` each for a chunk it does not write
-    (rank-only shoes, deals beyond 2**53, a few lines)."""
+def _heads(analyses: list[Analysis]):
+    """The values of each line's text before its bets (the shoe, deals, outcomes; the texts
+    between them :data:`_HEAD_PARTS`), an object array a line a row, computed together as
+    :meth:`LineLayout.texts` computes the bets'; ``None`` for a chunk they are not (rank-only
+    shoes, deals beyond 2**53, a few lines)."""
     import numpy as np
 
     n = len(analyses)
     shoes = [a.shoe.card_tuple for a in analyses]
     deals = [a.deals for a in analyses]
     if n < _CHUNK_MIN or None in shoes or max(deals) > _EXACT_FLOAT:
-        return [None] * n
+        return None
     suited = cast("list[tuple[int, ...]]", shoes)
     cards = np.fromiter(chain.from_iterable(suited), dtype=np.int64, count=52 * n).reshape(n, 52)
     ranks = cards.reshape(n, 13, 4).sum(axis=2)
@@ -607,13 +610,7 @@ def _heads(analyses: list[Analysis]) -> list[str | None]:
     outcome = np.stack(
         [json_numbers(ways), json_numbers(ways // g), json_numbers(d // g), json_numbers(ways / d)], axis=2
     )
-    values = np.concatenate([numbers, decks_text, json_numbers(d), outcome.reshape(n, -1)], axis=1)
-    parts = list(_HEAD_PARTS)
-    out: list[str | None] = []
-    for row in values.tolist():
-        parts[1::2] = row
-        out.append("".join(parts))
-    return out
+    return np.concatenate([numbers, decks_text, json_numbers(d), outcome.reshape(n, -1)], axis=1)
 
 
 def _interleaved(template: str, field: str = "%s") -> list[str]:
@@ -697,18 +694,20 @@ class LineLayout:
             add("]}")
         return "".join(out)
 
-    def texts(self, deals: list[int], all_ways: list[tuple[int, ...]]) -> list[str | None]:
+    def texts(self, deals: list[int], all_ways: list[tuple[int, ...]], head=None) -> list[str | None]:
         """:meth:`text` of each line of a chunk (``deals[i]``, ``all_ways[i]``), the same
         strings, with the chunk's numbers computed together: every probability's gcd and
         quotient, each bet's EV and hit frequency as int64 arrays (:class:`_ChunkPlan`
         states the bounds that keep them exact and checks them on the chunk; a bet beyond
-        them is counted with Python's integers), then one ``%`` template a line."""
+        them is counted with Python's integers), then each line joined from its texts and
+        values.  ``head``: the values of the lines' text before their bets (:func:`_heads`),
+        then written first: each text is then the line but its tail and last brace."""
         if len(deals) < _CHUNK_MIN or max(deals) > _EXACT_FLOAT:
             return [self.text(d, w) for d, w in zip(deals, all_ways)]
         plan = self._chunk
         if plan is None:
             plan = self._chunk = _ChunkPlan(self)
-        return plan.texts(deals, all_ways)
+        return plan.texts(deals, all_ways, head)
 
     _chunk: _ChunkPlan | None = None
 
@@ -797,7 +796,7 @@ class _ChunkPlan:
         # for each kind of value: its positions in a line's values and which column feeds each
         self.slots = {k: (np.array([p for p, _ in v]), np.array([i for _, i in v])) for k, v in kinds.items()}
 
-    def texts(self, deals: list[int], all_ways: list[tuple[int, ...]]) -> list[str | None]:
+    def texts(self, deals: list[int], all_ways: list[tuple[int, ...]], head=None) -> list[str | None]:
         import numpy as np
 
         n, n_bets = len(deals), len(self.bet_cols)
@@ -881,6 +880,10 @@ class _ChunkPlan:
         for kind, (pos, src) in self.slots.items():
             line_values[:, pos] = strings[kind][:, src]
         parts = list(self.parts)  # the template's texts, a line's values between them
+        if head is not None:
+            line_values = np.concatenate([head, line_values], axis=1)
+            parts = [*_HEAD_PARTS[:-1], _HEAD_PARTS[-1] + parts[0], *parts[1:]]
+            parts[-1] += "}"
         out: list[str | None] = []
         for row, b in zip(line_values.tolist(), bad):
             if b:
