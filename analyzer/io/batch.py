@@ -304,7 +304,8 @@ def count_lines(path: str) -> int | None:
 
 def batch_text(lines) -> str:
     """The JSON Lines text of these answers (each one line of JSON text without its newline)."""
-    return "".join(line + "\n" for line in lines)
+    lines = list(lines)
+    return "\n".join(lines) + "\n" if lines else ""
 
 
 def json_line(doc) -> str:
