@@ -110,6 +110,16 @@ def test_a_chunks_lines_are_each_documents_json_for_any_pays_and_names(pays, nam
     assert odds_lines(analyses) == [dumped(a) for a in analyses]
 
 
+def test_a_bet_whose_variance_passes_a_float_writes_null_floats_alone_and_in_a_chunk():
+    # pays beyond a bets file's 10**12, built in Python: the variance's float is null, and so is
+    # the standard deviation's (it raised OverflowError before)
+    huge = Bet("huge", "Huge", "", (Event("natural", Fraction(10**170), Condition.parse("natural")),))
+    analyses = Solver([huge, CATALOG.bet("banker")]).solve_many([Shoe.standard(1)] * 9)
+    lines = odds_lines(analyses)
+    assert lines == [dumped(a) for a in analyses] == [odds_line(a) for a in analyses]
+    assert '"variance_float":null,"std_dev_float":null' in lines[0]
+
+
 def test_a_chunks_lines_carry_ev_zero_known_cards_rules_and_extras_as_each_line_does():
     push = Bet("push", "Push", "", (Event("natural", Fraction(0), Condition.parse("natural")),), Fraction(0))
     known = parse_known({"1": "9", "5": "K"})

@@ -395,10 +395,6 @@ _RANK_KEYS = tuple(f'"{r}":' for r in RANKS)
 _CARD_KEYS = tuple(f'"{c}":' for c in CARD_NAMES)
 
 
-def _counts_text(keys: tuple[str, ...], counts: tuple[int, ...]) -> str:
-    return "{" + ",".join(map(str.__add__, keys, map(str, counts))) + "}"
-
-
 def _counts_template(keys: tuple[str, ...]) -> str:
     return "{" + ",".join(k + "%d" for k in keys) + "}"
 
@@ -453,7 +449,7 @@ def bet_json(r: BetResult) -> dict:
         "house_edge_float": he_float,
         "variance": var_text,
         "variance_float": var_float,
-        "std_dev_float": to_float(r.std_dev),
+        "std_dev_float": None if var_float is None else math.sqrt(var_float),
         "hit_frequency": hit_text,
         "hit_frequency_float": hit_float,
         "events": events,
@@ -628,10 +624,6 @@ def _compact(value) -> str:
     return json.dumps(value, allow_nan=False, separators=(",", ":"))
 
 
-def _float(f: float | None) -> str:
-    return "null" if f is None else float.__repr__(f)
-
-
 class LineLayout:
     """The text of the ``"bets"`` object of :func:`odds_line` for one solver's bets
     (:class:`analyzer.core.results.BetLayout`): every name, event and payout encoded once
@@ -722,7 +714,8 @@ _INT64_SAFE = 2**62
 
 
 class _ChunkPlan:
-    """The arrays and the ``%`` template of :meth:`LineLayout.texts` for one layout.
+    """The arrays and the texts of :meth:`LineLayout.texts` for one layout (a line is its
+    texts with its values between them, :attr:`parts`).
 
     Columns: the ``E`` counted events of every bet (``BetResults.ways``), then each bet's
     ``otherwise`` event (deals less the others).  A bet's first-moment sum ``s1 = sum ways
@@ -750,7 +743,7 @@ class _ChunkPlan:
         self.w1_max: list[int] = []
         self.w2_max: list[int] = []
         parts = []
-        order = []  # each field's (kind, index): how the template's values are gathered
+        order = []  # each value's (kind, index): how a line's values are gathered
         for b, (head, start, stop, lcm, w1s, w2s, wins, heads) in enumerate(line.bets):
             bc = [*range(start, stop), n_events + b]
             self.bet_cols.append(bc)
@@ -879,7 +872,7 @@ class _ChunkPlan:
         line_values = np.empty((n, self.fields), dtype=object)
         for kind, (pos, src) in self.slots.items():
             line_values[:, pos] = strings[kind][:, src]
-        parts = list(self.parts)  # the template's texts, a line's values between them
+        parts = list(self.parts)  # the texts, a line's values between them
         if head is not None:
             line_values = np.concatenate([head, line_values], axis=1)
             parts = [*_HEAD_PARTS[:-1], _HEAD_PARTS[-1] + parts[0], *parts[1:]]
