@@ -35,14 +35,21 @@ def test_the_line_is_the_documents_json_for_every_catalog_bet(seed, decks):
         assert odds_line(a) == dumped(a)
 
 
-@settings(max_examples=25, deadline=None)
-@given(st.lists(st.tuples(st.integers(-1, 10**12), st.integers(1, 10**12)), min_size=1, max_size=3),
-       st.text(min_size=1, max_size=8), st.integers(0, 2**32))
-def test_the_line_is_the_documents_json_for_any_pays_and_names(pays, name, seed):
+PAYS = st.lists(st.tuples(st.integers(-1, 10**12), st.integers(1, 10**12)), min_size=1, max_size=3)
+
+
+def bet_paying(pays, name) -> Bet:
+    """A bet of up to three events paying ``n/d`` each, named with ``name``."""
     conditions = ["player_total >= 7", "banker_total == 6", "natural"]
     events = tuple(Event(f"e{i} {name}", Fraction(n, d), Condition.parse(conditions[i]))
                    for i, (n, d) in enumerate(pays))
-    bet = Bet("mine", name, "", events)
+    return Bet("mine", name, "", events)
+
+
+@settings(max_examples=25, deadline=None)
+@given(PAYS, st.text(min_size=1, max_size=8), st.integers(0, 2**32))
+def test_the_line_is_the_documents_json_for_any_pays_and_names(pays, name, seed):
+    bet = bet_paying(pays, name)
     rng = random.Random(seed)
     shoe = Shoe.standard(1).remove(rng.sample(CARDS, rng.randint(0, 40)))
     a = Solver([bet]).solve(shoe)
@@ -96,14 +103,10 @@ def test_a_chunks_lines_are_each_documents_json_for_the_main_bets_and_rank_only_
 
 
 @settings(max_examples=25, deadline=None)
-@given(st.lists(st.tuples(st.integers(-1, 10**12), st.integers(1, 10**12)), min_size=1, max_size=3),
-       st.text(min_size=1, max_size=8), st.integers(0, 2**32))
+@given(PAYS, st.text(min_size=1, max_size=8), st.integers(0, 2**32))
 def test_a_chunks_lines_are_each_documents_json_for_any_pays_and_names(pays, name, seed):
     # pays up to 10**12: weights beyond int64's bounds are summed with Python's integers
-    conditions = ["player_total >= 7", "banker_total == 6", "natural"]
-    events = tuple(Event(f"e{i} {name}", Fraction(n, d), Condition.parse(conditions[i]))
-                   for i, (n, d) in enumerate(pays))
-    bet = Bet("mine", name, "", events)
+    bet = bet_paying(pays, name)
     rng = random.Random(seed)
     shoes = [Shoe.standard(2).remove(rng.sample(CARDS * 2, rng.randint(0, 90))) for _ in range(9)]
     analyses = Solver([bet, CATALOG.bet("dragon7")]).solve_many(shoes)
