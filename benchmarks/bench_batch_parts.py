@@ -1,6 +1,8 @@
 """Where the time of ``odds --batch`` goes, in-process, per shoe: reading a line into a
-shoe (``analyzer.io.batch.parse_line``), solving (``Solver.solve_many`` and one shoe at a
-time), writing the line (``odds_line``) and the plan's solve-and-write (``OddsPlan.lines``).
+shoe (``analyzer.io.batch.parse_line``; a chunk of 256 lines at once, ``parse_lines``, as
+``odds --batch`` reads a file), solving (``Solver.solve_many`` and one shoe at a time),
+writing the line (``odds_line``; a chunk at once, ``odds_lines``) and the plan's
+solve-and-write (``OddsPlan.lines``, by chunks of 256).
 
 Random depleted 8-deck shoes (0-300 suited cards removed, ``--shoes``, default 2000);
 CPU time (``time.process_time``), the best of ``--repeat`` runs (default 3), in µs a shoe.
@@ -18,8 +20,8 @@ import time
 
 from analyzer.cli.odds import OddsPlan
 from analyzer.core.cards import RANKS
-from analyzer.io.batch import parse_line
-from analyzer.reports.odds_tables import odds_line
+from analyzer.io.batch import parse_line, parse_lines
+from analyzer.reports.odds_tables import odds_line, odds_lines
 
 CARDS = [r + s for r in RANKS for s in "shdc"] * 8
 
@@ -49,11 +51,13 @@ def main() -> None:
           f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}\n")
     print("| part | µs a shoe |\n|---|---|")
     timed("read a line into a shoe (parse_line)", lambda: [parse_line(t) for t in lines])
+    timed("read 256 lines at once (parse_lines)", lambda: [parse_lines(lines[i : i + 256]) for i in range(0, len(lines), 256)])
     timed("json.loads of the line alone", lambda: [json.loads(t) for t in lines])
     timed("solve, together (solve_many)", lambda: solver.solve_many(shoes))
     timed("solve, one at a time", lambda: [solver.solve(s) for s in shoes])
     timed("write the line (odds_line)", lambda: [odds_line(r) for r in results])
-    timed("solve and write (OddsPlan.lines)", lambda: plan.lines(items))
+    timed("write 256 lines at once (odds_lines)", lambda: [odds_lines(results[i : i + 256]) for i in range(0, len(results), 256)])
+    timed("solve and write, 256 at once (OddsPlan.lines)", lambda: [plan.lines(items[i : i + 256]) for i in range(0, len(items), 256)])
 
 
 def _cpu(work) -> float:
