@@ -15,7 +15,7 @@ import threading
 from fractions import Fraction
 from itertools import chain, compress
 from math import gcd
-from operator import mul
+from operator import itemgetter, mul
 from typing import TYPE_CHECKING, Protocol, cast
 
 from ..core.cards import CARD_NAMES, RANKS
@@ -538,12 +538,14 @@ def odds_lines(analyses: list[Analysis], breakevens=None, extras=None) -> list[s
         layout = cast("BetResults", first.bets).layout
         group = [analyses[i] for i in idx]
         head = _heads(group)
+        # a tail (break-even, rules, known cards: the solver's, or extras) is written line by line
+        whole = head is not None and not document_tail(first) and not any(breakevens[i] or extras[i] for i in idx)
         texts = _line_layout(layout).texts(
-            [a.deals for a in group], [cast("BetResults", a.bets).ways for a in group], head
+            [a.deals for a in group], [cast("BetResults", a.bets).ways for a in group], head, whole
         )
         for i, text in zip(idx, texts):
             if text is not None:
-                out[i] = _line_of(analyses[i], text, breakevens[i], extras[i], head is not None)
+                out[i] = text if whole else _line_of(analyses[i], text, breakevens[i], extras[i], head is not None)
     return [
         line if line is not None else odds_line(a, be, extra)
         for line, a, be, extra in zip(out, analyses, breakevens, extras)
@@ -596,7 +598,8 @@ def _heads(analyses: list[Analysis]):
     cards = np.fromiter(chain.from_iterable(suited), dtype=np.int64, count=52 * n).reshape(n, 52)
     ranks = cards.reshape(n, 13, 4).sum(axis=2)
     d = np.array(deals, dtype=np.int64)[:, None]
-    ways = np.fromiter((a.ways(o) for a in analyses for o in OUTCOMES), dtype=np.int64, count=3 * n).reshape(n, 3)
+    outcomes = itemgetter(*OUTCOMES)
+    ways = np.array([outcomes(a.outcomes) for a in analyses], dtype=np.int64)
     g = np.gcd(ways, d)
     full = cards[:, 0]
     decks = np.where((cards == full[:, None]).all(axis=1) & (full >= 1), full, 0).tolist()
@@ -686,20 +689,21 @@ class LineLayout:
             add("]}")
         return "".join(out)
 
-    def texts(self, deals: list[int], all_ways: list[tuple[int, ...]], head=None) -> list[str | None]:
+    def texts(self, deals: list[int], all_ways: list[tuple[int, ...]], head=None, whole=False) -> list[str | None]:
         """:meth:`text` of each line of a chunk (``deals[i]``, ``all_ways[i]``), the same
         strings, with the chunk's numbers computed together: every probability's gcd and
         quotient, each bet's EV and hit frequency as int64 arrays (:class:`_ChunkPlan`
         states the bounds that keep them exact and checks them on the chunk; a bet beyond
         them is counted with Python's integers), then each line joined from its texts and
         values.  ``head``: the values of the lines' text before their bets (:func:`_heads`),
-        then written first: each text is then the line but its tail and last brace."""
+        then written first: each text is then the line but its tail and last brace (with
+        ``whole``, a line without a tail, the whole line)."""
         if len(deals) < _CHUNK_MIN or max(deals) > _EXACT_FLOAT:
             return [self.text(d, w) for d, w in zip(deals, all_ways)]
         plan = self._chunk
         if plan is None:
             plan = self._chunk = _ChunkPlan(self)
-        return plan.texts(deals, all_ways, head)
+        return plan.texts(deals, all_ways, head, whole)
 
     _chunk: _ChunkPlan | None = None
 
@@ -789,7 +793,7 @@ class _ChunkPlan:
         # for each kind of value: its positions in a line's values and which column feeds each
         self.slots = {k: (np.array([p for p, _ in v]), np.array([i for _, i in v])) for k, v in kinds.items()}
 
-    def texts(self, deals: list[int], all_ways: list[tuple[int, ...]], head=None) -> list[str | None]:
+    def texts(self, deals: list[int], all_ways: list[tuple[int, ...]], head=None, whole=False) -> list[str | None]:
         import numpy as np
 
         n, n_bets = len(deals), len(self.bet_cols)
@@ -876,7 +880,7 @@ class _ChunkPlan:
         if head is not None:
             line_values = np.concatenate([head, line_values], axis=1)
             parts = [*_HEAD_PARTS[:-1], _HEAD_PARTS[-1] + parts[0], *parts[1:]]
-            parts[-1] += "}"
+            parts[-1] += "}}" if whole else "}"
         out: list[str | None] = []
         for row, b in zip(line_values.tolist(), bad):
             if b:
