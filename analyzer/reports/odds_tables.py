@@ -9,6 +9,7 @@ Nothing here computes odds; every exact value is printed exactly (a reduced
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import threading
@@ -604,7 +605,8 @@ def _heads(analyses: list[Analysis]):
     full = cards[:, 0]
     decks = np.where((cards == full[:, None]).all(axis=1) & (full >= 1), full, 0).tolist()
     counts = np.concatenate([ranks.sum(axis=1)[:, None], ranks, cards], axis=1)
-    numbers = _SMALL[counts] if counts.max() < len(_SMALL) else json_numbers(counts)
+    small = _small_texts()
+    numbers = small[counts] if counts.max() < len(small) else json_numbers(counts)
     decks_text = np.array(["}" if k == 0 else f',"decks":{k}}}' for k in decks], dtype=object)[:, None]
     outcome = np.stack(
         [json_numbers(ways), json_numbers(ways // g), json_numbers(d // g), json_numbers(ways / d)], axis=2
@@ -619,8 +621,15 @@ def _interleaved(template: str, field: str = "%s") -> list[str]:
 
 
 _HEAD_PARTS = _interleaved(_HEAD)
-#: the text of every count below 2**12 (a shoe's counts of 8 decks, or 78)
-_SMALL = __import__("numpy").array([str(i) for i in range(2**12)], dtype=object)
+
+
+@functools.cache
+def _small_texts():
+    """The text of every whole number below 2**12, an object array (a shoe's counts and
+    cards, up to 78 decks, are written by looking them up)."""
+    import numpy as np
+
+    return np.array([str(i) for i in range(2**12)], dtype=object)
 
 
 def _compact(value) -> str:
