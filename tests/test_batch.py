@@ -390,3 +390,15 @@ def test_parse_lines_is_parse_line_of_each(texts):
             assert type(g) is type(e) and str(g) == str(e)
         else:
             assert g == want
+
+
+def test_a_chunk_of_long_lines_holds_fewer_of_them():
+    from analyzer import catalog
+
+    every = tuple(catalog().bets.values())
+    assert batch_module.chunk_lines(every) == batch_module.BATCH_LINES  # 68 KB lines: 256 of them
+    many = every * 40  # lines of about 2.7 MB
+    lines = batch_module.chunk_lines(many)
+    events = sum(len(b.events) + 1 for b in many)
+    assert 8 <= lines < batch_module.BATCH_LINES
+    assert lines * 300 * events <= batch_module.CHUNK_BYTES

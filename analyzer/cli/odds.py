@@ -238,11 +238,11 @@ def cmd_odds(args) -> int:
 
 def cmd_batch(args) -> int:
     """``odds --batch FILE``: every line's shoe through one compiled bet set (see :mod:`.batch`)."""
-    from .batch import check_batch_args, run_batch
+    from .batch import check_batch_args, chunk_lines, run_batch
 
     check_batch_args(args)
     plan = OddsPlan(args)
-    return run_batch(args.batch, args.output, args.quiet, plan.line, plan.lines)
+    return run_batch(args.batch, args.output, args.quiet, plan.line, plan.lines, chunk_lines(plan.bets))
 
 
 def breakeven_bets(args, series: list | None = None) -> tuple[tuple, tuple[str, str | None] | None]:
