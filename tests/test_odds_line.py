@@ -12,7 +12,7 @@ from analyzer import Shoe, Solver, catalog
 from analyzer.bets import Bet, Event
 from analyzer.bets.conditions import Condition
 from analyzer.core.known import parse_known
-from analyzer.reports.odds_tables import odds_dict, odds_line, odds_lines
+from analyzer.reports.odds_tables import odds_dict, odds_line, odds_lines, odds_markdown
 
 CATALOG = catalog()
 ALL = tuple(CATALOG.bets.values())
@@ -113,14 +113,18 @@ def test_a_chunks_lines_are_each_documents_json_for_any_pays_and_names(pays, nam
     assert odds_lines(analyses) == [dumped(a) for a in analyses]
 
 
-def test_a_bet_whose_variance_passes_a_float_writes_null_floats_alone_and_in_a_chunk():
-    # pays beyond a bets file's 10**12, built in Python: the variance's float is null, and so is
-    # the standard deviation's (it raised OverflowError before)
+def test_a_bet_whose_variance_passes_a_float_writes_it_null_and_its_std_dev_alone_and_in_a_chunk():
+    # pays beyond a bets file's 10**12, built in Python: the variance's float is null; the
+    # standard deviation is a float still (its computation raised OverflowError before)
     huge = Bet("huge", "Huge", "", (Event("natural", Fraction(10**170), Condition.parse("natural")),))
     analyses = Solver([huge, CATALOG.bet("banker")]).solve_many([Shoe.standard(1)] * 9)
     lines = odds_lines(analyses)
     assert lines == [dumped(a) for a in analyses] == [odds_line(a) for a in analyses]
-    assert '"variance_float":null,"std_dev_float":null' in lines[0]
+    bet = json.loads(lines[0])["bets"]["huge"]
+    assert bet["variance_float"] is None
+    variance = Fraction(bet["variance"])
+    assert abs(Fraction(bet["std_dev_float"]) ** 2 / variance - 1) < Fraction(1, 10**14)
+    assert f"{bet['std_dev_float']:.6f}" in odds_markdown(analyses[0])  # the Markdown writes it too
 
 
 def test_a_chunks_lines_carry_ev_zero_known_cards_rules_and_extras_as_each_line_does():

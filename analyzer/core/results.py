@@ -70,6 +70,15 @@ def pay_weights(pays: tuple[Fraction, ...]) -> tuple[tuple[int, tuple[int, ...]]
     return tuple(out)
 
 
+def _sqrt(x: Fraction) -> float:
+    """``math.sqrt(x)``, and for ``x`` beyond a float's range the square root of its integer
+    part (an error below one in a number above 1e154)."""
+    try:
+        return math.sqrt(x)
+    except OverflowError:
+        return float(math.isqrt(x.numerator // x.denominator))
+
+
 @dataclass(frozen=True)
 class BetResult:
     """Exact figures of one bet on one shoe.  The events partition all deals."""
@@ -108,8 +117,14 @@ class BetResult:
 
     @property
     def std_dev(self) -> float:
-        """Standard deviation (a float: the square root is generally irrational)."""
-        return math.sqrt(self.variance)
+        """Standard deviation (a float: the square root is generally irrational); finite
+        even when the variance is beyond a float's range (pays above about 1e154).
+
+        >>> from fractions import Fraction
+        >>> f"{_sqrt(Fraction(10**340, 3)):.6e}"
+        '5.773503e+169'
+        """
+        return _sqrt(self.variance)
 
     @property
     def hit_frequency(self) -> Fraction:

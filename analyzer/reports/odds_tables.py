@@ -450,7 +450,7 @@ def bet_json(r: BetResult) -> dict:
         "house_edge_float": he_float,
         "variance": var_text,
         "variance_float": var_float,
-        "std_dev_float": None if var_float is None else math.sqrt(var_float),
+        "std_dev_float": to_float(r.std_dev),
         "hit_frequency": hit_text,
         "hit_frequency_float": hit_float,
         "events": events,
