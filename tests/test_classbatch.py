@@ -197,3 +197,76 @@ def test_unique_rows_is_numpys_unique_of_rows(n, width, lo, spread, seed):
     u, inv = unique_rows(rows)
     eu, einv = np.unique(rows, axis=0, return_inverse=True)
     assert u.tolist() == eu.tolist() and inv.tolist() == einv.ravel().tolist()
+
+
+class DictStore:
+    """A store of arrays in memory (the interface of analyzer.io.cache.TableCache)."""
+
+    def __init__(self):
+        self.saved: dict = {}
+
+    def load(self, key):
+        return dict(self.saved[key]) if key in self.saved else None
+
+    def save(self, key, arrays):
+        self.saved[key] = {n: np.array(a) for n, a in arrays.items()}
+
+
+@pytest.mark.parametrize("bet_id", ["contrast_bonus", "all_red", "monkey6"])
+def test_a_kept_plan_is_loaded_by_a_new_table_and_counts_from_its_first_shoe(monkeypatch, bet_id):
+    """A plan saved by one table is loaded by another (a later process) before any shoe was
+    batched, and counts as the built one does."""
+    monkeypatch.setattr(classbatch, "PLAN_AFTER", 10**9)                 # never built for its shoes
+    tab = tab_for(bet_id)
+    t, store = tab.ways_table, DictStore()
+    shoes_ = [Shoe.standard(8).remove(c) for c in CARDS[:5]] + [Shoe.standard(1)]
+    rows = [tab.class_counts(s) + list(s.value_counts) + [s.cards] for s in shoes_]
+    first = WaysTable(t.coef, t.idx, t.off, t.k, t.classes)
+    first.keep_plans_in(store, "plan")
+    first.class_batch()                                                 # built, and saved
+    assert list(store.saved) == ["plan"]
+    later = WaysTable(t.coef, t.idx, t.off, t.k, t.classes)
+    later.keep_plans_in(store, "plan")
+    assert later.ways_many(rows) == [product_path(tab, s) for s in shoes_]
+    assert "class_batch" in later.built()                               # loaded, not counted one by one
+    plan = later.class_batch()
+    assert ClassBatchPlan.from_arrays(plan.arrays(), t.coef, t.k).arrays().keys() == plan.arrays().keys()
+
+
+def _damaged(arrays, name, change):
+    out = {n: np.array(a) for n, a in arrays.items()}
+    out[name] = change(out[name])
+    return out
+
+
+def _one_more(a):
+    a = a.copy()
+    a.flat[len(a.flat) // 2] += 1
+    return a
+
+
+@pytest.mark.parametrize("name, change", [
+    ("block_layout", _one_more),                                       # a coefficient
+    ("half_off", _one_more),                                           # a factor's offset
+    ("half_idx", _one_more),                                           # a factor's count
+    ("block_i1", lambda a: a[::-1].copy()),                            # parts swapped
+    ("bounds", lambda a: a // 2),                                      # a bound too low
+    ("meta", lambda a: a + 1),                                         # another table's
+    ("block_events", lambda a: a[:-1]),                                # an array cut short
+    ("block_layout", lambda a: a.astype(np.float32)),                  # another type
+])
+def test_a_damaged_kept_plan_is_built_again(name, change):
+    """A stored plan is checked (its arrays, its coefficients' sums, its count of one shoe)
+    before use; a damaged one is ignored, built again and saved over."""
+    tab = tab_for("contrast_bonus")
+    t, store = tab.ways_table, DictStore()
+    first = WaysTable(t.coef, t.idx, t.off, t.k, t.classes)
+    first.keep_plans_in(store, "plan")
+    good = first.class_batch().arrays()
+    store.saved["plan"] = _damaged(good, name, change)
+    later = WaysTable(t.coef, t.idx, t.off, t.k, t.classes)
+    later.keep_plans_in(store, "plan")
+    shoes_ = [Shoe.standard(8).remove(c) for c in CARDS[:3]]
+    rows = [tab.class_counts(s) + list(s.value_counts) + [s.cards] for s in shoes_]
+    assert later.ways_many(rows, backend="float64") == [product_path(tab, s) for s in shoes_]
+    assert all(np.array_equal(store.saved["plan"][n], good[n]) for n in good)   # rebuilt and saved

@@ -195,6 +195,115 @@ class ClassBatchPlan:
             cost += c.size // 5 + n_first + 3 * c.shape[0] * n_second + 300
         return cost, [s[0] for s in sides], blocks, bounds
 
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The plan as a few flat arrays (:meth:`from_arrays` gives it back), for a store
+        (:class:`analyzer.io.cache.TableCache`): building one costs up to a few tenths of a
+        second, loading it a millisecond."""
+        halves = [h for side in self.sides for h in side]
+        blocks = self.blocks
+        return {
+            "meta": np.array([self.k, self.events], dtype=np.int64),
+            "side_halves": np.array([len(side) for side in self.sides], dtype=np.int64),
+            "half_shape": np.array(
+                [(*h[0].shape, -1 if h[2] is None else len(h[2])) for h in halves], dtype=np.int64
+            ).reshape(-1, 3),
+            "half_idx": _joined([h[0] for h in halves], np.int64),
+            "half_off": _joined([h[1] for h in halves], np.float64),
+            "half_of": _joined([h[2] for h in halves if h[2] is not None], np.int64),
+            "block_ints": np.array(
+                [(b[0], b[2], b[4], b[7], len(b[1]), len(b[3]), len(b[5])) for b in blocks], dtype=np.int64
+            ).reshape(-1, 7),
+            "block_i1": _joined([b[1] for b in blocks], np.int64),
+            "block_i2": _joined([b[3] for b in blocks], np.int64),
+            "block_events": _joined([b[5] for b in blocks], np.int64),
+            "block_layout": _joined([b[6] for b in blocks], np.float64),
+            "bounds": np.array(self.bounds, dtype=np.int64).reshape(-1, 2),
+        }
+
+    @classmethod
+    def from_arrays(cls, arrays, coef: np.ndarray, k: int) -> ClassBatchPlan:
+        """The plan of :meth:`arrays`, for the table of ``coef`` (``(E, M)``) over ``k``
+        classes, checked: arrays of the wrong kind, shape or range, or blocks whose
+        coefficients do not add up to ``coef``'s for every event (a damaged or foreign
+        store) raise ``ValueError``, so that a store is never trusted."""
+
+        def get(name, dtype, ndim=1):
+            a = np.asarray(arrays[name])
+            if a.dtype != dtype or a.ndim != ndim:
+                raise ValueError(f"a stored batch plan's {name} is not a {ndim}-d {np.dtype(dtype)} array")
+            return a
+
+        meta, side_halves, half_shape = (
+            get("meta", np.int64),
+            get("side_halves", np.int64),
+            get("half_shape", np.int64, 2),
+        )
+        block_ints, bounds = get("block_ints", np.int64, 2), get("bounds", np.int64, 2)
+        events = coef.shape[0]
+        width = k + 12
+        if meta.tolist() != [k, events] or side_halves.shape != (3,) or side_halves.min() < 1:
+            raise ValueError("a stored batch plan is of another table")
+        if half_shape.shape[1:] != (3,) or len(half_shape) != side_halves.sum() or half_shape.min(initial=0) < -1:
+            raise ValueError("a stored batch plan's halves are malformed")
+        if block_ints.shape[1:] != (7,) or bounds.shape != (len(block_ints), 2) or block_ints.min(initial=0) < 0:
+            raise ValueError("a stored batch plan's blocks are malformed")
+        idx = _split(get("half_idx", np.int64), [int(f * h) for f, h, _ in half_shape])
+        off = _split(get("half_off", np.float64), [int(f * h) for f, h, _ in half_shape])
+        of = _split(get("half_of", np.int64), [int(n) for _, _, n in half_shape if n >= 0])
+        halves, of_iter, parts = [], iter(of), []
+        for (f, h, n), i, o in zip(half_shape.tolist(), idx, off):
+            if f < 1 or i.min(initial=0) < _PAD or i.max(initial=0) >= width or not np.isfinite(o).all():
+                raise ValueError("a stored batch plan's factors index no count")
+            this_of = None if n < 0 else next(of_iter)
+            if this_of is not None and (this_of.min(initial=0) < 0 or this_of.max(initial=0) >= h):
+                raise ValueError("a stored batch plan's halves are malformed")
+            halves.append((i.reshape(f, h), o.reshape(f, h), this_of))
+            parts.append(h if this_of is None else n)
+        sides, at = [], 0
+        for count in side_halves.tolist():
+            side = halves[at : at + count]
+            side_parts = parts[at : at + count]
+            if count > 2 or len(set(side_parts)) != 1:
+                raise ValueError("a stored batch plan's halves are malformed")
+            sides.append((side, side_parts[0]))
+            at += count
+        lens = block_ints[:, 4:]
+        i1s = _split(get("block_i1", np.int64), lens[:, 0].tolist())
+        i2s = _split(get("block_i2", np.int64), lens[:, 1].tolist())
+        evs = _split(get("block_events", np.int64), lens[:, 2].tolist())
+        sizes = [int(e * n2 * n1) for (_, _, _, n2, n1, _, e) in block_ints.tolist()]
+        layouts = _split(get("block_layout", np.float64), sizes)
+        blocks, total = [], np.zeros(events, dtype=np.int64)
+        for (first, second, r, n_second, n1, n2, e), i1, i2, ev, lay in zip(
+            block_ints.tolist(), i1s, i2s, evs, layouts
+        ):
+            if (
+                {first, second} != {0, 1}
+                or n_second != n2
+                or r >= sides[2][1]
+                or i1.max(initial=0) >= sides[first][1]
+                or i2.max(initial=0) >= sides[second][1]
+                or ev.max(initial=0) >= events
+                or len(set(ev.tolist())) != e
+                or not (np.isfinite(lay).all() and (lay >= 0).all() and (lay == np.round(lay)).all())
+            ):
+                raise ValueError("a stored batch plan's blocks index no part")
+            layout_t = lay.reshape(e * n_second, n1)
+            total[ev] += layout_t.astype(np.int64).reshape(e, -1).sum(axis=1)
+            blocks.append((first, i1, second, i2, r, ev, layout_t, n_second))
+        # a bound is the first contraction's largest row sum, or the deals' (1, POSITIONS)
+        for (s, c), (_, _, _, _, _, _, layout_t, _) in zip(bounds.tolist(), blocks):
+            if not (0 <= c <= POSITIONS and ((s, c) == (1, POSITIONS) or s >= layout_t.sum(axis=1).max(initial=0))):
+                raise ValueError("a stored batch plan's bounds are not its blocks'")
+        if not np.array_equal(total, coef.sum(axis=1)):
+            raise ValueError("a stored batch plan's coefficients are not its table's")
+        self = cls.__new__(cls)
+        self.k, self.events, self.width = k, events, width
+        self.sides = [side for side, _ in sides]
+        self.blocks = blocks
+        self.bounds = [tuple(b) for b in bounds.tolist()]
+        return self
+
     def float_exact(self, cards: int) -> bool:
         """True when :meth:`ways` is exact for a shoe of ``cards`` cards."""
         if getattr(self, "_max_cards", None) is None:
@@ -233,6 +342,19 @@ class ClassBatchPlan:
                 s = np.einsum("ejb,jb->eb", t, values[second][i2])
                 out[events] += s * values[2][r]
         return out.T.astype(np.int64)
+
+
+def _joined(arrays, dtype) -> np.ndarray:
+    """Arrays as one flat array of ``dtype`` (:func:`_split` gives them back, by sizes)."""
+    return np.concatenate([np.asarray(a, dtype=dtype).ravel() for a in arrays] or [np.zeros(0, dtype=dtype)])
+
+
+def _split(flat: np.ndarray, sizes: list[int]) -> list[np.ndarray]:
+    """:func:`_joined`'s arrays (flat) back from their ``sizes``; ``ValueError`` when they do
+    not add up."""
+    if any(n < 0 for n in sizes) or sum(sizes) != len(flat):
+        raise ValueError("a stored batch plan's arrays are not their stated sizes")
+    return np.split(flat, np.cumsum(sizes)[:-1]) if sizes else []
 
 
 def shoe_rows(shoes) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -360,8 +360,10 @@ class Solver:
         self._keep(cache_key, tab)
         return tab
 
-    @staticmethod
-    def _keep(cache_key, tab) -> None:
+    def _keep(self, cache_key, tab) -> None:
+        if self._store is not None:
+            # its float64 batch plan is kept beside it (built after some shoes in batches)
+            tab.ways_table.keep_plans_in(self._store, stored_key(("class_batch",) + cache_key))
         _CLASS_TABS[cache_key] = tab
         while len(_CLASS_TABS) > 1 and (
             len(_CLASS_TABS) > MAX_CACHED_TABS or sum(t.nbytes for t in _CLASS_TABS.values()) > MAX_CACHED_BYTES

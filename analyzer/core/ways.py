@@ -262,14 +262,59 @@ class WaysTable:
         built on this call and kept), or ``None`` for a point-value table."""
         if self.k == 0 or self.classes is None:
             return None
-        if "class_batch" not in self._state:
+        if "class_batch" not in self._state and not self._stored_plan():
             rep = np.zeros(self.k, dtype=np.int64)
             rep[self.classes[::-1]] = np.arange(51, -1, -1)  # lowest card of each class
             coarse = bool(((self.idx >= self.k) & (self.idx < self.k + VALUES)).any())
-            self._state["class_batch"] = ClassBatchPlan(
+            plan = ClassBatchPlan(
                 self.idx, self.off, self.coef, self.k, splits(CARD_TABLE["value"][:52][rep], rep, CARD_TABLE, coarse)
             )
+            self._state["class_batch"] = plan
+            if "store" in self._state:
+                store, key = self._state["store"]
+                store.save(key, plan.arrays())
         return self._state["class_batch"]
+
+    def keep_plans_in(self, store, key: str) -> None:
+        """Keep this class table's float64 batch plan (:meth:`class_batch`) in ``store``
+        under ``key`` (an object with ``load(key)`` and ``save(key, arrays)``, such as
+        :class:`analyzer.io.cache.TableCache`): saved when built, and loaded instead of
+        built, so that a later process batches with it from its first shoe."""
+        self._state["store"] = (store, key)
+
+    def _stored_plan(self) -> bool:
+        """Whether the float64 batch plan is loaded from the store of :meth:`keep_plans_in`
+        (tried once).  A stored plan is checked (:meth:`ClassBatchPlan.from_arrays`, and
+        its ways of one shoe against the int64 count's); one that fails is built again."""
+        if "class_batch" in self._state:
+            return True
+        if "store" not in self._state or "plan_tried" in self._state:
+            return False
+        self._state["plan_tried"] = True
+        store, key = self._state["store"]
+        arrays = store.load(key)
+        if arrays is None:
+            return False
+        try:
+            plan = ClassBatchPlan.from_arrays(arrays, self.coef, self.k)
+            row = self._check_row()
+            ok = plan.float_exact(row[-1]) and plan.ways(np.array([row]))[0].tolist() == self._int64_one(
+                row, falling(row[-1], POSITIONS), plain=True
+            )
+        except (KeyError, ValueError, TypeError, IndexError):
+            return False
+        if ok:
+            self._state["class_batch"] = plan
+        return ok
+
+    def _check_row(self) -> list[int]:
+        """The extended counts of a shoe of 1 to 5 of each card (uneven, so every class and
+        value is counted differently): the shoe a stored plan is checked on."""
+        assert self.classes is not None  # a class table
+        cards = np.arange(52) * 7 % 5 + 1
+        classes = np.bincount(self.classes, weights=cards, minlength=self.k).astype(np.int64)
+        values = np.bincount(CARD_TABLE["value"][:52], weights=cards, minlength=VALUES).astype(np.int64)
+        return classes.tolist() + values.tolist() + [int(cards.sum())]
 
     @cached_property
     def _modular(self) -> bool:
@@ -535,6 +580,7 @@ class WaysTable:
                 "class_batch" in self._state
                 or backend == "float64"
                 or self._state.get("batched", 0) >= classbatch.PLAN_AFTER
+                or (self.coef.shape[1] <= CLASS_BATCH_MAX and self._stored_plan())
             )
             multisets = self.coef.shape[1]
             if multisets > CLASS_BATCH_MAX:
