@@ -19,7 +19,7 @@ import os
 import stat
 import sys
 
-from ..io.batch import answer_lines, batch_text, count_lines, input_name, read_lines
+from ..io.batch import answer_lines, batch_pieces, count_lines, input_name, read_lines
 from ..io.files import InputError, atomic_open, check_not_input, check_output
 from .options import UsageError, progress_bar
 
@@ -84,7 +84,8 @@ def run_batch(path: str, output: str | None, quiet: bool, document, documents=No
     total = None if quiet or not sys.stderr.isatty() else count_lines(path)
     with atomic_open(output) as out, progress_bar(total, "shoes", quiet, unit="shoe") as bar:
         for docs in answer_lines(read_lines(path), name, document, documents, size):
-            out.write(batch_text(docs))
+            for piece in batch_pieces(docs):  # not one string of the chunk: see batch_pieces
+                out.write(piece)
             if to_stdout:
                 out.flush()
             bar.update(len(docs))

@@ -308,6 +308,33 @@ def batch_text(lines) -> str:
     return "\n".join(lines) + "\n" if lines else ""
 
 
+#: Most characters :func:`batch_pieces` joins into one piece: below glibc's threshold for
+#: giving an allocation its own pages (128 KiB), so the pieces reuse the heap's memory
+#: (17 MB of text a chunk, allocated afresh, cost 0.1 ms a line of page faults).
+PIECE_CHARS = 64 * 2**10
+
+
+def batch_pieces(lines) -> list[str]:
+    """:func:`batch_text` of these answers in pieces (their concatenation is that text):
+    the short lines joined, up to :data:`PIECE_CHARS` characters a piece, a longer line alone.
+
+    >>> batch_pieces(["a", "b" * 70_000, "c", "d"]) == ["a\n", "b" * 70_000 + "\n", "c\nd\n"]
+    True
+    """
+    out: list[str] = []
+    group: list[str] = []
+    size = 0
+    for line in lines:
+        if size + len(line) >= PIECE_CHARS and group:
+            out.append("\n".join(group) + "\n")
+            group, size = [], 0
+        group.append(line)
+        size += len(line) + 1
+    if group:
+        out.append("\n".join(group) + "\n")
+    return out
+
+
 def json_line(doc) -> str:
     """``doc`` as one compact line of JSON (``odds --batch``'s separators), no newline."""
     return json.dumps(doc, allow_nan=False, separators=(",", ":"))
@@ -376,6 +403,7 @@ __all__ = [
     "KEYS",
     "MAX_LINE_BYTES",
     "answer_lines",
+    "batch_pieces",
     "batch_text",
     "count_lines",
     "input_name",
