@@ -191,9 +191,9 @@ class ParSheet:
             f"{bet_list([w.id for w in self.wagers]).replace('bet', 'wager', 1)}{hold}>"
         )
 
-    def _repr_html_(self) -> str | None:
-        """A notebook's table of every wager's return table (pandas; ``None`` without it)."""
-        return frame_html(self.to_frame, repr(self)[1:-1])
+    def _repr_html_(self) -> str:
+        """A notebook's table of every wager's return table (the rows of :meth:`to_frame`)."""
+        return frame_html(self._rows(), repr(self)[1:-1])
 
     def wager(self, bet_id: str) -> Wager:
         for w in self.wagers:
@@ -203,21 +203,22 @@ class ParSheet:
 
     def to_frame(self):
         """The return tables of every wager: wager, event, pays, ways, probability, return, one_in."""
-        return data_frame(
-            [
-                {
-                    "wager": w.bet.id,
-                    "event": r.event,
-                    "pays": r.pays,
-                    "ways": r.ways,
-                    "probability": r.probability,
-                    "return": r.ret,
-                    "one_in": r.one_in,
-                }
-                for w in self.wagers
-                for r in w.rows
-            ]
-        )
+        return data_frame(self._rows())
+
+    def _rows(self) -> list[dict]:
+        return [
+            {
+                "wager": w.bet.id,
+                "event": r.event,
+                "pays": r.pays,
+                "ways": r.ways,
+                "probability": r.probability,
+                "return": r.ret,
+                "one_in": r.one_in,
+            }
+            for w in self.wagers
+            for r in w.rows
+        ]
 
 
 def return_rows(r: BetResult) -> tuple[ReturnRow, ...]:
