@@ -134,3 +134,66 @@ def test_the_other_results_have_short_reprs_and_tables():
     pytest.importorskip("pandas")
     assert e._repr_html_().count("<tr") == 1 + 2 * len(RANKS)
     assert s._repr_html_().count("<tr") == 2 and d._repr_html_().count("<table") == 1
+
+
+# -- the reprs of rule sets, and what stored tables are named by ------------------------------
+
+
+def test_rules_repr_says_how_to_get_them_back():
+    from dataclasses import replace
+
+    from analyzer import load_rules
+    from analyzer.core.rules import PUNTO_BANCO
+    gold = load_rules("gold")
+    for text, rules in (("load_rules('gold')", gold), ("load_rules('punto_banco')", PUNTO_BANCO),
+                        ("load_rules('gold').with_player_option('stand')", gold.with_player_option("stand"))):
+        assert repr(rules) == text
+        # eval-free: the call the repr names gives an equal rule set of the same name
+        got = load_rules(text.split("'")[1])
+        if "with_player_option" in text:
+            got = got.with_player_option(text.split("'")[3])
+        assert got == rules and got.name == rules.name
+    mine = replace(PUNTO_BANCO, name="mine")              # a tableau under another name: summarised
+    assert repr(mine) == f"<Rules {mine.describe()}>" and len(repr(mine)) < 400
+    assert repr(replace(gold, name="punto_banco")).startswith("<Rules punto_banco (")   # not passed off
+    assert mine == PUNTO_BANCO and hash(mine) == hash(PUNTO_BANCO) and mine != gold
+
+
+def _one_cell_changed(rules):
+    grid = [list(row) for row in rules.banker]
+    grid[5][4] = not grid[5][4]                           # Banker 5 against a Player's third card 4
+    return type(rules)(rules.naturals, rules.player_draws, tuple(map(tuple, grid)), rules.banker_if_player_stood,
+                       name=rules.name)
+
+
+def test_stored_keys_tell_rules_apart_by_every_cell_not_by_repr():
+    from dataclasses import replace
+
+    from analyzer.core.rules import PUNTO_BANCO
+    from analyzer.core.solver import stored_key
+    other = _one_cell_changed(PUNTO_BANCO)
+    assert other != PUNTO_BANCO and other.key() != PUNTO_BANCO.key()
+    texts = (("winner == banker",),)
+    key = stored_key(("value", texts, PUNTO_BANCO, None))
+    assert stored_key(("value", texts, other, None)) != key
+    assert stored_key(("value", texts, replace(PUNTO_BANCO, name="custom"), None)) == key   # a label only
+    assert stored_key(("class",) + (texts[0], other, "None", None)) != stored_key(("class",) + (texts[0], PUNTO_BANCO,
+                                                                                               "None", None))
+    with pytest.raises(TypeError):                        # nothing is named by a repr it cannot trust
+        stored_key(("value", object()))
+
+
+def test_a_stored_table_is_not_read_for_rules_one_cell_apart(tmp_path):
+    from analyzer.core.rules import PUNTO_BANCO
+    from analyzer.core.solver import forget_tabulations
+    from analyzer.io.cache import TableCache
+    bets = catalog().select(["banker", "dragon7"])
+    other = _one_cell_changed(PUNTO_BANCO)
+    store = TableCache(tmp_path)
+    forget_tabulations()
+    Solver(bets, rules=PUNTO_BANCO, store=store).solve(Shoe.standard(1))
+    forget_tabulations()
+    got = Solver(bets, rules=other, store=store).solve(Shoe.standard(1))
+    forget_tabulations()
+    assert got == Solver(bets, rules=other, store=None).solve(Shoe.standard(1))
+    assert got != Solver(bets, rules=PUNTO_BANCO, store=None).solve(Shoe.standard(1))
