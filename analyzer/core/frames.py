@@ -120,14 +120,17 @@ def percent_text(x: Fraction) -> str:
     return f if f.startswith(("more", "less")) else f + "%"
 
 
-def fraction_text(x: Fraction, limit: int = 60) -> str:
-    """``p/q``, or a float when the fraction is longer than ``limit`` characters.
+def fraction_text(x: Fraction, limit: int = 60, fmt: str = ".3g") -> str:
+    """``p/q`` (``p`` for a whole number), or a float in ``fmt`` when the fraction is
+    longer than ``limit`` characters.
 
-    >>> fraction_text(Fraction(-1, 2)), fraction_text(Fraction(1, 3**200))
-    ('-1/2', '~3.76e-96')
+    >>> fraction_text(Fraction(-1, 2)), fraction_text(Fraction(1, 3**200)), fraction_text(Fraction(7))
+    ('-1/2', '~3.76e-96', '7')
+    >>> fraction_text(Fraction(10**40 + 1, 3**80), 30, ".6g")
+    '~67.655'
     """
-    text = f"{x.numerator}/{x.denominator}"
-    return text if len(text) <= limit else "~" + short_float(x, ".3g")
+    text = str(x)
+    return text if len(text) <= limit else "~" + short_float(x, fmt)
 
 
 def bet_list(bets, show: int = 6) -> str:

@@ -121,6 +121,24 @@ class Wager:
             f"hit frequency {percent_text(self.hit_frequency)}, {len(self.rows)} events>"
         )
 
+    def _repr_html_(self) -> str:
+        """A notebook's table of the wager's return table (the sheet's rows of this wager)."""
+        return frame_html(self._rows(), repr(self)[1:-1])
+
+    def _rows(self) -> list[dict]:
+        return [
+            {
+                "wager": self.bet.id,
+                "event": r.event,
+                "pays": r.pays,
+                "ways": r.ways,
+                "probability": r.probability,
+                "return": r.ret,
+                "one_in": r.one_in,
+            }
+            for r in self.rows
+        ]
+
     @property
     def house_edge(self) -> Fraction:
         return -self.ev
@@ -206,19 +224,7 @@ class ParSheet:
         return data_frame(self._rows())
 
     def _rows(self) -> list[dict]:
-        return [
-            {
-                "wager": w.bet.id,
-                "event": r.event,
-                "pays": r.pays,
-                "ways": r.ways,
-                "probability": r.probability,
-                "return": r.ret,
-                "one_in": r.one_in,
-            }
-            for w in self.wagers
-            for r in w.rows
-        ]
+        return [row for w in self.wagers for row in w._rows()]
 
 
 def return_rows(r: BetResult) -> tuple[ReturnRow, ...]:
