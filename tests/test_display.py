@@ -219,7 +219,7 @@ def results(tmp_path_factory) -> dict:
     from analyzer.bets.series import price_series
     from analyzer.reports.approval import approval
     from analyzer.reports.bankroll import bankroll_session
-    from analyzer.reports.programs import program, rolling_chips, tiers_of
+    from analyzer.reports.programs import best_exits, program, rolling_chips, tiers_of
     from analyzer.simcheck.confirm import verify_sheet
     from analyzer.simcheck.logs import read_hand_log
     from analyzer.simcheck.stream import open_log
@@ -236,6 +236,8 @@ def results(tmp_path_factory) -> dict:
         "BankrollResult": bankroll_session(banker, bankroll=100, unit=1, coups=200),
         "Program": program(banker, 200, 1, tiers_of(Fraction(1, 10)), [Fraction(0), Fraction(10)]),
         "RollingChips": rolling_chips(banker, 3),
+        "FlatTrip": program(banker, 200, 1).trip,
+        "Exits": best_exits(banker, 20, 1, tiers_of(Fraction(1, 10))),
         "SeriesResult": price_series(shoe, [catalog().series["banker_streak"]])[0],
         "ParSheet": sheet,
         "Wager": sheet.wager("odd"),

@@ -360,6 +360,14 @@ class Exits:
     def stop_win(self) -> Fraction | None:
         return self.bands[0][2]
 
+    def __repr__(self) -> str:
+        """Short: the best stopping rule's value against playing every hand (its bands: :meth:`to_frame`)."""
+        return (
+            f"<Exits of at most {self.hands} hands of {self.stake}: best value {fraction_text(self.value, 24, '.6g')} "
+            f"(every hand {fraction_text(self.full, 24, '.6g')}), "
+            f"{fraction_text(self.expected_hands, 24, '.6g')} hands expected>"
+        )
+
     def to_frame(self):
         """The band of going on after each number of hands played (pandas)."""
         return data_frame(
