@@ -91,10 +91,10 @@ def test_notebook_html_escapes_names(tmp_path):
     assert "<i>" not in page and "&lt;i&gt;win&lt;/i&gt;" in page
 
 
-def test_without_pandas_a_notebook_shows_the_repr(monkeypatch):
+def test_without_pandas_a_notebook_still_shows_tables(monkeypatch):
     monkeypatch.setitem(sys.modules, "pandas", None)
     a = analyze(Shoe.standard(8))
-    assert a._repr_html_() is None and a.bet("banker")._repr_html_() is None
+    assert a._repr_html_().count("<tr") == 1 + len(a.bets) and "<table" in a.bet("banker")._repr_html_()
 
 
 @pytest.mark.parametrize("known", [["1=9", "5=Kh"], {1: "9", 5: "Kh"}, {"1": "9", "5": "Kh"},
@@ -134,3 +134,182 @@ def test_the_other_results_have_short_reprs_and_tables():
     pytest.importorskip("pandas")
     assert e._repr_html_().count("<tr") == 1 + 2 * len(RANKS)
     assert s._repr_html_().count("<tr") == 2 and d._repr_html_().count("<table") == 1
+
+
+# -- the reprs of rule sets, and what stored tables are named by ------------------------------
+
+
+def test_rules_repr_says_how_to_get_them_back():
+    from dataclasses import replace
+
+    from analyzer import load_rules
+    from analyzer.core.rules import PUNTO_BANCO
+    gold = load_rules("gold")
+    for text, rules in (("load_rules('gold')", gold), ("load_rules('punto_banco')", PUNTO_BANCO),
+                        ("load_rules('gold').with_player_option('stand')", gold.with_player_option("stand"))):
+        assert repr(rules) == text
+        # eval-free: the call the repr names gives an equal rule set of the same name
+        got = load_rules(text.split("'")[1])
+        if "with_player_option" in text:
+            got = got.with_player_option(text.split("'")[3])
+        assert got == rules and got.name == rules.name
+    mine = replace(PUNTO_BANCO, name="mine")              # a tableau under another name: summarised
+    assert repr(mine) == f"<Rules {mine.describe()}>" and len(repr(mine)) < 400
+    assert repr(replace(gold, name="punto_banco")).startswith("<Rules punto_banco (")   # not passed off
+    assert mine == PUNTO_BANCO and hash(mine) == hash(PUNTO_BANCO) and mine != gold
+
+
+def _one_cell_changed(rules):
+    grid = [list(row) for row in rules.banker]
+    grid[5][4] = not grid[5][4]                           # Banker 5 against a Player's third card 4
+    return type(rules)(rules.naturals, rules.player_draws, tuple(map(tuple, grid)), rules.banker_if_player_stood,
+                       name=rules.name)
+
+
+def test_stored_keys_tell_rules_apart_by_every_cell_not_by_repr():
+    from dataclasses import replace
+
+    from analyzer.core.rules import PUNTO_BANCO
+    from analyzer.core.solver import stored_key
+    other = _one_cell_changed(PUNTO_BANCO)
+    assert other != PUNTO_BANCO and other.key() != PUNTO_BANCO.key()
+    texts = (("winner == banker",),)
+    key = stored_key(("value", texts, PUNTO_BANCO, None))
+    assert stored_key(("value", texts, other, None)) != key
+    assert stored_key(("value", texts, replace(PUNTO_BANCO, name="custom"), None)) == key   # a label only
+    assert stored_key(("class",) + (texts[0], other, "None", None)) != stored_key(("class",) + (texts[0], PUNTO_BANCO,
+                                                                                               "None", None))
+    with pytest.raises(TypeError):                        # nothing is named by a repr it cannot trust
+        stored_key(("value", object()))
+
+
+def test_a_stored_table_is_not_read_for_rules_one_cell_apart(tmp_path):
+    from analyzer.core.rules import PUNTO_BANCO
+    from analyzer.core.solver import forget_tabulations
+    from analyzer.io.cache import TableCache
+    bets = catalog().select(["banker", "dragon7"])
+    other = _one_cell_changed(PUNTO_BANCO)
+    store = TableCache(tmp_path)
+    forget_tabulations()
+    Solver(bets, rules=PUNTO_BANCO, store=store).solve(Shoe.standard(1))
+    forget_tabulations()
+    got = Solver(bets, rules=other, store=store).solve(Shoe.standard(1))
+    forget_tabulations()
+    assert got == Solver(bets, rules=other, store=None).solve(Shoe.standard(1))
+    assert got != Solver(bets, rules=PUNTO_BANCO, store=None).solve(Shoe.standard(1))
+
+
+# -- every result type: a short repr and an escaped table, with or without pandas -------------
+
+
+def _odd_bets(tmp_path):
+    """A bet whose name and event hold ``<``, ``>`` and ``&`` (what an HTML table must escape)."""
+    from analyzer import load_bets_file
+    path = tmp_path / "odd.toml"
+    path.write_text('[[bet]]\nid = "odd"\nname = "<b>odd</b> & co"\n'
+                    'events = [{ event = "<i>win</i> & more", when = "winner == banker", pays = 1 }]\n')
+    return load_bets_file(path)
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory) -> dict:
+    """One real instance of every result type, built as the commands build them."""
+    tmp_path = tmp_path_factory.mktemp("display")
+    from analyzer import load_rules
+    from analyzer.bets.series import price_series
+    from analyzer.reports.approval import approval
+    from analyzer.reports.bankroll import bankroll_session
+    from analyzer.reports.programs import best_exits, program, rolling_chips, tiers_of
+    from analyzer.simcheck.confirm import verify_sheet
+    from analyzer.simcheck.logs import read_hand_log
+    from analyzer.simcheck.stream import open_log
+    from analyzer.simcheck.verify import replay, replay_stream
+    shoe = Shoe.standard(8)
+    banker = analyze(shoe, ["banker"]).bet("banker")
+    odd = _odd_bets(tmp_path).bet("odd")
+    sheet = parsheet(shoe, (*catalog().select(["banker", "tie"]), odd), title="Main & <odd>", by_decks=(8,))
+    log = tmp_path / "a<&b.csv"
+    log.write_text("shoe,player,banker,outcome\n1,2 3 4,K 5,banker\n1,9 9,8 K,banker\n")
+    return {
+        "Analysis": analyze(shoe, ["banker", "tie", odd], rules="gold", known=["1=9"]),
+        "BetResult": analyze(shoe, [odd]).bet("odd"),
+        "BankrollResult": bankroll_session(banker, bankroll=100, unit=1, coups=200),
+        "Program": program(banker, 200, 1, tiers_of(Fraction(1, 10)), [Fraction(0), Fraction(10)]),
+        "RollingChips": rolling_chips(banker, 3),
+        "FlatTrip": program(banker, 200, 1).trip,
+        "Exits": best_exits(banker, 20, 1, tiers_of(Fraction(1, 10))),
+        "SeriesResult": price_series(shoe, [catalog().series["banker_streak"]])[0],
+        "ParSheet": sheet,
+        "Wager": sheet.wager("odd"),
+        "Approval": approval(sheet),
+        "Verification": verify_sheet(sheet, 500, seed=3),
+        "Replay": replay(read_hand_log(str(log), log.read_text()), shoe),
+        "StreamReplay": replay_stream(open_log(log), shoe),
+        "Rules": load_rules("gold").with_player_option("draw"),
+        "Catalog": catalog(),
+    }
+
+
+HTML_TYPES = ("Analysis", "BetResult", "ParSheet", "Wager", "Approval", "Verification", "Replay", "StreamReplay")
+
+
+def test_every_result_type_has_a_short_one_line_repr(results):
+    got = results
+    for name, obj in got.items():
+        text = repr(obj)
+        assert type(obj).__name__ == name
+        assert len(text) < 400 and "\n" not in text, (name, len(text))
+        assert text.startswith((f"<{name} ", "load_rules(")), text
+    b = got["BankrollResult"]
+    assert "flat from 100 (unit 1), 200 coups" in repr(b) and f"~{float(b.ahead_probability):.6g}" in repr(b)
+    p = got["Program"]
+    assert f"P(net >= 10) ~{float(p.wins[1][1]):.6g}" in repr(p) and "rebate 10% of losses from 0" in repr(p)
+    assert f"median {dict(got['RollingChips'].wash_quantiles)[Fraction(1, 2)]} hands" in repr(got["RollingChips"])
+    s = got["SeriesResult"]
+    assert f"house edge {float(s.house_edge) * 100:.4f}%" in repr(s)
+    a = got["Approval"]
+    assert f"win to drop {float(a.win_to_drop.hold) * 100:.4f}%" in repr(a) and f"{len(a.awards)} awards" in repr(a)
+    assert f"{len(catalog().bets)} bets: player, banker, tie" in repr(got["Catalog"])
+    assert repr(got["Replay"]) == repr(got["StreamReplay"]).replace("StreamReplay", "Replay")
+    assert "3 violations on 2 rows" in repr(got["Replay"])
+
+
+def test_every_notebook_table_escapes_what_it_shows(results):
+    got = results
+    for name in HTML_TYPES:
+        page = got[name]._repr_html_()
+        assert page.count("<table") >= 1 and page.count("<table") == page.count("</table>"), name
+        assert "<i>" not in page and "<b>" not in page and "<odd>" not in page and "a<&b" not in page, name
+        # the markup left is the writer's own: every < opens a tag it writes
+        assert set(re.findall(r"</?([a-z]+)", page)) <= {"p", "strong", "table", "thead", "tbody", "tr", "th", "td"}
+    assert "&lt;i&gt;win&lt;/i&gt; &amp; more" in got["Wager"]._repr_html_()
+    assert "&lt;i&gt;win&lt;/i&gt; &amp; more" in got["Verification"]._repr_html_()
+    assert "Main &amp; &lt;odd&gt;" in got["Approval"]._repr_html_()
+    assert "a&lt;&amp;b.csv" in got["Replay"]._repr_html_()
+    assert got["Replay"]._repr_html_().count("<tr") == 1 + len(got["Replay"].violations)
+    assert got["Wager"]._repr_html_().count("<tr") == 1 + len(got["Wager"].rows)
+
+
+def test_notebook_tables_are_the_same_without_pandas(results, monkeypatch):
+    got = results
+    pages = {name: got[name]._repr_html_() for name in HTML_TYPES}
+    monkeypatch.setitem(sys.modules, "pandas", None)
+    with pytest.raises(ImportError):
+        import pandas  # noqa: F401
+    assert {name: got[name]._repr_html_() for name in HTML_TYPES} == pages
+    assert "<table" in analyze(Shoe.standard(8))._repr_html_()
+
+
+def test_the_analysis_heading_names_the_rules_and_the_known_cards():
+    a = analyze(Shoe.standard(8), ["banker"], rules="gold", known=["1=9", "5=Kh"])
+    heading = a._repr_html_().split("</strong>", 1)[0]
+    assert "rules gold" in heading and "P1 (position 1) = 9" in heading and f"{a.deals} deals" in heading
+    assert a.known.describe() in heading and a.known.describe() in repr(a)
+
+
+def test_a_notebook_table_has_the_frame_s_columns():
+    pd = pytest.importorskip("pandas")  # noqa: F841
+    a = analyze(Shoe.standard(8), ["banker", "dragon7"])
+    for obj, frame in ((a, a.to_frame()), (a.bet("dragon7"), a.bet("dragon7").to_frame())):
+        head = re.search(r"<thead>(.*?)</thead>", obj._repr_html_()).group(1)
+        assert re.findall(r"<th>(.*?)</th>", head) == list(frame.columns)

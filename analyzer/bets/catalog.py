@@ -23,6 +23,7 @@ from importlib import resources
 from pathlib import Path
 
 from ..core.errors import BaccaratError, BetError
+from ..core.frames import bet_list
 from ..io.files import parse_toml, read_text
 from .conditions import Condition
 
@@ -116,6 +117,17 @@ class Catalog:
     bets: dict[str, Bet] = field(default_factory=dict)
     tables: dict[str, Table] = field(default_factory=dict)
     series: dict[str, SeriesBet] = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        """Short: the ids of its bets, tables and series bets (the first few of each).
+
+        >>> catalog()  # doctest: +ELLIPSIS
+        <Catalog of ... bets: player, banker, tie, ...; ... tables: ...; ... series bets: ...>
+        """
+        parts = [bet_list(self.bets)]
+        parts += [bet_list(self.tables).replace("bet", "table", 1)] if self.tables else []
+        parts += [bet_list(self.series).replace("bet", "series bet", 1)] if self.series else []
+        return f"<Catalog of {'; '.join(parts)}>"
 
     def bet(self, bet_id: str) -> Bet:
         try:

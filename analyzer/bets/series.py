@@ -39,6 +39,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from ..core.errors import BetError
+from ..core.frames import fraction_text, percent_text
 from ..core.results import BetResult, EventResult
 from .catalog import MAX_SERIES_CAP, SeriesBet
 
@@ -101,6 +102,20 @@ class SeriesResult:
         rest = sum(w for k, w in enumerate(self.lengths) if k not in paid)
         events.append(EventResult(self.bet.otherwise_event, self.bet.otherwise, rest, self.cases))
         return BetResult(self.bet, self.cases, tuple(events))
+
+    def __repr__(self) -> str:
+        """Short: the bet, its house edge and the coups it takes (the counts are the fields).
+
+        >>> from analyzer import Shoe
+        >>> from analyzer.bets.catalog import catalog
+        >>> price_series(Shoe.standard(8), [catalog().series["banker_streak"]])[0]
+        <SeriesResult 'banker_streak': house edge 9.4006% (EV ~-0.094), runs capped at 10, ~1.84629 coups a bet>
+        """
+        return (
+            f"<SeriesResult {self.bet.id!r}: house edge {percent_text(self.house_edge)} "
+            f"(EV {fraction_text(self.ev)}), runs capped at {self.bet.cap}, "
+            f"{fraction_text(self.coups, 24, '.6g')} coups a bet>"
+        )
 
     def length_probability(self, length: int) -> Fraction:
         """P(the run's length is ``length``; at the cap: reaches it)."""

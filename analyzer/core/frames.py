@@ -5,21 +5,23 @@ Every result object of the API has a ``to_frame()`` built with
 :func:`data_frame`: exact values are ``Fraction`` columns (object dtype), each
 with a ``*_float`` column beside it for plotting and sorting.  pandas is
 imported only when a frame is asked for (``pip install '.[frames]'``).
+
+The ``_repr_html_`` tables a notebook shows are written here, without pandas, by
+:func:`html_table` (every cell escaped); :func:`frame_html` writes the rows of a
+result's ``to_frame()`` with the same columns.
 """
 
 from __future__ import annotations
 
+import html
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 
 from .errors import BaccaratError
 
 
-def data_frame(rows: list[dict]):
-    """A pandas DataFrame of ``rows``; each ``Fraction`` column gains a ``_float`` twin."""
-    try:
-        import pandas as pd
-    except ImportError:
-        raise BaccaratError("to_frame() needs pandas: python -m pip install 'baccarat-analyzer[frames]'") from None
+def _with_floats(rows: list[dict]) -> list[dict]:
+    """``rows`` with a ``_float`` twin after each ``Fraction`` value (the frames' columns)."""
     out = []
     for row in rows:
         full = {}
@@ -28,7 +30,16 @@ def data_frame(rows: list[dict]):
             if isinstance(value, Fraction):
                 full[f"{key}_float"] = _float(value)
         out.append(full)
-    return pd.DataFrame(out)
+    return out
+
+
+def data_frame(rows: list[dict]):
+    """A pandas DataFrame of ``rows``; each ``Fraction`` column gains a ``_float`` twin."""
+    try:
+        import pandas as pd
+    except ImportError:
+        raise BaccaratError("to_frame() needs pandas: python -m pip install 'baccarat-analyzer[frames]'") from None
+    return pd.DataFrame(_with_floats(rows))
 
 
 def _float(x: Fraction) -> float | None:
@@ -50,18 +61,53 @@ def short_float(x: Fraction, fmt: str = ".6f") -> str:
     return format(float(x), fmt)
 
 
-def frame_html(make_frame, title: str) -> str | None:
-    """A notebook's HTML of ``make_frame()`` (a pandas DataFrame, shown whole) under the
-    heading ``title``: what the results' ``_repr_html_`` return.  ``None`` without pandas,
-    so the notebook shows the ``repr`` instead."""
-    try:
-        import pandas  # noqa: F401
-    except ImportError:
-        return None
-    import html
+def cell_text(value) -> str:
+    """A table cell's text: exact values whole (``Fraction`` as ``p/q``), floats to 6
+    significant digits, ``None`` empty.
 
-    table = make_frame().to_html(index=False, max_rows=None, max_cols=None)
-    return f"<p><strong>{html.escape(title)}</strong></p>\n{table}"
+    >>> [cell_text(v) for v in (Fraction(-19, 20), 0.45859659, None, True, 12)]
+    ['-19/20', '0.458597', '', 'True', '12']
+    """
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return format(value, ".6g")
+    return str(value)
+
+
+def html_table(title: str, headers: Sequence[str], rows: Iterable[Sequence]) -> str:
+    """The one HTML table writer of the results' ``_repr_html_``: a bold ``title`` over a
+    table of ``rows`` (cells written by :func:`cell_text`); the title, the headers and every
+    cell are escaped.  Needs no pandas.
+
+    >>> print(html_table("a < b", ["x"], [[Fraction(1, 3)], ["<i>"]]))
+    <p><strong>a &lt; b</strong></p>
+    <table>
+    <thead><tr><th>x</th></tr></thead>
+    <tbody>
+    <tr><td>1/3</td></tr>
+    <tr><td>&lt;i&gt;</td></tr>
+    </tbody>
+    </table>
+    """
+
+    def line(tag: str, cells) -> str:
+        return "<tr>" + "".join(f"<{tag}>{html.escape(cell_text(c))}</{tag}>" for c in cells) + "</tr>"
+
+    lines = [f"<p><strong>{html.escape(title)}</strong></p>", "<table>", f"<thead>{line('th', headers)}</thead>"]
+    lines += ["<tbody>", *(line("td", row) for row in rows), "</tbody>", "</table>"]
+    return "\n".join(lines)
+
+
+def frame_html(rows: list[dict], title: str) -> str:
+    """A notebook's HTML of a result's ``to_frame()`` rows (shown whole, with the frame's
+    columns: a ``_float`` twin beside each ``Fraction``) under the heading ``title``: what
+    the results' ``_repr_html_`` return, with or without pandas."""
+    full = _with_floats(rows)
+    headers: dict[str, None] = {}
+    for row in full:
+        headers.update(dict.fromkeys(row))
+    return html_table(title, list(headers), ([row.get(h) for h in headers] for row in full))
 
 
 def percent_text(x: Fraction) -> str:
@@ -74,14 +120,17 @@ def percent_text(x: Fraction) -> str:
     return f if f.startswith(("more", "less")) else f + "%"
 
 
-def fraction_text(x: Fraction, limit: int = 60) -> str:
-    """``p/q``, or a float when the fraction is longer than ``limit`` characters.
+def fraction_text(x: Fraction, limit: int = 60, fmt: str = ".3g") -> str:
+    """``p/q`` (``p`` for a whole number), or a float in ``fmt`` when the fraction is
+    longer than ``limit`` characters.
 
-    >>> fraction_text(Fraction(-1, 2)), fraction_text(Fraction(1, 3**200))
-    ('-1/2', '~3.76e-96')
+    >>> fraction_text(Fraction(-1, 2)), fraction_text(Fraction(1, 3**200)), fraction_text(Fraction(7))
+    ('-1/2', '~3.76e-96', '7')
+    >>> fraction_text(Fraction(10**40 + 1, 3**80), 30, ".6g")
+    '~67.655'
     """
-    text = f"{x.numerator}/{x.denominator}"
-    return text if len(text) <= limit else "~" + short_float(x, ".3g")
+    text = str(x)
+    return text if len(text) <= limit else "~" + short_float(x, fmt)
 
 
 def bet_list(bets, show: int = 6) -> str:

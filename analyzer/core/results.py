@@ -149,27 +149,28 @@ class BetResult:
             f"(EV {fraction_text(self.ev)}), {len(self.events)} events over {self.deals} deals>"
         )
 
-    def _repr_html_(self) -> str | None:
-        """A notebook's table of the pay table's events (pandas; ``None`` without it)."""
+    def _repr_html_(self) -> str:
+        """A notebook's table of the pay table's events (the rows of :meth:`to_frame`)."""
         return frame_html(
-            self.to_frame, f"{self.bet.id}: house edge {percent_text(self.house_edge)} over {self.deals} deals"
+            self._rows(), f"{self.bet.id}: house edge {percent_text(self.house_edge)} over {self.deals} deals"
         )
 
     def to_frame(self):
         """The pay table's events: event, pays, ways, deals, probability (pandas)."""
-        return data_frame(
-            [
-                {
-                    "bet": self.bet.id,
-                    "event": e.event,
-                    "pays": e.pays,
-                    "ways": e.ways,
-                    "deals": e.deals,
-                    "probability": e.probability,
-                }
-                for e in self.events
-            ]
-        )
+        return data_frame(self._rows())
+
+    def _rows(self) -> list[dict]:
+        return [
+            {
+                "bet": self.bet.id,
+                "event": e.event,
+                "pays": e.pays,
+                "ways": e.ways,
+                "deals": e.deals,
+                "probability": e.probability,
+            }
+            for e in self.events
+        ]
 
     def metrics(self) -> dict:
         """EV, house edge, variance, hit frequency (exact) and standard deviation (float)."""
@@ -216,6 +217,15 @@ class Analysis:
         <Analysis of 8 decks (416 cards): 4998398275503360 deals;
          player 0.446247, banker 0.458597, tie 0.095156; 3 bets: player, banker, tie>
         """
+        odds = (
+            ", ".join(f"{o} {short_float(Fraction(w, self.deals))}" for o, w in self.outcomes.items())
+            if self.deals
+            else "no deals"
+        )
+        return f"<{self._heading()}; {odds}; {bet_list(self.bets)}>"
+
+    def _heading(self) -> str:
+        """``Analysis of <shoe>[; rules <name>][; known <cards>]: <deals> deals``."""
         shoe = self.shoe.describe()
         if len(shoe) > 100:
             shoe = f"{self.shoe.cards} cards"
@@ -224,44 +234,28 @@ class Analysis:
             extra += f"; rules {self.rules.name}"
         if self.known:  # a Known has no is_default
             extra += f"; known {self.known.describe()}"
-        odds = (
-            ", ".join(f"{o} {short_float(Fraction(w, self.deals))}" for o, w in self.outcomes.items())
-            if self.deals
-            else "no deals"
-        )
-        return f"<Analysis of {shoe}{extra}: {self.deals} deals; {odds}; {bet_list(self.bets)}>"
+        return f"Analysis of {shoe}{extra}: {self.deals} deals"
 
-    def _repr_html_(self) -> str | None:
-        """A notebook's table: one row of metrics per bet (pandas; ``None`` without it)."""
-        return frame_html(self.to_frame, repr(self)[1:-1].split(";", 1)[0])
+    def _repr_html_(self) -> str:
+        """A notebook's table: one row of metrics per bet, under the shoe, the rules and the
+        known cards (the rows of :meth:`to_frame`)."""
+        return frame_html(self._rows(), self._heading())
 
     def to_frame(self, what: str = "bets"):
         """A pandas DataFrame: ``"bets"`` (one row of metrics per bet), ``"events"`` (every
         bet's pay-table events) or ``"outcomes"`` (player, banker, tie)."""
+        return data_frame(self._rows(what))
+
+    def _rows(self, what: str = "bets") -> list[dict]:
         if what == "bets":
-            return data_frame([r.metrics() for r in self.bets.values()])
+            return [r.metrics() for r in self.bets.values()]
         if what == "events":
-            return data_frame(
-                [
-                    {
-                        "bet": r.bet.id,
-                        "event": e.event,
-                        "pays": e.pays,
-                        "ways": e.ways,
-                        "deals": e.deals,
-                        "probability": e.probability,
-                    }
-                    for r in self.bets.values()
-                    for e in r.events
-                ]
-            )
+            return [row for r in self.bets.values() for row in r._rows()]
         if what == "outcomes":
-            return data_frame(
-                [
-                    {"outcome": o, "ways": w, "deals": self.deals, "probability": Fraction(w, self.deals)}
-                    for o, w in self.outcomes.items()
-                ]
-            )
+            return [
+                {"outcome": o, "ways": w, "deals": self.deals, "probability": Fraction(w, self.deals)}
+                for o, w in self.outcomes.items()
+            ]
         raise ValueError(f"to_frame: unknown table {what!r} (bets, events or outcomes)")
 
 

@@ -310,6 +310,39 @@ class Rules:
     def is_default(self) -> bool:
         return self == PUNTO_BANCO
 
+    def __repr__(self) -> str:
+        """How to get this rule set back for a built-in one (or a built-in one's fixed
+        Player option), else the one line of :meth:`describe`.
+
+        >>> GOLD, GOLD.with_player_option("draw"), PUNTO_BANCO
+        (load_rules('gold'), load_rules('gold').with_player_option('draw'), load_rules('punto_banco'))
+        """
+        for builtin in BUILTIN_RULES.values():
+            if self.name == builtin.name and self == builtin:
+                return f"load_rules({builtin.name!r})"
+            for choice in ("draw", "stand") if builtin.player_option else ():
+                fixed = builtin.with_player_option(choice)
+                if self.name == fixed.name and self == fixed:
+                    return f"load_rules({builtin.name!r}).with_player_option({choice!r})"
+        return f"<Rules {self.describe()}>"
+
+    def key(self) -> tuple:
+        """The tableau as plain values, injective: two rule sets have equal keys exactly
+        when they are equal (the ``name``, a label, is left out).  What a stored table's
+        name is built from (:func:`analyzer.core.solver.stored_key`), not the ``repr``.
+
+        >>> PUNTO_BANCO.key()[:2], PUNTO_BANCO.key() == GOLD.key()
+        (((8, 9), (0, 1, 2, 3, 4, 5)), False)
+        """
+        return (
+            tuple(sorted(self.naturals)),
+            tuple(sorted(self.player_draws)),
+            self.banker,
+            tuple(sorted(self.banker_if_player_stood)),
+            tuple(sorted(self.player_option)),
+            self.player_hands,
+        )
+
     @cached_property
     def player_grid(self) -> tuple[tuple[bool, ...], ...]:
         """``grid[v1][v2]``: does the Player (no natural) draw holding point values v1, v2?"""

@@ -39,6 +39,7 @@ from .engine import POSITIONS, Tabulation, coup_table, falling
 from .errors import BetError
 from .features import DEAL_SLOTS, POSITION_FEATURES
 from .results import OUTCOMES, Analysis, BetLayout, BetResult, BetResults, EventResult, built
+from .rules import Rules
 from .shoe import Shoe
 
 #: Most distinct payout events (of point values) one solver holds.
@@ -86,9 +87,33 @@ def set_store(store):
 def stored_key(cache_key) -> str:
     """The name a compiled table is stored under: a digest of ``cache_key`` (what
     decides it: the conditions' texts, the rules, the known cards, for a card-engine
-    table the budget).  The store adds the rest (the package and its code)."""
-    text = repr((STORE_FORMAT, cache_key))
+    table the budget).  The store adds the rest (the package and its code).
+
+    The text digested is the ``repr`` of plain values only (:func:`_plain`: the rules
+    by :meth:`~analyzer.core.rules.Rules.key`, never by their short ``repr``), so two
+    different keys never share a stored table."""
+    text = repr((STORE_FORMAT, _plain(cache_key)))
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _plain(value):
+    """``value`` with every :class:`Rules` replaced by ``("Rules", rules.key())``; anything
+    but tuples, lists and the plain scalars (whose ``repr`` is injective) is refused.
+
+    >>> _plain(("a", None, 3, (True,)))
+    ('a', None, 3, (True,))
+    >>> _plain((object(),))
+    Traceback (most recent call last):
+    ...
+    TypeError: no injective stored key for object
+    """
+    if value is None or isinstance(value, (str, int, float, bytes)):  # bool is an int
+        return value
+    if isinstance(value, Rules):
+        return ("Rules", _plain(value.key()))
+    if isinstance(value, (tuple, list)):
+        return type(value)(_plain(v) for v in value)
+    raise TypeError(f"no injective stored key for {type(value).__name__}")
 
 
 def event_index(bet, features: dict | None = None) -> np.ndarray:

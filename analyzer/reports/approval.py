@@ -38,6 +38,7 @@ from fractions import Fraction
 from typing import Any, Protocol
 
 from ..core.errors import BaccaratError
+from ..core.frames import frame_html, percent_text
 from .parsheet import MAX_HOLD_WAGERS, ParSheet, covariances, z_value
 
 #: GLI-11 §4.8.2: an advertised award should be expected at least once in this many games.
@@ -167,6 +168,43 @@ class Approval:
     @property
     def flagged(self) -> tuple[Award, ...]:
         return tuple(a for a in self.awards if a.below_gli or a.below_limit)
+
+    def __repr__(self) -> str:
+        """Short: the sheet, its awards, those flagged and the expected win to drop.
+
+        >>> from analyzer import Shoe, catalog
+        >>> from analyzer.reports.parsheet import parsheet
+        >>> approval(parsheet(Shoe.standard(8), catalog().select(["banker", "tie"]), title="Main", by_decks=(8,)))
+        ... # doctest: +NORMALIZE_WHITESPACE
+        <Approval of 'Main' (8 decks (416 cards), 2 wagers): 2 awards, 0 flagged
+         (rarer than 1 in 100,000,000); win to drop 7.7088%>
+        """
+        appendix = getattr(self.appendix, "verdict", None)
+        return (
+            f"<Approval of {self.sheet.title!r} ({self.sheet.shoe.describe()}, {len(self.sheet.wagers)} wager"
+            f"{'' if len(self.sheet.wagers) == 1 else 's'}): {len(self.awards)} award"
+            f"{'' if len(self.awards) == 1 else 's'}, {len(self.flagged)} flagged (rarer than 1 in "
+            f"{min(self.rarest, GLI_GAMES):,}); win to drop {percent_text(self.win_to_drop.hold)}"
+            + (f"; verification {appendix}" if appendix else "")
+            + ">"
+        )
+
+    def _repr_html_(self) -> str:
+        """A notebook's table of every award: its pay, how often, and whether it is flagged."""
+        rows = [
+            {
+                "wager": a.bet,
+                "event": a.event,
+                "pays": a.pays,
+                "ways": a.ways,
+                "deals": a.deals,
+                "one_in": a.one_in,
+                "below_gli": a.below_gli,
+                "below_limit": a.below_limit,
+            }
+            for a in self.awards
+        ]
+        return frame_html(rows, repr(self)[1:-1])
 
 
 def awards(sheet: ParSheet, rarest: int = GLI_GAMES) -> tuple[Award, ...]:

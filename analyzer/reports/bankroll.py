@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ..core.bigint import big, fraction
-from ..core.frames import data_frame
+from ..core.frames import data_frame, fraction_text, short_float
 from .bankroll_systems import SYSTEMS, BankrollError, System, make_system
 from .sessions import FlatTrip, SessionError, flat_trip
 
@@ -227,6 +227,23 @@ class BankrollResult:
     #: are kept, not its whole distribution (``final_ticks`` is empty).
     trip: FlatTrip | None = None
 
+    def __repr__(self) -> str:
+        """Short: the session and its headline figures (exact where short, else a float
+        marked ``~``; every figure is an exact ``Fraction`` field).
+
+        >>> even = [(Fraction(1, 2), 1), (Fraction(1, 2), -1)]
+        >>> bankroll_session(even, bankroll=2, unit=1, coups=3)  # doctest: +NORMALIZE_WHITESPACE
+        <BankrollResult flat from 2 (unit 1), 3 coups: ruin 1/4, doubled first 1/4, ahead 1/2,
+         mean final 2, expected coups 11/4>
+        """
+        limit = "" if self.limit is None else f", limit {self.limit}"
+        return (
+            f"<BankrollResult {self.system} from {self.bankroll} (unit {self.unit}{limit}), {self.coups} coups: "
+            f"ruin {_short(self.ruin_probability)}, doubled first {_short(self.double_first_probability)}, "
+            f"ahead {_short(self.ahead_probability)}, mean final {_short(self.mean_final)}, "
+            f"expected coups {_short(self.expected_coups)}>"
+        )
+
     @property
     def method(self) -> str:
         """``"dynamic programme"`` or ``"convolution"`` (a long flat session)."""
@@ -259,6 +276,11 @@ class BankrollResult:
             return [start + x for x, _ in self.trip.points], [q for _, q in self.trip.points]
         tick = float(self.tick)
         return ([b * tick for b, _ in self.final_ticks], [m / self.denominator for _, m in self.final_ticks])
+
+
+def _short(x: Fraction) -> str:
+    """An exact figure for a ``repr``: ``p/q`` when short, else ``~`` and 6 significant digits."""
+    return fraction_text(x, 24, ".6g") if abs(x) <= 10**300 else short_float(x)
 
 
 def bankroll_session(

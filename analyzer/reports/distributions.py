@@ -178,12 +178,15 @@ class Distributions:
             f"tables {', '.join(self.tables)}; conditionals {', '.join(self.conditionals)}>"
         )
 
-    def _repr_html_(self) -> str | None:
-        """A notebook's table: every table in long form (pandas; ``None`` without it)."""
-        return frame_html(self.to_frame, f"Distributions of {self.shoe.describe()}: {self.deals} deals")
+    def _repr_html_(self) -> str:
+        """A notebook's table: every table in long form (the rows of :meth:`to_frame`)."""
+        return frame_html(self._rows(), f"Distributions of {self.shoe.describe()}: {self.deals} deals")
 
     def to_frame(self):
         """Every table in long form: table, key, winner (conditionals), ways, of, probability."""
+        return data_frame(self._rows())
+
+    def _rows(self) -> list[dict]:
         rows = []
         for d in self.tables.values():
             for key, w in d.ways.items():
@@ -211,7 +214,7 @@ class Distributions:
                             "probability": Fraction(w, total) if total else None,
                         }
                     )
-        return data_frame(rows)
+        return rows
 
 
 def distributions(shoe: Shoe, rules=None) -> Distributions:

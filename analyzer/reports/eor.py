@@ -122,12 +122,15 @@ class Effects:
             f"{self.shoe.describe()}: {bet_list(self.bets)}>"
         )
 
-    def _repr_html_(self) -> str | None:
-        """A notebook's table: bet, rank, effect, tag (pandas; ``None`` without it)."""
-        return frame_html(self.to_frame, repr(self)[1:-1])
+    def _repr_html_(self) -> str:
+        """A notebook's table: bet, rank, effect, tag (the rows of :meth:`to_frame`)."""
+        return frame_html(self._rows(), repr(self)[1:-1])
 
     def to_frame(self):
         """bet, rank, cards removed, effect on the EV (exact; None where impossible), tag."""
+        return data_frame(self._rows())
+
+    def _rows(self) -> list[dict]:
         rows = []
         for b in self.bets.values():
             tags = b.tags()
@@ -135,7 +138,7 @@ class Effects:
                 {"bet": b.bet.id, "rank": r, "cards_removed": self.cards, "effect": b.effect(r), "tag": tags[r]}
                 for r in RANKS
             ]
-        return data_frame(rows)
+        return rows
 
 
 def removal(shoe: Shoe, rank: str, cards: int) -> Shoe:

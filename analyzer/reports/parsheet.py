@@ -121,6 +121,24 @@ class Wager:
             f"hit frequency {percent_text(self.hit_frequency)}, {len(self.rows)} events>"
         )
 
+    def _repr_html_(self) -> str:
+        """A notebook's table of the wager's return table (the sheet's rows of this wager)."""
+        return frame_html(self._rows(), repr(self)[1:-1])
+
+    def _rows(self) -> list[dict]:
+        return [
+            {
+                "wager": self.bet.id,
+                "event": r.event,
+                "pays": r.pays,
+                "ways": r.ways,
+                "probability": r.probability,
+                "return": r.ret,
+                "one_in": r.one_in,
+            }
+            for r in self.rows
+        ]
+
     @property
     def house_edge(self) -> Fraction:
         return -self.ev
@@ -191,9 +209,9 @@ class ParSheet:
             f"{bet_list([w.id for w in self.wagers]).replace('bet', 'wager', 1)}{hold}>"
         )
 
-    def _repr_html_(self) -> str | None:
-        """A notebook's table of every wager's return table (pandas; ``None`` without it)."""
-        return frame_html(self.to_frame, repr(self)[1:-1])
+    def _repr_html_(self) -> str:
+        """A notebook's table of every wager's return table (the rows of :meth:`to_frame`)."""
+        return frame_html(self._rows(), repr(self)[1:-1])
 
     def wager(self, bet_id: str) -> Wager:
         for w in self.wagers:
@@ -203,21 +221,10 @@ class ParSheet:
 
     def to_frame(self):
         """The return tables of every wager: wager, event, pays, ways, probability, return, one_in."""
-        return data_frame(
-            [
-                {
-                    "wager": w.bet.id,
-                    "event": r.event,
-                    "pays": r.pays,
-                    "ways": r.ways,
-                    "probability": r.probability,
-                    "return": r.ret,
-                    "one_in": r.one_in,
-                }
-                for w in self.wagers
-                for r in w.rows
-            ]
-        )
+        return data_frame(self._rows())
+
+    def _rows(self) -> list[dict]:
+        return [row for w in self.wagers for row in w._rows()]
 
 
 def return_rows(r: BetResult) -> tuple[ReturnRow, ...]:

@@ -40,7 +40,7 @@ from fractions import Fraction
 
 from ..core.bigint import big, fraction
 from ..core.errors import BaccaratError
-from ..core.frames import data_frame
+from ..core.frames import data_frame, fraction_text, percent_text
 from .sessions import QUANTILES, FlatTrip, TripPlan, flat_trip, trip_plan
 
 #: Most chips washed (the negative binomial's exact quantiles walk its hands one by one).
@@ -97,6 +97,21 @@ class RollingChips:
     @property
     def wash_variance(self) -> Fraction:
         return self.chips * (1 - self.loss) / self.loss**2
+
+    def __repr__(self) -> str:
+        """Short: the chips and the headline figures (every figure is exact: the properties).
+
+        >>> rolling_chips([(Fraction(1, 2), 1), (Fraction(1, 2), -1)], chips=2)  # doctest: +NORMALIZE_WHITESPACE
+        <RollingChips 2 chips: lost on a hand 1/2, 2 hands a chip, house edge per chip 0.0000%,
+         per hand 0.0000%; median 3 hands to wash>
+        """
+        median = dict(self.wash_quantiles).get(Fraction(1, 2))
+        return (
+            f"<RollingChips {self.chips} chip{'' if self.chips == 1 else 's'}: lost on a hand "
+            f"{fraction_text(self.loss, 40, '.6g')}, {fraction_text(self.plays_per_chip, 24, '.6g')} hands a chip, "
+            f"house edge per chip {percent_text(self.edge_per_chip)}, per hand {percent_text(self.edge_per_hand)}"
+            + (f"; median {median} hands to wash>" if median is not None else ">")
+        )
 
     def theoretical_win(self, chip_value=1) -> Fraction:
         """The house's expected win on the chips washed, in money."""
@@ -209,6 +224,35 @@ class Program:
     rebate: Rebate | None
     wins: tuple[tuple[Fraction, Fraction, float], ...]  # (X, P(net >= X) exact, normal approximation)
 
+    def __repr__(self) -> str:
+        """Short: the trip, its net, the rebate's value and the first tail probabilities
+        (every figure is exact: the fields).
+
+        >>> even = [(Fraction(1, 2), 1), (Fraction(1, 2), -1)]
+        >>> program(even, 4, rebate=tiers_of(Fraction(1, 2)), wins=[2])  # doctest: +NORMALIZE_WHITESPACE
+        <Program 4 hands of 1: mean net 0, sd 2, ahead 5/16; rebate 50% of losses from 0: value 3/8,
+         player expectation 3/8; P(net >= 2) 5/16>
+        """
+        t = self.trip
+        out = (
+            f"<Program {t.coups} hands of {t.stake}: mean net {fraction_text(t.mean, 24, '.6g')}, "
+            f"sd {math.sqrt(t.variance):.6g}, ahead {fraction_text(t.ahead, 24, '.6g')}"
+        )
+        r = self.rebate
+        if r is not None:
+            tiers = (
+                f"{float(r.tiers[0].rate) * 100:g}% of losses from {r.tiers[0].threshold}"
+                if len(r.tiers) == 1
+                else f"{len(r.tiers)} tiers"
+            )
+            out += (
+                f"; rebate {tiers}: value {fraction_text(r.value, 24, '.6g')}, "
+                f"player expectation {fraction_text(r.player_expectation, 24, '.6g')}"
+            )
+        wins = [f"P(net >= {x}) {fraction_text(p, 24, '.6g')}" for x, p, _ in self.wins[:3]]
+        more = f" ({len(self.wins) - 3} more)" if len(self.wins) > 3 else ""
+        return out + ("; " + ", ".join(wins) + more if wins else "") + ">"
+
     def to_frame(self):
         """P(net >= X) exact and by the normal approximation, one row per X (pandas)."""
         return data_frame([{"win_at_least": x, "probability": p, "normal_float": n} for x, p, n in self.wins])
@@ -315,6 +359,14 @@ class Exits:
     @property
     def stop_win(self) -> Fraction | None:
         return self.bands[0][2]
+
+    def __repr__(self) -> str:
+        """Short: the best stopping rule's value against playing every hand (its bands: :meth:`to_frame`)."""
+        return (
+            f"<Exits of at most {self.hands} hands of {self.stake}: best value {fraction_text(self.value, 24, '.6g')} "
+            f"(every hand {fraction_text(self.full, 24, '.6g')}), "
+            f"{fraction_text(self.expected_hands, 24, '.6g')} hands expected>"
+        )
 
     def to_frame(self):
         """The band of going on after each number of hands played (pandas)."""

@@ -321,6 +321,9 @@ class RunsResult:
         """One row per figure: ``statistic`` (``longest`` or ``runs_at_least``), ``outcome``, ``k``
         (the run length of ``runs_at_least``), ``value`` (the longest run, or the number of runs)
         and its exact ``probability`` (with ``probability_float``)."""
+        return data_frame(self._rows())
+
+    def _rows(self) -> list[dict]:
         rows = [
             {"statistic": "longest", "outcome": o, "k": None, "value": L, "probability": self._p(x)}
             for o in self.outcomes
@@ -331,11 +334,11 @@ class RunsResult:
             for (o, k), w in self.counts.items()
             for c, x in enumerate(w)
         ]
-        return data_frame(rows)
+        return rows
 
-    def _repr_html_(self) -> str | None:
-        """A notebook's table: :meth:`to_frame` (pandas; ``None`` without it)."""
-        return frame_html(self.to_frame, f"Runs of {self.coups} coups ({self.convention}) {self.shoe}".strip())
+    def _repr_html_(self) -> str:
+        """A notebook's table: the rows of :meth:`to_frame`."""
+        return frame_html(self._rows(), f"Runs of {self.coups} coups ({self.convention}) {self.shoe}".strip())
 
     def __repr__(self) -> str:
         means = ", ".join(f"{LETTERS[o]} {float(self.mean_longest(o)):.3f}" for o in self.outcomes)

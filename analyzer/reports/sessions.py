@@ -57,7 +57,7 @@ from fractions import Fraction
 
 from ..core.bigint import accumulator, fraction, gmp, kernel
 from ..core.errors import BaccaratError
-from ..core.frames import data_frame
+from ..core.frames import data_frame, fraction_text
 
 #: Work refused beyond, in estimated seconds (see :func:`trip_plan`): a Banker trip of
 #: 10,000 coups on 8 decks is estimated at 12 s and takes about 7 s.
@@ -370,6 +370,14 @@ class FlatTrip:
     cut_figures: tuple[tuple[Fraction, Fraction, Fraction], ...]  # (cut, P(net <= cut), E[net; net <= cut])
     points: tuple[tuple[float, float], ...]  # (net, probability) as floats
     ahead: Fraction  # P(net > 0)
+
+    def __repr__(self) -> str:
+        """Short: the trip and its net's headline figures (every figure exact: the fields)."""
+        return (
+            f"<FlatTrip {self.coups} coups of {self.stake}: mean net {fraction_text(self.mean, 24, '.6g')}, "
+            f"sd {math.sqrt(self.variance):.6g}, from {self.lowest} to {self.highest}, "
+            f"ahead {fraction_text(self.ahead, 24, '.6g')}>"
+        )
 
     def _cut(self, c) -> tuple[Fraction, Fraction]:
         c = Fraction(c)

@@ -32,6 +32,7 @@ import numpy as np
 
 from ..bets.catalog import Bet
 from ..core.errors import BaccaratError
+from ..core.frames import html_table
 from ..io.tables import decimal, exact, md_table
 from ..reports.parsheet import ParSheet
 from .families import bet_family, value_only
@@ -125,7 +126,16 @@ class Verification:
                 f"Not simulated (the reference simulator pays bets on point values only): {', '.join(self.skipped)}.",
                 "",
             ]
-        rows = [
+        out += [md_table(self._event_table(), EVENT_HEADERS, ["left", "left"] + ["right"] * 6), ""]
+        rows = self._test_table()
+        if rows:
+            out += [md_table(rows, TEST_HEADERS, ["left"] + ["right"] * 4), ""]
+        out += [f"**{self.summary()}**", ""]
+        return out
+
+    def _event_table(self) -> list[list[str]]:
+        """The rows of the events' table (:data:`EVENT_HEADERS`), as the appendix writes them."""
+        return [
             [
                 b,
                 c.label,
@@ -138,14 +148,9 @@ class Verification:
             ]
             for b, c, f in self._event_rows()
         ]
-        out += [
-            md_table(
-                rows,
-                ["wager", "event", "observed", "expected", "z", "p", "Holm-adjusted p", "result"],
-                ["left", "left"] + ["right"] * 6,
-            ),
-            "",
-        ]
+
+    def _test_table(self) -> list[list[str]]:
+        """The rows of the wagers' tests (:data:`TEST_HEADERS`): chi-squares and total returns."""
         rows = []
         for c in self.chisq:
             f = self._finding(_chi_name(c))
@@ -169,13 +174,14 @@ class Verification:
                     _result(f),
                 ]
             )
-        if rows:
-            out += [
-                md_table(rows, ["test", "statistic", "p", "Holm-adjusted p", "result"], ["left"] + ["right"] * 4),
-                "",
-            ]
-        out += [f"**{self.summary()}**", ""]
-        return out
+        return rows
+
+    def _repr_html_(self) -> str:
+        """A notebook's tables: every event's count against the sheet, then the wagers' tests
+        (the appendix's tables), under the verdict."""
+        events = html_table(self.summary(), EVENT_HEADERS, self._event_table())
+        tests = self._test_table()
+        return events + ("\n" + html_table("Tests of each wager", TEST_HEADERS, tests) if tests else "")
 
     def to_dict(self) -> dict:
         return {
@@ -228,6 +234,9 @@ class Verification:
         rows.append(["table", "verify", "verdict", "", "", self.verdict, ""])
         return rows
 
+
+EVENT_HEADERS = ["wager", "event", "observed", "expected", "z", "p", "Holm-adjusted p", "result"]
+TEST_HEADERS = ["test", "statistic", "p", "Holm-adjusted p", "result"]
 
 TEXT = (
     "The reference simulator (analyzer.simcheck.simulate: shoes shuffled and dealt card by card, "

@@ -186,9 +186,9 @@ class Report:
             f"{sum(t.rejected for t in self.tests + self.exact)} rejected>"
         )
 
-    def _repr_html_(self) -> str | None:
-        """A notebook's table of the tests (pandas; ``None`` without it)."""
-        return frame_html(self.to_frame, repr(self)[1:-1])
+    def _repr_html_(self) -> str:
+        """A notebook's table of the tests (the rows of :meth:`to_frame`)."""
+        return frame_html(self._rows(), repr(self)[1:-1])
 
     @property
     def m(self) -> int:
@@ -196,20 +196,21 @@ class Report:
 
     def to_frame(self):
         """One row per test: name, kind, statistic, p, Holm threshold, adjusted p, rejected."""
-        return data_frame(
-            [
-                {
-                    "test": t.name,
-                    "kind": t.kind,
-                    "statistic": t.statistic,
-                    "p": None if t.p is None else float(t.p),
-                    "holm_threshold": t.threshold,
-                    "adjusted_p": None if t.adjusted is None else float(t.adjusted),
-                    "rejected": t.rejected,
-                }
-                for t in self.tests + self.exact
-            ]
-        )
+        return data_frame(self._rows())
+
+    def _rows(self) -> list[dict]:
+        return [
+            {
+                "test": t.name,
+                "kind": t.kind,
+                "statistic": t.statistic,
+                "p": None if t.p is None else float(t.p),
+                "holm_threshold": t.threshold,
+                "adjusted_p": None if t.adjusted is None else float(t.adjusted),
+                "rejected": t.rejected,
+            }
+            for t in self.tests + self.exact
+        ]
 
 
 def holm(tests: list[Finding], alpha: float) -> None:

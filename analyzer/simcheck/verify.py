@@ -25,6 +25,7 @@ from typing import Protocol
 import numpy as np
 
 from ..core.cards import RANKS, SUITS
+from ..core.frames import html_table
 from ..core.rules import PUNTO_BANCO, Rules, deal, format_values, winner_codes
 from ..core.shoe import Shoe
 from ..io.tables import csv_text, json_text
@@ -101,6 +102,20 @@ class Replay:
     @property
     def unseen(self) -> np.ndarray:
         return self.remaining.sum(axis=1)
+
+    def __repr__(self) -> str:
+        """Short: the log, the shoe, the violations counted (the per-coup arrays are fields).
+
+        >>> from analyzer.simcheck.logs import read_hand_log
+        >>> text = "shoe,player,banker,outcome\\n1,2 3 4,K 5,banker\\n1,9 9,8 K,banker\\n"
+        >>> replay(read_hand_log("hands.csv", text), Shoe.standard(8))
+        <Replay of 'hands.csv': 2 coups in 1 shoe of 8 decks (416 cards): 3 violations on 2 rows>
+        """
+        return _replay_repr("Replay", self)
+
+    def _repr_html_(self) -> str:
+        """A notebook's table of the violations kept: row, shoe, rule, message."""
+        return _violations_html(self)
 
 
 def replay(
@@ -549,6 +564,34 @@ class StreamReplay:
     rules: Rules
     violations: list[Violation]
     counts: dict
+
+    def __repr__(self) -> str:
+        """Short: the log, the shoe, the violations counted (those kept are :attr:`violations`)."""
+        return _replay_repr("StreamReplay", self)
+
+    def _repr_html_(self) -> str:
+        """A notebook's table of the violations kept: row, shoe, rule, message."""
+        return _violations_html(self)
+
+
+def _replay_repr(kind: str, rep) -> str:
+    log, total = rep.log, rep.counts.get("violations", len(rep.violations))
+    rules = "" if rep.rules.is_default else f", rules {rep.rules.name}"
+    found = (
+        f"{total} violation{'' if total == 1 else 's'} on {rep.counts.get('violating_rows', 0)} "
+        f"row{'' if rep.counts.get('violating_rows', 0) == 1 else 's'}"
+        if total
+        else "no violations"
+    )
+    return (
+        f"<{kind} of {log.path!r}: {log.coups} coup{'' if log.coups == 1 else 's'} in {log.shoes} "
+        f"shoe{'' if log.shoes == 1 else 's'} of {rep.shoe.describe()}{rules}: {found}>"
+    )
+
+
+def _violations_html(rep) -> str:
+    rows = [[v.row, v.shoe, v.rule, v.message] for v in rep.violations]
+    return html_table(_replay_repr(type(rep).__name__, rep)[1:-1], ["row", "shoe", "rule", "message"], rows)
 
 
 def replay_stream(

@@ -249,18 +249,21 @@ class StudyResult:
     def __repr__(self) -> str:
         return f"<StudyResult of {self.shoes} shoes, {self.coups} coups: {bet_list(self.bets)}>"
 
-    def _repr_html_(self) -> str | None:
-        """A notebook's table: one row per bet (pandas; ``None`` without it)."""
-        return frame_html(self.to_frame, repr(self)[1:-1])
+    def _repr_html_(self) -> str:
+        """A notebook's table: one row per bet (the rows of :meth:`to_frame`)."""
+        return frame_html(self._rows(), repr(self)[1:-1])
 
     def to_frame(self):
         """One row per bet: the full-shoe and mean EV and the perfect-play figures."""
+        return data_frame(self._rows())
+
+    def _rows(self) -> list[dict]:
         rows = []
         for bet_id, b in self.bets.items():
             row = {"bet": bet_id, "full_shoe_ev": b["full_shoe_ev"], "mean_ev": b["mean_ev"]}
             row.update(b["perfect_play"])
             rows.append(row)
-        return data_frame(rows)
+        return rows
 
 
 def summarize(params: StudyParams, agg: Aggregate, tick=None) -> StudyResult:
