@@ -21,6 +21,7 @@ from .options import (
     bets_from_args,
     catalog_from_args,
     check_outputs,
+    cluster_value,
     converter,
     emit,
     fraction,
@@ -131,6 +132,7 @@ def register(sub) -> None:
     x.add_argument(
         "--cluster",
         metavar="local",
+        type=converter(cluster_value),
         help="compute the shoe-aware sums on a Dask LocalCluster of --jobs worker processes "
         "on 127.0.0.1 (needs the 'cluster' extra; same result)",
     )
@@ -343,10 +345,6 @@ def cmd_check(args) -> int:
     check_not_input(args.output, args.input)
     alpha, power, detect = args.alpha, args.power, args.detect / 100
     jobs = jobs_from_args(args)
-    if args.cluster is not None and args.cluster != "local":
-        raise UsageError(
-            f"--cluster must be 'local' (for a running cluster use --scheduler ADDRESS), got {args.cluster!r}"
-        )
     dask = "--cluster" if args.cluster else "--scheduler" if args.scheduler else None
     check.refuse_inapplicable("hands", args.input, reference=args.reference, distributed=dask)
     shoe = shoe_from_args(args)
