@@ -16,7 +16,8 @@ The package is layered; each layer imports only those before it::
     core  <-  io  <-  bets  <-  reports  <-  simcheck, studies  <-  cli
 
 This module re-exports the public names of :mod:`analyzer.core` and
-:mod:`analyzer.bets`.
+:mod:`analyzer.bets`, and :class:`~analyzer.reports.odds_plan.OddsPlan` (the odds of many
+shoes under one choice of bets and rules, as ``baccarat odds`` computes them).
 """
 
 from .bets.catalog import MAIN_BETS, Bet, Catalog, Event, Table, catalog, load_bets_file, parse_pays
@@ -31,6 +32,7 @@ from .core.results import Analysis, BetResult, EventResult
 from .core.rules import BANKER_DRAWS, BANKER_RULE_TABLE, Coup, Rules, banker_draws, play_coup, player_draws
 from .core.shoe import Shoe
 from .core.solver import Solver
+from .reports.odds_plan import OddsPlan
 
 __version__ = "0.1.0"  # the one place the version is written: pyproject.toml reads it (dynamic)
 
@@ -68,6 +70,7 @@ __all__ = [
     "load_rules",
     "play_coup",
     "player_draws",
+    "OddsPlan",
     "Known",
     "parse_known",
     "Shoe",

@@ -16,6 +16,7 @@ from .options import (
     add_output_options,
     add_quiet_option,
     add_shoe_options,
+    bet_id,
     catalog_from_args,
     check_outputs,
     converter,
@@ -41,14 +42,16 @@ _AMOUNT = re.compile(r"[0-9]{1,12}(\.[0-9]{1,6})?|[0-9]{1,12}/[0-9]{1,12}")
 
 
 def register(sub) -> None:
-    from ..reports.bankroll_systems import SYSTEMS
+    from ..reports.bankroll_systems import SYSTEMS, system_name
 
     p = sub.add_parser(
         "bankroll", help="exact ruin and final-bankroll odds of a betting system", description=DESCRIPTION
     )
     add_shoe_options(p)
     g = p.add_argument_group("session")
-    g.add_argument("--bet", metavar="ID", default="banker", help="the bet (default banker; see 'baccarat bets')")
+    g.add_argument(
+        "--bet", metavar="ID", default="banker", type=bet_id, help="the bet (default banker; see 'baccarat bets')"
+    )
     g.add_argument("--bets-file", metavar="FILE", help="a TOML file of extra bets (format in docs/bets.md)")
     g.add_argument(
         "--bankroll",
@@ -65,7 +68,13 @@ def register(sub) -> None:
         type=whole("--coups", 1, MAX_COUPS),
         help="coups to play at most (default 100)",
     )
-    g.add_argument("--system", default="flat", metavar="NAME", help=f"{', '.join(SYSTEMS)} (default flat)")
+    g.add_argument(
+        "--system",
+        default="flat",
+        metavar="NAME",
+        type=converter(system_name),
+        help=f"{', '.join(SYSTEMS)} (default flat)",
+    )
     g.add_argument(
         "--limit", metavar="AMOUNT", type=amount_of("--limit"), help="table maximum: caps every stake (default none)"
     )
@@ -132,7 +141,7 @@ def cmd_bankroll(args) -> int:
     fmt = args.format
     check_outputs(args.output, args.chart)
     start, unit, limit, coups = args.bankroll, args.unit, args.limit, args.coups
-    bet = catalog_from_args(args).bet(args.bet.strip())
+    bet = catalog_from_args(args).bet(args.bet)
     shoe = shoe_from_args(args)
     rules, _ = rules_from_args(args, shoe)
     rules = None if rules.is_default else rules

@@ -14,6 +14,7 @@ from .options import (
     UsageError,
     add_output_options,
     add_shoe_options,
+    bet_id,
     catalog_from_args,
     check_outputs,
     converter,
@@ -197,7 +198,7 @@ def register(sub) -> None:
 
 
 def _bet_options(p) -> None:
-    p.add_argument("--bet", required=True, metavar="ID", help="the bet (see 'baccarat bets')")
+    p.add_argument("--bet", required=True, metavar="ID", type=bet_id, help="the bet (see 'baccarat bets')")
     p.add_argument("--bets-file", metavar="FILE", help="a TOML file of extra bets (format in docs/bets.md)")
     add_shoe_options(p)
     add_rules_options(p)
@@ -208,7 +209,7 @@ def _priced_bet(args, series_ok: bool = False):
     series bet (Banker Streak) may be named (``design`` designs its run lengths' pays)."""
     shoe = shoe_from_args(args)
     bets = catalog_from_args(args)
-    name = args.bet.strip()
+    name = args.bet
     bet = bets.series[name] if series_ok and name in bets.series else bets.bet(name)
     rules, _ = rules_from_args(args, shoe)
     return shoe, bet, (None if rules.is_default else rules)

@@ -133,12 +133,40 @@ def remove_value(text: str) -> Given:
     return Given(text, tuple(card_name(*c) for c in parse_cards(text)))
 
 
-def known_item(text: str) -> Given:
-    """One ``--known POS=CARD`` (:func:`analyzer.core.known.parse_known`), checked alone; the
-    items together are :func:`known_from_args`."""
-    from ..core.known import parse_known
+def known_item(text: str):
+    """One ``--known POS=CARD``: ``(position, rank, suit or None)``
+    (:func:`analyzer.core.known.known_card`, the one reader of a known card)."""
+    from ..core.known import known_card
 
-    return Given(text, parse_known([text]))
+    return known_card(text)
+
+
+class KnownAction(argparse.Action):
+    """``--known``, repeated: each item read by its converter (:func:`known_item`), the items
+    gathered as they come into one :class:`analyzer.core.known.Known`
+    (:meth:`~analyzer.core.known.Known.adding`: a position given twice is refused), so
+    ``args.known`` is that value (``None`` without any item)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        current = getattr(namespace, self.dest, None)
+        if isinstance(current, Refused):
+            return
+        if isinstance(values, Refused):
+            setattr(namespace, self.dest, values)
+            return
+        from ..core.known import Known
+
+        try:
+            setattr(namespace, self.dest, (current or Known(())).adding(values))
+        except BaccaratError as e:
+            setattr(namespace, self.dest, Refused(e))
+
+
+def add_known_option(p: argparse.ArgumentParser, help: str) -> None:
+    """``--known POS=CARD``, may be repeated (:class:`KnownAction`)."""
+    p.add_argument(
+        "--known", metavar="POS=CARD", action=KnownAction, default=None, type=converter(known_item), help=help
+    )
 
 
 def add_shoe_options(p: argparse.ArgumentParser) -> None:
@@ -176,11 +204,9 @@ def shoe_from_args(args):
 def known_from_args(args, shoe):
     """The :class:`analyzer.core.known.Known` of the ``--known`` items (``None`` without any),
     each card checked against ``shoe`` before any work."""
-    if not args.known:
+    known = args.known
+    if not known:
         return None
-    from ..core.known import parse_known
-
-    known = parse_known(args.known)
     known.physical_ways(shoe)  # a card the shoe lacks: one line, before any work
     return known
 
@@ -276,6 +302,94 @@ def fraction(option: str, low, high, what: str):
     return converter(lambda text: fraction_value(option, text, low, high, what), "fraction")
 
 
+def fee_value(text: str):
+    """``--fee F`` (``peek``, ``overlay``): a fraction in [0, 1) such as ``20%`` or ``0.2``.
+
+    >>> fee_value("20%")
+    Fraction(1, 5)
+    """
+    message = "a fraction in [0, 1) such as 20%"
+    fee = fraction_value("--fee", text, -1, 1, message)
+    if fee < 0:
+        raise UsageError(f"--fee must be {message}, got {text!r}")
+    return fee
+
+
+def cluster_value(text: str) -> str:
+    """``--cluster local`` (``check``, ``study``): the one cluster started here."""
+    if text != "local":
+        raise UsageError(f"--cluster must be 'local' (for a running cluster use --scheduler ADDRESS), got {text!r}")
+    return text
+
+
+def names_of(option: str, choices: tuple[str, ...]):
+    """The converter of a list of names among ``choices``, comma separated (any case, spaces
+    around each ignored): the names in order, each once.
+
+    >>> names_of("--bet", ("player", "banker"))(" Banker,player,banker")
+    ['banker', 'player']
+    """
+
+    def parse(text: str) -> list[str]:
+        names = [b.strip().lower() for b in text.split(",")]
+        bad = [b for b in names if b not in choices]
+        if bad:
+            raise UsageError(f"{option}: unknown bet {bad[0]!r} (choose from {', '.join(choices)})")
+        return list(dict.fromkeys(names))
+
+    return converter(parse, "names")
+
+
+def choice_of(option: str, choices: tuple[str, ...]):
+    """The converter of an option naming one of ``choices`` (spaces around it kept)."""
+
+    def parse(text: str) -> str:
+        if text not in choices:
+            raise UsageError(f"unknown {option} {text!r} (choose from {', '.join(choices)})")
+        return text
+
+    return converter(parse, "choice")
+
+
+def bet_id(text: str) -> str:
+    """``--bet ID`` (``bankroll``, ``programs``, ``design``, ``export``): a bet id, spaces
+    around it dropped; the command finds it in the catalog (with ``--bets-file``, there)."""
+    return text.strip()
+
+
+#: The largest number of decks a list of shoe sizes may name (the largest shoe).
+MAX_DECKS = 10_000
+
+
+def decks_list(option: str, text: str, most: int, what: str = "") -> tuple[int, ...]:
+    """``"6,8"`` -> ``(6, 8)``: the shoe sizes of a list option (``decks --decks-list``,
+    ``report --decks-list``, ``parsheet --decks`` and ``--by-decks``): whole numbers of decks
+    from 1 to :data:`MAX_DECKS` (the largest shoe), separated by commas (an empty item is
+    refused), a repeat dropped, at most ``most`` of them (``what`` ends that message).
+
+    >>> decks_list("--decks-list", " 8, 1,8", 20)
+    (8, 1)
+    """
+    shown = text if len(text) <= 30 else text[:30] + "..."
+    items = [t.strip() for t in text.split(",")]
+    if not all(re.fullmatch(r"[0-9]+", t) for t in items):
+        raise UsageError(f"{option} must be whole numbers >= 1 separated by commas, got {shown!r}")
+    bad = [t for t in items if len(t.lstrip("0")) > 5 or not 1 <= int(t) <= MAX_DECKS]
+    if bad:
+        value = bad[0] if len(bad[0]) <= 12 else bad[0][:12] + "..."
+        raise UsageError(f"{option}: a number of decks must be from 1 to {MAX_DECKS:,}, got {value}")
+    decks = tuple(dict.fromkeys(int(t) for t in items))
+    if len(decks) > most:
+        raise UsageError(f"{option} names {len(decks):,} shoe sizes: at most {most}{what}")
+    return decks
+
+
+def decks_list_of(option: str, most: int, what: str = ""):
+    """The converter of a list of shoe sizes (:func:`decks_list`), its text kept for the
+    Reproduce lines (:class:`Given`)."""
+    return converter(lambda text: Given(text, decks_list(option, text, most, what)), "decks list")
+
+
 def local_jobs(jobs: int | str) -> int:
     """``--jobs`` for processes on this machine: 1 .. the number of CPUs it has."""
     import os
@@ -344,9 +458,25 @@ def add_bet_options(p: argparse.ArgumentParser) -> None:
         metavar="IDS",
         action="append",
         default=[],
+        type=converter(bets_value),
         help="bet ids, comma separated (see 'baccarat bets'), or 'all'; may be repeated",
     )
     g.add_argument("--bets-file", metavar="FILE", help="a TOML file of extra bets and tables (format in docs/bets.md)")
+
+
+def bets_value(text: str) -> Given:
+    """``--bets IDS``: the bet ids, comma separated (``all`` among them), in order, as given
+    (:class:`Given`: the text for Reproduce lines); an empty list or item is refused.
+
+    >>> bets_value("banker, tie").value
+    ('banker', 'tie')
+    """
+    if not text.strip():
+        raise UsageError("--bets is empty: name bet ids (see 'baccarat bets') or 'all'")
+    ids = tuple(i.strip() for i in text.split(","))
+    if not all(ids):
+        raise UsageError(f"--bets {text!r} has an empty item (two commas?)")
+    return Given(text, ids)
 
 
 def catalog_from_args(args):
@@ -370,18 +500,14 @@ def bets_from_args(args, cat=None, series: list | None = None):
     for name in args.table:
         ids.extend(cat.table(name.strip()).bets)
     for group in args.bets:
-        if not group.strip():
-            raise UsageError("--bets is empty: name bet ids (see 'baccarat bets') or 'all'")
-        for i in (i.strip() for i in group.split(",")):
+        for i in group.value:
             if i == "all":
                 ids.extend(cat.bets)
             elif series is not None and i in cat.series:
                 if cat.series[i] not in series:
                     series.append(cat.series[i])
-            elif i:
-                ids.append(i)
             else:
-                raise UsageError(f"--bets {group!r} has an empty item (two commas?)")
+                ids.append(i)
     if not ids and not series and getattr(args, "bets_file", None):
         from ..bets.catalog import catalog
 

@@ -16,7 +16,9 @@ from .options import (
     add_output_options,
     add_shoe_options,
     check_outputs,
-    fraction_value,
+    converter,
+    fee_value,
+    names_of,
     shoe_from_args,
     write_output,
 )
@@ -93,6 +95,7 @@ def register(sub) -> None:
         "--game",
         default="lightning",
         metavar="NAME",
+        type=converter(_game),
         help="the game: lightning (default) or golden_wealth; its bets, marked cards, fee and, "
         "with --inverse, its published RTPs",
     )
@@ -101,33 +104,45 @@ def register(sub) -> None:
         "--bet",
         default="player,banker,tie,player_pair,banker_pair",
         metavar="BETS",
+        type=names_of("--bet", BETS),
         help="player, banker, tie, player_pair, banker_pair, comma separated (default all five)",
     )
     g.add_argument(
         "--lightning-cards",
         metavar="K|K=P,...",
+        type=converter(lambda t: distribution_value("--lightning-cards", t, True), "distribution"),
         help="marked identities per coup: a number or a distribution '1=0.2,2=0.8' "
         "(default: the game's, Lightning 3, Golden Wealth 5)",
     )
     g.add_argument(
         "--multipliers",
         metavar="X=P,...",
+        type=converter(lambda t: distribution_value("--multipliers", t, False), "distribution"),
         help="the multiplier distribution, e.g. '2=0.5,3=0.25,4=0.125,5=0.0625,8=0.0625' "
         "(probabilities summing to 1; needed unless --inverse)",
     )
-    g.add_argument("--fee", metavar="F", help="the fee, a fraction in [0, 1) (default the game's, 20%%)")
+    g.add_argument(
+        "--fee", metavar="F", type=converter(fee_value), help="the fee, a fraction in [0, 1) (default the game's, 20%%)"
+    )
     g.add_argument(
         "--fee-mode",
         metavar="stake|total",
+        type=_word,
         help="stake: the fee is F times the stake, paid on top (default, Lightning); "
         "total: the fee is F of the total outlay",
     )
     g.add_argument(
         "--per",
         metavar="card|identity",
+        type=_word,
         help="card: each dealt copy of a marked identity multiplies (default); identity: once",
     )
-    g.add_argument("--cap", metavar="N", help="the largest multiplier product paid (default none)")
+    g.add_argument(
+        "--cap",
+        metavar="N",
+        type=converter(lambda t: _number("--cap", t), "number"),
+        help="the largest multiplier product paid (default none)",
+    )
     g.add_argument(
         "--inverse",
         action="store_true",
@@ -137,6 +152,7 @@ def register(sub) -> None:
     g.add_argument(
         "--match",
         metavar="BETS",
+        type=names_of("--match", BETS),
         help="with --inverse: the published RTPs to reproduce (default: Lightning player,banker,tie, "
         "the pairs' 94.95%% having one weak source; Golden Wealth all five)",
     )
@@ -144,15 +160,13 @@ def register(sub) -> None:
     p.set_defaults(func=cmd_overlay)
 
 
-def _bets(text: str, option: str = "--bet") -> list[str]:
-    names = [b.strip().lower() for b in text.split(",")]
-    bad = [b for b in names if b not in BETS]
-    if bad or not names:
-        raise UsageError(f"{option}: unknown bet {bad[0] if bad else text!r} (choose from {', '.join(BETS)})")
-    return list(dict.fromkeys(names))
+def _word(text: str) -> str:
+    """``--fee-mode``, ``--per``: the word, in lower case (the overlay checks it)."""
+    return text.strip().lower()
 
 
 def _game(text: str):
+    """``--game NAME``: the game of :data:`analyzer.reports.overlay_games.GAMES`."""
     from ..reports.overlay_games import GAMES
 
     key = text.strip().lower().replace("-", "_")
@@ -169,15 +183,15 @@ def cmd_overlay(args) -> int:
     from .rules import rules_from_args
 
     check_outputs(args.output)
-    game = _game(args.game)
+    game = args.game
     if args.games:
         listing = {"md": docs.games_markdown, "csv": docs.games_csv, "json": docs.games_json}[args.format]
         write_output(listing(list(GAMES.values())), args.output)
         return 0
-    bets = _bets(args.bet)
+    bets = args.bet
     if args.match is not None and not args.inverse:
         raise UsageError("--match names the published RTPs --inverse reproduces: give --inverse too")
-    match = _bets(args.match or ",".join(game.match), "--match")
+    match = list(game.match) if args.match is None else args.match
     shoe = shoe_from_args(args)
     if getattr(args, "player_option", None) == "best":
         raise UsageError("overlay: --player-option best depends on the shoe; give draw or stand")
@@ -189,7 +203,7 @@ def cmd_overlay(args) -> int:
             "overlay: the overlay reads card identities: the shoe must be suited "
             "(a --shoe of cards such as 'As=8,...', and --remove of cards with suits)"
         )
-    fee = game.fee if args.fee is None else fraction_value("--fee", args.fee, -1, 1, "a fraction in [0, 1) such as 20%")
+    fee = game.fee if args.fee is None else args.fee
     rules_text = None if rules.is_default else rules.describe()
     if args.inverse:
         from ..reports.overlay_inverse import game_inverse
@@ -208,18 +222,18 @@ def cmd_overlay(args) -> int:
     if args.multipliers is None:
         raise UsageError(f"give --multipliers X=P,... ({game.short} publishes none; --inverse searches them)")
     cards = (
-        distribution_value("--lightning-cards", args.lightning_cards, True)
+        args.lightning_cards
         if args.lightning_cards is not None
         else dict(game.cards or {game.default_cards: Fraction(1)})
     )
     try:
         overlay = Overlay.of(
             k=cards,
-            multipliers=distribution_value("--multipliers", args.multipliers, False),
+            multipliers=args.multipliers,
             fee=fee,
-            fee_mode=(args.fee_mode or game.fee_mode).strip().lower(),
-            per=(args.per or game.per).strip().lower(),
-            cap=None if args.cap is None else _number("--cap", args.cap),
+            fee_mode=args.fee_mode or game.fee_mode.strip().lower(),
+            per=args.per or game.per.strip().lower(),
+            cap=args.cap,
         )
     except OverlayError as e:
         raise UsageError(str(e)) from None

@@ -14,6 +14,7 @@ from .options import (
     catalog_from_args,
     check_outputs,
     converter,
+    decks_list,
     fraction,
     whole,
     write_output,
@@ -22,39 +23,18 @@ from .rules import add_rules_options
 
 FORMATS = ("md", "csv", "json", "xlsx")
 DEFAULT_ALPHA = Fraction(1, 100)
-MAX_DECKS = 10_000
 MAX_SHOES = 8
 MAX_BY_DECKS = 20
 
 
-def decks_list(option: str, text: str) -> tuple[int, ...]:
-    """``"6,8"`` -> ``(6, 8)``: whole numbers from 1 to 10,000, separated by commas, no repeats."""
-    t = str(text).strip()
-    shown = t if len(t) <= 30 else t[:30] + "..."
-    items = [i.strip() for i in t.split(",")]
-    if not t or not all(re.fullmatch(r"[0-9]{1,6}", i) for i in items):
-        raise UsageError(f"{option} must be numbers of decks separated by commas (e.g. 6,8), got {shown!r}")
-    values = tuple(dict.fromkeys(int(i) for i in items))
-    bad = [v for v in values if not 1 <= v <= MAX_DECKS]
-    if bad:
-        raise UsageError(f"{option}: a number of decks must be from 1 to {MAX_DECKS:,}, got {bad[0]:,}")
-    return values
-
-
 def decks_value(text: str) -> Given:
     """``parsheet --decks LIST``: at most :data:`MAX_SHOES` numbers of decks (:func:`decks_list`)."""
-    decks = decks_list("--decks", text)
-    if len(decks) > MAX_SHOES:
-        raise UsageError(f"--decks lists {len(decks)} shoes: at most {MAX_SHOES} par sheets at a time")
-    return Given(text, decks)
+    return Given(text, decks_list("--decks", text, MAX_SHOES, " par sheets at a time"))
 
 
 def by_decks_value(text: str) -> Given:
-    """``parsheet --by-decks LIST``: at most :data:`MAX_BY_DECKS` numbers of decks."""
-    by_decks = decks_list("--by-decks", text)
-    if len(by_decks) > MAX_BY_DECKS:
-        raise UsageError(f"--by-decks lists {len(by_decks)} shoes: at most {MAX_BY_DECKS}")
-    return Given(text, by_decks)
+    """``parsheet --by-decks LIST``: at most :data:`MAX_BY_DECKS` numbers of decks (:func:`decks_list`)."""
+    return Given(text, decks_list("--by-decks", text, MAX_BY_DECKS))
 
 
 #: Largest amount of one wager in ``--mix`` and largest ``--rarest``.

@@ -15,7 +15,9 @@ from .options import (
     add_output_options,
     add_shoe_options,
     check_outputs,
-    fraction_value,
+    converter,
+    fee_value,
+    names_of,
     shoe_from_args,
     write_output,
 )
@@ -100,17 +102,34 @@ def register(sub) -> None:
     )
     add_shoe_options(p)
     g = p.add_argument_group("peek")
-    g.add_argument("--bet", default="player,banker", metavar="BETS", help="player, banker (default both)")
+    g.add_argument(
+        "--bet",
+        default="player,banker",
+        metavar="BETS",
+        type=names_of("--bet", BETS),
+        help="player, banker (default both)",
+    )
     g.add_argument(
         "--reveal",
         metavar="K|LO-HI|POS,...",
+        type=converter(reveal_value),
         help="the cards revealed: K cards (a uniform K-subset), K uniform on LO-HI, or positions "
         "such as P1,B1 (required unless --inverse)",
     )
     g.add_argument(
-        "--raises", default="1,2,3", metavar="X,...", help="multiples of the initial stake offered (default 1,2,3)"
+        "--raises",
+        default="1,2,3",
+        metavar="X,...",
+        type=converter(raises_value),
+        help="multiples of the initial stake offered (default 1,2,3)",
     )
-    g.add_argument("--fee", default="20%", metavar="F", help="the fee on the initial stake, in [0, 1) (default 20%%)")
+    g.add_argument(
+        "--fee",
+        default="20%",
+        metavar="F",
+        type=converter(fee_value),
+        help="the fee on the initial stake, in [0, 1) (default 20%%)",
+    )
     g.add_argument(
         "--inverse",
         action="store_true",
@@ -135,16 +154,9 @@ def cmd_peek(args) -> int:
     )
 
     check_outputs(args.output)
-    names = [b.strip().lower() for b in args.bet.split(",")]
-    bad = [b for b in names if b not in BETS]
-    if bad:
-        raise UsageError(f"--bet: unknown bet {bad[0]!r} (choose from {', '.join(BETS)})")
-    reveal = None if args.reveal is None else reveal_value(args.reveal)
-    fee = fraction_value("--fee", args.fee, -1, 1, "a fraction in [0, 1) such as 20%")
-    if fee < 0:
-        raise UsageError(f"--fee must be a fraction in [0, 1) such as 20%, got {args.fee!r}")
+    reveal = args.reveal
     try:
-        game = PeekGame(fee=fee, raises=raises_value(args.raises))
+        game = PeekGame(fee=args.fee, raises=args.raises)
     except PeekError as e:
         raise UsageError(str(e)) from None
     shoe = shoe_from_args(args)
@@ -165,7 +177,7 @@ def cmd_peek(args) -> int:
         counts = four_card_counts(shoe)
     except PeekError as e:
         raise UsageError(str(e)) from None
-    results = [price(counts, PEEK_BETS[b], reveal, game) for b in dict.fromkeys(names)]
+    results = [price(counts, PEEK_BETS[b], reveal, game) for b in args.bet]
     fmt = {"md": docs.peek_markdown, "csv": docs.peek_csv, "json": docs.peek_json}[args.format]
     write_output(fmt(results, shoe.describe()), args.output)
     return 0

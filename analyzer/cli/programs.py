@@ -17,6 +17,7 @@ from .options import (
     add_output_options,
     add_quiet_option,
     add_shoe_options,
+    bet_id,
     catalog_from_args,
     check_outputs,
     converter,
@@ -89,7 +90,9 @@ def register(sub) -> None:
     )
     add_shoe_options(p)
     g = p.add_argument_group("program")
-    g.add_argument("--bet", metavar="ID", default="banker", help="the bet (default banker; see 'baccarat bets')")
+    g.add_argument(
+        "--bet", metavar="ID", default="banker", type=bet_id, help="the bet (default banker; see 'baccarat bets')"
+    )
     g.add_argument("--bets-file", metavar="FILE", help="a TOML file of extra bets (format in docs/bets.md)")
     g.add_argument(
         "--hands",
@@ -178,13 +181,13 @@ def cmd_programs(args) -> int:
         raise UsageError("give either --tiers or --threshold, not both")
     rebate = tiers_of(args.rebate, args.threshold, args.tiers)
     wins = args.win or [Fraction(0)]
-    bet = catalog_from_args(args).bet(args.bet.strip())
+    bet = catalog_from_args(args).bet(args.bet)
     shoe = shoe_from_args(args)
     rules, _ = rules_from_args(args, shoe)
     rules = None if rules.is_default else rules
     analysis = Solver((bet,), rules=rules).solve(shoe)
     result_bet = analysis.bet(bet.id)
-    work = plan_trip(result_bet, args.hands, args.stake, float(args.budget))
+    work = plan_trip(result_bet, args.hands, args.stake, args.budget)
     if work.fits < args.hands:
         raise UsageError(
             f"{args.hands:,} hands of {bet.id} are more exact work than the budget of {args.budget} s "
@@ -192,11 +195,11 @@ def cmd_programs(args) -> int:
             f"or raise --budget"
         )
     if args.exits is not None and exits_seconds(work, args.exits) > args.budget:
-        best_exits(result_bet, args.exits, args.stake, rebate, float(args.budget))  # refuses, naming what fits
+        best_exits(result_bet, args.exits, args.stake, rebate, args.budget)  # refuses, naming what fits
     chips = rolling_chips(result_bet, args.chips)
     with progress_bar(trip_size(work), "trip", args.quiet, unit="net") as bar:
         pr = program(result_bet, args.hands, args.stake, rebate, wins, plan=work, progress=bar.update)
-    exits = None if args.exits is None else best_exits(result_bet, args.exits, args.stake, rebate, float(args.budget))
+    exits = None if args.exits is None else best_exits(result_bet, args.exits, args.stake, rebate, args.budget)
     chart = None
     if args.chart:
         if available():

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import sys
 import time
 from pathlib import Path
@@ -16,12 +15,13 @@ from .options import (
     add_shoe_options,
     bets_from_args,
     check_outputs,
-    converter,
+    choice_of,
+    decks_list_of,
     progress_bar,
     shoe_from_args,
     write_output,
 )
-from .rules import add_rules_options, rules_from_args, rules_words
+from .rules import add_rules_options, rules_from_args, rules_of, rules_words
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -51,34 +51,13 @@ def rule_choice(args):
     import argparse
 
     rules_from_args(argparse.Namespace(**{**vars(args), "player_option": "draw"}))  # offers an option?
-    from ..bets.rules_files import load_rules
-
-    return load_rules(args.rules), True
+    return rules_of(args), True
 
 
 #: Most shoe sizes of ``--decks-list`` (as ``parsheet --by-decks``: the report's par sheets take
 #: the list as theirs, one column of each by-decks table per size).
 MAX_DECKS_LIST = 20
-
-
-def _decks_list(text: str) -> tuple[int, ...]:
-    """``"1,2,8"`` -> ``(1, 2, 8)``: at most :data:`MAX_DECKS_LIST` different whole numbers of
-    decks, each from 1 to 10,000 (the largest shoe), refused in one line before any work."""
-    from ..core.shoe import MAX_CARDS
-
-    most = MAX_CARDS // 52
-    shown = text if len(text) <= 30 else text[:30] + "..."
-    items = [t.strip() for t in text.split(",") if t.strip()]
-    if not items or not all(re.fullmatch(r"[0-9]+", t) for t in items):
-        raise UsageError(f"--decks-list must be whole numbers >= 1 separated by commas, got {shown!r}")
-    bad = [t for t in items if len(t.lstrip("0")) > 5 or not 1 <= int(t) <= most]
-    if bad:
-        value = bad[0] if len(bad[0]) <= 12 else bad[0][:12] + "..."
-        raise UsageError(f"--decks-list: a number of decks must be from 1 to {most:,}, got {value}")
-    decks = tuple(dict.fromkeys(int(t) for t in items))
-    if len(decks) > MAX_DECKS_LIST:
-        raise UsageError(f"--decks-list names {len(decks):,} shoe sizes: at most {MAX_DECKS_LIST}")
-    return decks
+DECKS_LIST = decks_list_of("--decks-list", MAX_DECKS_LIST)
 
 
 def cmd_decks(args) -> int:
@@ -89,7 +68,7 @@ def cmd_decks(args) -> int:
     from ..reports.writer import json_with_rules
 
     fmt = args.format
-    decks = args.decks_list
+    decks = args.decks_list.value
     cat = catalog()
     if args.table or args.bets or args.bets_file:
         bets = bets_from_args(args)
@@ -200,8 +179,6 @@ def cmd_midcoup(args) -> int:
     from ..reports import midcoup, midcoup_tables as mc
     from ..reports.odds_tables import shoe_json
 
-    if args.table not in MIDCOUP:
-        raise UsageError(f"unknown --table {args.table!r} (choose from {', '.join(MIDCOUP)})")
     fmt = args.format
     if fmt == "csv":
         raise UsageError("midcoup writes md or json")
@@ -239,11 +216,9 @@ def cmd_midcoup(args) -> int:
 
 def option_rules(args):
     """The rule set of ``midcoup --table gold``, whose Player's option it plays every way (None: Gold)."""
-    from ..bets.rules_files import load_rules
-
     if getattr(args, "player_option", None):
         raise UsageError("--table gold plays the Player's option every way (draw, stand, best): drop --player-option")
-    rules = load_rules(args.rules)
+    rules = rules_of(args)
     if rules.is_default:
         return None
     if not rules.player_option:
@@ -252,13 +227,12 @@ def option_rules(args):
 
 
 def cmd_report(args) -> int:
-    from ..bets.rules_files import load_rules
     from ..io.files import check_folder
     from ..reports.writer import STEPS, generate
 
-    decks = args.decks_list
+    decks = args.decks_list.value
     rule_choice(args)  # bad --rules / --player-option: before any file
-    rules = load_rules(args.rules)
+    rules = rules_of(args)
     option = args.player_option
     check_folder(args.out, "reports")  # a folder it may not replace: before any work
     start = time.perf_counter()
@@ -301,7 +275,7 @@ def register(sub) -> None:
         "--decks-list",
         default="1,2,4,6,8",
         metavar="LIST",
-        type=converter(_decks_list),
+        type=DECKS_LIST,
         help="numbers of decks (default 1,2,4,6,8)",
     )
     add_bet_options(p)
@@ -356,7 +330,13 @@ def register(sub) -> None:
         "standing or playing best on 5.",
     )
     add_shoe_options(p)
-    p.add_argument("--table", required=True, metavar="NAME", help="insurance, known-card-edges or gold")
+    p.add_argument(
+        "--table",
+        required=True,
+        metavar="NAME",
+        type=choice_of("--table", MIDCOUP),
+        help="insurance, known-card-edges or gold",
+    )
     add_rules_options(p)
     add_output_options(p)
     add_quiet_option(p)
@@ -380,7 +360,7 @@ def register(sub) -> None:
         "--decks-list",
         default="1,2,4,6,8",
         metavar="LIST",
-        type=converter(_decks_list),
+        type=DECKS_LIST,
         help="shoe sizes of the by-decks report (default 1,2,4,6,8)",
     )
     add_rules_options(p)

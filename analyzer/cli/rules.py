@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .options import UsageError, add_output_options, add_shoe_options, converter, shoe_from_args, write_output
+from .options import Given, UsageError, add_output_options, add_shoe_options, converter, shoe_from_args, write_output
 
 PLAYER_OPTIONS = ("draw", "stand", "best")
 
@@ -13,6 +13,7 @@ def add_rules_options(p) -> None:
         "--rules",
         metavar="NAME|FILE",
         default=None,
+        type=converter(rules_value),
         help="drawing rules: punto_banco (default), gold, or a TOML rules file "
         "(see 'baccarat rules' and docs/rules.md)",
     )
@@ -24,6 +25,24 @@ def add_rules_options(p) -> None:
         help="where the rule set lets the Player choose (gold: stand or draw on 5): "
         "draw, stand, or best (the exact best play by two-card hand for the shoe)",
     )
+
+
+def rules_value(text: str) -> Given:
+    """``--rules NAME|FILE``: the rule set (:func:`analyzer.bets.rules_files.load_rules`: a
+    built-in name or a TOML rules file, read now), its text kept for the Reproduce lines
+    (:class:`Given`)."""
+    from ..bets.rules_files import load_rules
+
+    return Given(text, load_rules(text))
+
+
+def rules_of(args):
+    """The rule set of ``--rules`` as given (Punto Banco without it), its Player's option
+    not yet fixed (:func:`rules_from_args` fixes it)."""
+    from ..core.rules import PUNTO_BANCO
+
+    given = getattr(args, "rules", None)
+    return PUNTO_BANCO if given is None else given.value
 
 
 def player_option(text: str) -> str:
@@ -41,9 +60,7 @@ def player_option(text: str) -> str:
 def rules_from_args(args, shoe=None):
     """``(rules, strategy)`` of the command line: ``strategy`` is the list of
     :class:`analyzer.core.choice.HandChoice` under ``--player-option best``, else ``None``."""
-    from ..bets.rules_files import load_rules
-
-    rules = load_rules(getattr(args, "rules", None))
+    rules = rules_of(args)
     option = getattr(args, "player_option", None)  # a value of player_option()
     if option is None:
         return rules, None
@@ -100,4 +117,12 @@ def cmd_rules(args) -> int:
     return 0
 
 
-__all__ = ["add_rules_options", "rules_from_args", "rules_words", "register", "add_output_options"]
+__all__ = [
+    "add_rules_options",
+    "rules_from_args",
+    "rules_of",
+    "rules_value",
+    "rules_words",
+    "register",
+    "add_output_options",
+]

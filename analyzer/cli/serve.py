@@ -27,7 +27,7 @@ when the server starts, so other commands do not load them), bound to
   its effects-of-removal panel is open, one request at a time (a newer state replaces a
   request not yet sent; an answer to an older state is dropped).
 
-Every document is built by :class:`analyzer.cli.odds.OddsPlan`, the code of ``odds``
+Every document is built by :class:`analyzer.reports.odds_plan.OddsPlan`, the code of ``odds``
 and ``odds --batch``; compiled solvers are kept across requests (a bounded
 :class:`analyzer.core.solver.SolverCache`).  A bad request is a 4xx answer
 ``{"error": "..."}`` holding the line the command line prints for the same input.
@@ -63,8 +63,8 @@ from ..io.batch import (
     shoe_of,
 )
 from .odds import card_budget
-from .options import UsageError, converter, whole
-from .rules import player_option
+from .options import UsageError, bets_value, converter, whole
+from .rules import player_option, rules_value
 
 #: Keys of a ``POST /odds`` object: a batch line's, then the bet and rules options.
 OPTION_KEYS = ("bets", "table", "rules", "player_option")
@@ -167,9 +167,9 @@ def request_options(obj: dict, where: str = "") -> argparse.Namespace:
         )
     return argparse.Namespace(
         table=list(tables),
-        bets=groups,
+        bets=[bets_value(group) for group in groups],  # what --bets's converter gives
         bets_file=None,
-        rules=rules,
+        rules=None if rules is None else rules_value(rules),
         player_option=option,
         breakeven=None,
         card_budget=None,
@@ -216,9 +216,9 @@ class Service:
         self.waiting = 0
 
     def plan(self, options):
-        from .odds import OddsPlan
+        from .odds import plan_from_args
 
-        return OddsPlan(options, solvers=self.solvers)
+        return plan_from_args(options, solvers=self.solvers)
 
     async def run(self, fn, *args):
         """``fn(*args)`` on a worker thread, one computation at a time; 503 when too many wait."""

@@ -21,6 +21,7 @@ from .options import (
     bets_from_args,
     catalog_from_args,
     check_outputs,
+    cluster_value,
     converter,
     emit,
     fraction,
@@ -131,6 +132,7 @@ def register(sub) -> None:
     x.add_argument(
         "--cluster",
         metavar="local",
+        type=converter(cluster_value),
         help="compute the shoe-aware sums on a Dask LocalCluster of --jobs worker processes "
         "on 127.0.0.1 (needs the 'cluster' extra; same result)",
     )
@@ -244,14 +246,6 @@ def _add_shape_options(p, check: bool = False) -> None:
     )
 
 
-def _open_log(args, path, source=None, bar=None):
-    """The log as a :class:`~analyzer.simcheck.stream.LogStream` (read as it goes when long)."""
-    from ..simcheck.stream import LogSource, open_log
-
-    src = source or LogSource(path, progress=bar.update if bar is not None else None)
-    return open_log(path, args.columns, args.skip_invalid, source=src)
-
-
 def _log_bar(args, path):
     """A progress bar over the bytes of the log (a long log is never read in silence)."""
     import os
@@ -276,21 +270,11 @@ def cmd_verify(args) -> int:
     rules = None
     with _log_bar(args, args.log) as bar:
         bar.unit_scale = True
-        from ..simcheck.logs import sniff_kind
         from ..simcheck.stream import LogSource
 
-        src = LogSource(args.log, progress=bar.update)
-        if sniff_kind(args.log, src.head) == "tallies":
-            raise UsageError(
-                f"{args.log}: this is a tallies file (category,count,total_return): verify replays "
-                "hand logs coup by coup; check tallies with 'baccarat check'"
-            )
-        stream = _open_log(args, args.log, source=src, bar=bar)
-        if stream.outcomes is not None:
-            raise UsageError(
-                f"{args.log}: {stream.outcomes.shape}: an outcome-only log has no cards to replay "
-                f"(name the card columns with --columns, or use 'baccarat check')"
-            )
+        stream = verify.open_hand_log(
+            args.log, args.columns, args.skip_invalid, source=LogSource(args.log, progress=bar.update)
+        )
         rules = _play_rules(args, shoe)
         shoe = shoe_for(stream, shoe)
         live = args.output in (None, "-") and fmt in ("md", "csv") and not stream.whole
@@ -333,78 +317,46 @@ def cmd_verify(args) -> int:
 
 def cmd_check(args) -> int:
     from ..simcheck import check
-    from ..simcheck.logs import sniff_kind
-    from ..simcheck.shapes import shoe_for
-    from ..simcheck.stream import LogSource
-    from ..simcheck.tallies import read_tallies
 
     fmt = args.format
     check_outputs(args.output)
     check_not_input(args.output, args.input)
-    alpha, power, detect = args.alpha, args.power, args.detect / 100
     jobs = jobs_from_args(args)
-    if args.cluster is not None and args.cluster != "local":
-        raise UsageError(
-            f"--cluster must be 'local' (for a running cluster use --scheduler ADDRESS), got {args.cluster!r}"
-        )
     dask = "--cluster" if args.cluster else "--scheduler" if args.scheduler else None
     check.refuse_inapplicable("hands", args.input, reference=args.reference, distributed=dask)
     shoe = shoe_from_args(args)
     procedure = _procedure(args, shoe)
     cat = catalog_from_args(args)
     named = bool(args.bets or args.table)
+
+    def bets(kind: str):
+        """Tallies: the bets named (else every bet tallied); a hand log: the bets selected."""
+        if kind == "tallies" and not named:
+            return None
+        return tuple(b.id for b in bets_from_args(args, cat))
+
     ruled = args.rules is not None or args.player_option is not None
     with _log_bar(args, args.input) as bar:
         bar.unit_scale = True
-        src = LogSource(args.input, progress=bar.update)
-        kind = sniff_kind(args.input, src.head)
-        if kind == "tallies":
-            check.refuse_inapplicable(
-                "tallies",
-                args.input,
-                reference=args.reference,
-                ruled=ruled,
-                procedure=procedure,
-                card_order=args.card_order,
-                distributed=dask,
-            )
-            tallies = read_tallies(args.input, src.text())
-            bets = tuple(b.id for b in bets_from_args(args, cat)) if named else None
-            report = check.check_tallies(tallies, shoe, bets, cat, alpha, power, detect)
-        else:
-            stream = _open_log(args, args.input, source=src)
-            if stream.outcomes is not None:
-                from ..simcheck.streaks import check_outcomes
-
-                check.refuse_inapplicable(
-                    "outcomes",
-                    args.input,
-                    reference=args.reference,
-                    ruled=ruled,
-                    card_order=args.card_order,
-                    distributed=dask,
-                )
-                report = check_outcomes(stream.outcomes, shoe, alpha, power, detect, procedure)
-            else:
-                bets = bets_from_args(args, cat)
-                shoe = shoe_for(stream, shoe)
-                rules = _play_rules(args, shoe) if ruled else None
-                with _runner(args, jobs) as runner:
-                    report = check.check_stream(
-                        stream,
-                        shoe,
-                        args.reference or "shoe-aware",
-                        tuple(b.id for b in bets),
-                        cat,
-                        alpha,
-                        power,
-                        detect,
-                        jobs=runner or jobs,
-                        order=args.card_order,
-                        rules=rules,
-                        procedure=procedure,
-                        skip_invalid=args.skip_invalid,
-                    )
+        report = check.check_input(
+            args.input,
+            shoe,
+            columns=args.columns,
+            skip_invalid=args.skip_invalid,
+            reference=args.reference,
+            bets=bets,
+            catalog_obj=cat,
+            alpha=args.alpha,
+            power=args.power,
+            detect=args.detect / 100,
+            jobs=jobs,
+            runner=lambda: _runner(args, jobs),
+            order=args.card_order,
+            rules=(lambda played: _play_rules(args, played)) if ruled else None,
+            procedure=procedure,
+            distributed=dask,
+            progress=bar.update,
+        )
     out = {"md": check.report_markdown, "json": check.report_json, "csv": check.report_csv}[fmt](report)
     write_output(out, args.output)
     if args.output not in (None, "-"):

@@ -22,6 +22,7 @@ from .options import (
     add_shoe_options,
     bets_from_args,
     check_outputs,
+    cluster_value,
     converter,
     jobs_from_args,
     progress_bar,
@@ -86,6 +87,7 @@ def register(sub) -> None:
     g.add_argument(
         "--count",
         metavar="BETS",
+        type=count_value,
         help="bets to study with a linear count, comma separated, or 'none' (default: every selected bet)",
     )
     g.add_argument(
@@ -117,6 +119,7 @@ def register(sub) -> None:
     x.add_argument(
         "--cluster",
         metavar="local",
+        type=converter(cluster_value),
         help="run the chunks on a Dask LocalCluster of --jobs worker processes on 127.0.0.1 "
         "(needs the 'cluster' extra)",
     )
@@ -154,6 +157,17 @@ def register(sub) -> None:
 def tags_value(text: str) -> Given:
     """``--tags [BET:]TAGS`` as given, its value :func:`parse_tags` of it."""
     return Given(text, parse_tags(text))
+
+
+def count_value(text: str) -> tuple[str, ...]:
+    """``--count BETS``: the bets studied with a linear count, comma separated (empty items
+    dropped), or ``none``: no bet.
+
+    >>> count_value("dragon7, panda8,"), count_value(" none ")
+    (('dragon7', 'panda8'), ())
+    """
+    t = text.strip()
+    return () if t == "none" else tuple(c.strip() for c in t.split(",") if c.strip())
 
 
 def parse_tags(text: str) -> tuple[str | None, dict[str, int]]:
@@ -199,10 +213,7 @@ def params_from_args(args):
 
         if any(b not in catalog().bets for b in bet_ids):
             bets_toml = read_text(args.bets_file, "bets file", MAX_BETS_FILE_BYTES)
-    count = None
-    if args.count is not None:
-        text = args.count.strip()
-        count = [] if text == "none" else [c.strip() for c in text.split(",") if c.strip()]
+    count = None if args.count is None else list(args.count)
     counted = list(bet_ids if count is None else count)
     tags: dict[str, dict[str, int]] = {}
     for spec in args.tags:
@@ -346,10 +357,6 @@ def cmd_study(args) -> int:
     params = params_from_args(args)
     jobs = jobs_from_args(args)
     check_outputs(args.output, args.chart, args.trace)
-    if args.cluster is not None and args.cluster != "local":
-        raise UsageError(
-            f"--cluster must be 'local' (for a running cluster use --scheduler ADDRESS), got {args.cluster!r}"
-        )
     if args.trace and params.shoes > 1000:
         raise UsageError("--trace writes every coup: use it with at most 1000 shoes")
     state = None if args.no_state else Path(args.state) if args.state else default_state_dir(params)

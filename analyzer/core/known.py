@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -44,6 +45,13 @@ class Known:
 
     def __bool__(self) -> bool:
         return bool(self.cards)
+
+    def adding(self, card: KnownCard) -> Known:
+        """These cards and ``card`` (:func:`known_card`); a position already pinned is refused."""
+        for pos, rank, suit in self.cards:
+            if pos == card.pos:
+                raise KnownError(f"--known position {pos} is given twice ({card_name(rank, suit)} and {card.text})")
+        return Known(tuple(sorted((*self.cards, (card.pos, card.rank, card.suit)))))
 
     @property
     def values(self) -> tuple[tuple[int, int], ...]:
@@ -123,31 +131,51 @@ class Known:
 _ITEM = re.compile(r"\s*([^=\s]+)\s*=\s*(\S+)\s*")
 
 
+class KnownCard(NamedTuple):
+    """One known card: its position (1-6), rank and suit (``None``: any suit), and the card
+    as it was written (for messages)."""
+
+    pos: int
+    rank: str
+    suit: str | None
+    text: str
+
+
+def known_card(item, card=None) -> KnownCard:
+    """One known card: ``"POS=CARD"`` (``"5=Kh"``), or ``item`` the position and ``card``
+    the card (a mapping's key and value); one-line errors (:class:`KnownError`).  The one
+    reader of a known card: ``--known``'s converter and :func:`parse_known` use it.
+
+    >>> known_card("5 = Kh")
+    KnownCard(pos=5, rank='K', suit='h', text='Kh')
+    """
+    if card is None:
+        m = _ITEM.fullmatch(str(item))
+        if not m:
+            raise KnownError(f"--known {item!r}: expected POS=CARD, e.g. 1=9 or 5=Kh")
+        item, card = m.group(1), m.group(2)
+    pos_text = str(item).strip()
+    if not re.fullmatch(r"[0-9]{1,3}", pos_text) or not 1 <= int(pos_text) <= POSITIONS:
+        raise KnownError(
+            f"--known position {pos_text!r} is outside 1-6 (1 P1, 2 B1, 3 P2, 4 B2, 5 and 6 the fifth and sixth cards)"
+        )
+    pos = int(pos_text)
+    try:
+        rank, suit = parse_card(str(card))
+    except CardError as e:
+        raise KnownError(f"--known {pos}={card}: {e}") from None
+    return KnownCard(pos, rank, suit, str(card))
+
+
 def parse_known(items) -> Known:
-    """``["1=9", "5=Kh"]`` (or a mapping ``{"1": "9"}``) -> :class:`Known`; one-line errors."""
-    pairs = list(items.items()) if isinstance(items, dict) else []
-    if not isinstance(items, dict):
-        for item in items:
-            m = _ITEM.fullmatch(str(item))
-            if not m:
-                raise KnownError(f"--known {item!r}: expected POS=CARD, e.g. 1=9 or 5=Kh")
-            pairs.append((m.group(1), m.group(2)))
-    seen: dict[int, str] = {}
-    cards = []
-    for pos_text, card in pairs:
-        pos_text = str(pos_text).strip()
-        if not re.fullmatch(r"[0-9]{1,3}", pos_text) or not 1 <= int(pos_text) <= POSITIONS:
-            raise KnownError(
-                f"--known position {pos_text!r} is outside 1-6 "
-                "(1 P1, 2 B1, 3 P2, 4 B2, 5 and 6 the fifth and sixth cards)"
-            )
-        pos = int(pos_text)
-        if pos in seen:
-            raise KnownError(f"--known position {pos} is given twice ({seen[pos]} and {card})")
-        try:
-            rank, suit = parse_card(str(card))
-        except CardError as e:
-            raise KnownError(f"--known {pos}={card}: {e}") from None
-        seen[pos] = str(card)
-        cards.append((pos, rank, suit))
-    return Known(tuple(sorted(cards)))
+    """``["1=9", "5=Kh"]`` (or a mapping ``{"1": "9"}``) -> :class:`Known`; one-line errors.
+    Each card is :func:`known_card`, the cards gathered by :meth:`Known.adding`."""
+    cards = (
+        [known_card(pos, card) for pos, card in items.items()]
+        if isinstance(items, dict)
+        else (known_card(item) for item in items)
+    )
+    known = Known()
+    for card in cards:
+        known = known.adding(card)
+    return known

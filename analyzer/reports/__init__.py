@@ -1,7 +1,8 @@
 """Analyses and their documents: distributions, effects of removal, the reports.
 
 Owns: :mod:`.distributions` (every table of totals and winners),
-:mod:`.eor` (exact effects of removal and count tags), :mod:`.odds_tables`
+:mod:`.eor` (exact effects of removal and count tags), :mod:`.odds_plan` (the odds of
+many shoes under one choice of bets and rules: ``odds``, ``odds --batch``, ``serve``), :mod:`.odds_tables`
 and :mod:`.analysis_tables` (the Markdown / CSV / JSON documents of odds,
 the catalog and the analyses, built on :mod:`analyzer.io.tables`),
 :mod:`.runs` and :mod:`.runs_tables` (the exact longest runs and runs of at

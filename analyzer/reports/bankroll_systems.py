@@ -68,11 +68,22 @@ def _steps(first_stake, limit: Fraction | None, steps: int) -> list[Fraction]:
     return out
 
 
+def system_name(name: str) -> str:
+    """``name`` if it is one of :data:`SYSTEMS`, else a one-line :class:`BankrollError`
+    (``bankroll --system`` is read by it).
+
+    >>> system_name("paroli")
+    'paroli'
+    """
+    if name not in SYSTEMS:
+        raise BankrollError(f"unknown system {name!r} (choose from {', '.join(SYSTEMS)})")
+    return name
+
+
 def make_system(name: str, unit: Fraction, limit: Fraction | None, steps: int) -> System:
     """The machine of system ``name`` for this unit and table limit (``None``: none), with at
     most ``steps`` states (a session of N coups enters at most N + 1)."""
-    if name not in SYSTEMS:
-        raise BankrollError(f"unknown system {name!r} (choose from {', '.join(SYSTEMS)})")
+    system_name(name)
     if limit is not None and limit < unit:
         raise BankrollError(f"the table limit {limit} is below the unit {unit}")
     if name == "flat":

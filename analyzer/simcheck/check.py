@@ -51,6 +51,8 @@ __all__ = [
     "REFERENCES",
     "Report",
     "check_tallies",
+    "check_input",
+    "check_stream",
     "refuse_inapplicable",
     "check_log",
     "report_markdown",
@@ -145,6 +147,101 @@ def refuse_inapplicable(
             )
         if card_order:
             raise CheckError(f"{name}: an outcome-only log has no cards, so --card-order does not apply")
+
+
+def check_input(
+    path: str,
+    shoe: Shoe,
+    *,
+    columns: str | None = None,
+    skip_invalid: bool = False,
+    reference: str | None = None,
+    bets=None,
+    catalog_obj=None,
+    alpha: Fraction = DEFAULT_ALPHA,
+    power: Fraction = DEFAULT_POWER,
+    detect: Fraction = DEFAULT_DETECT,
+    jobs: int = 1,
+    runner=None,
+    order: bool | None = None,
+    rules=None,
+    procedure=None,
+    distributed: str | None = None,
+    progress=None,
+) -> Report:
+    """Check the file at ``path`` (``-``: standard input), whatever it holds: ``baccarat check``.
+
+    The kind of input is read from its start: tallies (:func:`check_tallies`), an outcome-only
+    log (:func:`analyzer.simcheck.streaks.check_outcomes`) or a hand log with cards
+    (:func:`check_stream`, read as it goes when long); an option the input cannot use is
+    refused first (:func:`refuse_inapplicable`, one line naming ``path``).
+
+    ``bets``: the bet ids checked, or a function of the input's kind (one of
+    :data:`INPUT_KINDS`) giving them, called only for an input that settles bets; ``None``: every
+    bet of the tallies, the main bets of a hand log.  ``rules``: the drawing rules
+    (:class:`analyzer.core.rules.Rules`) or a function of the shoe the log is checked on giving
+    them (a best play depends on it); ``None``: Punto Banco (tallies and outcome-only logs are
+    only checked so).  ``reference``: ``"shoe-aware"`` (the default for a hand log) or
+    ``"off-the-top"`` (the only one otherwise).  ``jobs``: processes sharing the shoe-aware sums;
+    ``runner``: a function opening a :class:`~.distributed.Runner` context for them (a Dask
+    cluster), called only for a hand log, and ``distributed`` the name of what asked for it (in
+    messages: ``--cluster``).  ``order``, ``procedure``, ``skip_invalid``, ``columns``: as
+    :func:`check_stream` and :func:`analyzer.simcheck.stream.open_log`.  ``progress(bytes)`` is
+    called as the file is read."""
+    import contextlib
+
+    from .logs import sniff_kind
+    from .shapes import shoe_for
+    from .stream import LogSource, open_log
+    from .tallies import read_tallies
+
+    def bet_ids(kind: str):
+        ids = bets(kind) if callable(bets) else bets
+        return None if ids is None else tuple(ids)
+
+    ruled = rules is not None
+    refuse_inapplicable("hands", path, reference=reference, distributed=distributed)
+    src = LogSource(path, progress=progress)
+    if sniff_kind(path, src.head) == "tallies":
+        refuse_inapplicable(
+            "tallies",
+            path,
+            reference=reference,
+            ruled=ruled,
+            procedure=procedure,
+            card_order=order,
+            distributed=distributed,
+        )
+        tallies = read_tallies(path, src.text())
+        return check_tallies(tallies, shoe, bet_ids("tallies"), catalog_obj, alpha, power, detect)
+    stream = open_log(path, columns, skip_invalid, source=src)
+    if stream.outcomes is not None:
+        from .streaks import check_outcomes
+
+        refuse_inapplicable(
+            "outcomes", path, reference=reference, ruled=ruled, card_order=order, distributed=distributed
+        )
+        return check_outcomes(stream.outcomes, shoe, alpha, power, detect, procedure)
+    ids = bet_ids("hands")
+    shoe = shoe_for(stream, shoe)
+    if callable(rules):
+        rules = rules(shoe)
+    with runner() if runner is not None else contextlib.nullcontext() as opened:
+        return check_stream(
+            stream,
+            shoe,
+            reference or "shoe-aware",
+            MAIN_BETS if ids is None else ids,
+            catalog_obj,
+            alpha,
+            power,
+            detect,
+            jobs=opened or jobs,
+            order=order,
+            rules=rules,
+            procedure=procedure,
+            skip_invalid=skip_invalid,
+        )
 
 
 def _select_bets(ids, catalog_obj) -> tuple[Bet, ...]:
@@ -347,7 +444,7 @@ _ASIDE = {
 def check_log(
     log: HandLog,
     shoe: Shoe,
-    reference: str = "shoe-aware",
+    reference: str | None = None,
     bets: tuple[str, ...] = MAIN_BETS,
     catalog_obj=None,
     alpha: Fraction = DEFAULT_ALPHA,
@@ -406,7 +503,7 @@ def check_log(
 def check_stream(
     stream,
     shoe: Shoe,
-    reference: str = "shoe-aware",
+    reference: str | None = None,
     bets: tuple[str, ...] = MAIN_BETS,
     catalog_obj=None,
     alpha: Fraction = DEFAULT_ALPHA,
@@ -425,12 +522,25 @@ def check_stream(
     its observed cells counted and its exact per-coup distributions summed, then dropped.
 
     ``procedure`` (:class:`analyzer.core.procedure.Procedure`), when given, adds the test of the
-    number of coups per shoe (:mod:`.shoecount`)."""
+    number of coups per shoe (:mod:`.shoecount`).  ``reference``: ``None`` is shoe-aware.
+
+    The options the input cannot use are refused as ``baccarat check`` refuses them
+    (:func:`refuse_inapplicable`); an outcome-only log (``stream.outcomes``) is checked off the
+    top by :func:`analyzer.simcheck.streaks.check_outcomes`."""
     from .distributed import ForkRunner, can_fork
     from .order import CardOrder
     from .reference import ShoeAwareSums
     from .verify import COUP_RULES, Violation, replay
 
+    kind = "outcomes" if getattr(stream, "outcomes", None) is not None else "hands"
+    refuse_inapplicable(
+        kind, stream.path, reference=reference, ruled=rules is not None, procedure=procedure, card_order=order
+    )
+    if kind == "outcomes":
+        from .streaks import check_outcomes
+
+        return check_outcomes(stream.outcomes, shoe, alpha, power, detect, procedure)
+    reference = reference or "shoe-aware"
     if isinstance(jobs, int) and jobs > 1 and can_fork():
         with ForkRunner(jobs) as runner:  # processes forked once for every chunk
             return check_stream(

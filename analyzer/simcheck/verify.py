@@ -20,7 +20,7 @@ row 3: reported outcome banker but the cards give a tie (player 8, banker 8)
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
@@ -29,7 +29,10 @@ from ..core.frames import html_table
 from ..core.rules import PUNTO_BANCO, Rules, deal, format_values, winner_codes
 from ..core.shoe import Shoe
 from ..io.tables import csv_text, json_text
-from .logs import CARD_CODES, CARD_POINT, NO_SUIT, OUTCOME_NAMES, HandLog, card_text
+from .logs import CARD_CODES, CARD_POINT, NO_SUIT, OUTCOME_NAMES, HandLog, LogError, card_text
+
+if TYPE_CHECKING:
+    from .stream import LogStream
 
 #: rule names used in :class:`Violation`
 RULES = {
@@ -594,12 +597,43 @@ def _violations_html(rep) -> str:
     return html_table(_replay_repr(type(rep).__name__, rep)[1:-1], ["row", "shoe", "rule", "message"], rows)
 
 
+def refuse_outcome_only(stream) -> None:
+    """Refuse (:class:`~.logs.LogError`) a :class:`~.stream.LogStream` of an outcome-only log:
+    it has no cards to replay."""
+    if getattr(stream, "outcomes", None) is not None:
+        raise LogError(
+            f"{stream.path}: {stream.outcomes.shape}: an outcome-only log has no cards to replay "
+            f"(name the card columns with --columns, or use 'baccarat check')"
+        )
+
+
+def open_hand_log(path: str, columns: str | None = None, skip_invalid: bool = False, source=None) -> LogStream:
+    """The hand log at ``path`` for :func:`replay_stream` (:func:`~.stream.open_log`, read as it
+    goes when long; ``source``: its :class:`~.stream.LogSource`, e.g. one reporting progress).
+    A tallies file and an outcome-only log are refused (:class:`~.logs.LogError`, one line): they
+    have no coups to replay."""
+    from .logs import sniff_kind
+    from .stream import LogSource, open_log
+
+    src = source or LogSource(path)
+    if sniff_kind(path, src.head) == "tallies":
+        raise LogError(
+            f"{path}: this is a tallies file (category,count,total_return): verify replays "
+            "hand logs coup by coup; check tallies with 'baccarat check'"
+        )
+    stream = open_log(path, columns, skip_invalid, source=src)
+    refuse_outcome_only(stream)
+    return stream
+
+
 def replay_stream(
     stream, shoe: Shoe, rules: Rules | None = None, limit: int | None = None, found=None, keep: bool = True
 ) -> StreamReplay:
     """Replay a :class:`~.stream.LogStream` chunk by chunk.  ``found(violation)`` is called for each of
     the first ``limit`` violations (``None``: all) as soon as its chunk is replayed; ``keep``: keep them
-    in the result too.  Every violation is counted."""
+    in the result too.  Every violation is counted.  An outcome-only log is refused
+    (:func:`refuse_outcome_only`)."""
+    refuse_outcome_only(stream)
     carry: dict = {}
     kept: list[Violation] = []
     shown = total = rows = 0
