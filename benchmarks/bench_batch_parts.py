@@ -18,7 +18,8 @@ import os
 import random
 import time
 
-from analyzer.cli.odds import OddsPlan
+from analyzer import OddsPlan, catalog
+from analyzer.bets.catalog import MAIN_BETS
 from analyzer.core.cards import RANKS
 from analyzer.io.batch import parse_line, parse_lines
 from analyzer.reports.odds_tables import odds_line, odds_lines
@@ -35,9 +36,9 @@ def main() -> None:
     args = ap.parse_args()
     rng = random.Random(args.seed)
     lines = [json.dumps({"remove": rng.sample(CARDS, rng.randint(0, 300))}) for _ in range(args.shoes)]
-    ns = argparse.Namespace(table=[], bets=[args.bets] if args.bets else [], bets_file=None, rules=None,
-                            player_option=None, breakeven=None, card_budget=None, quiet=True)
-    plan = OddsPlan(ns)
+    cat = catalog()
+    ids = list(cat.bets) if args.bets == "all" else args.bets.split(",") if args.bets else list(MAIN_BETS)
+    plan = OddsPlan(cat.select(ids))
     items = [parse_line(t) for t in lines]
     shoes = [s for s, _ in items]
     solver, _ = plan.solver_of(*items[0])
