@@ -93,6 +93,18 @@ def test_a_chunks_lines_are_each_documents_json_for_every_catalog_bet(seed, size
     assert odds_lines(analyses) == [dumped(a) for a in analyses]
 
 
+def test_events_equal_over_one_chunk_and_not_the_next_are_written_each_from_its_ways():
+    """A chunk writes each distinct column of ways once; columns equal over one chunk (a
+    shoe of nines and faces: most events never happen) are checked again on the next,
+    where they differ."""
+    few = [Shoe.from_counts({"9h": 4 + i, "Ks": 6, "Qd": 5}) for i in range(8)]
+    rng = random.Random(3)
+    many = [depleted(rng, 8) for _ in range(8)]
+    for chunk in (few, many, few):
+        analyses = SOLVER.solve_many(chunk)
+        assert odds_lines(analyses) == [dumped(a) for a in analyses]
+
+
 @settings(max_examples=10, deadline=None)
 @given(st.integers(0, 2**32), st.integers(8, 40))
 def test_a_chunks_lines_are_each_documents_json_for_the_main_bets_and_rank_only_shoes(seed, size):

@@ -717,6 +717,8 @@ class LineLayout:
     _chunk: _ChunkPlan | None = None
 
 
+#: The values of :class:`_ChunkPlan` read from an event's column of ways (the others, a bet's).
+_EVENT_KINDS = frozenset("wpqf")
 #: Fewest lines :meth:`LineLayout.texts` computes as arrays (fewer: one line at a time).
 _CHUNK_MIN = 8
 #: Deals at most this (2**53) are exact float64 values: a quotient of two such numbers is
@@ -802,6 +804,22 @@ class _ChunkPlan:
         # for each kind of value: its positions in a line's values and which column feeds each
         self.slots = {k: (np.array([p for p, _ in v]), np.array([i for _, i in v])) for k, v in kinds.items()}
 
+    _columns: tuple | None = None
+
+    def _distinct(self, full):
+        """``(cols, of)``: distinct columns of ``full`` (a chunk's ways of every event) and
+        which of them each column is (``full[:, cols][:, of] == full``).  The columns equal
+        over one chunk are kept and checked on the next (one comparison), found again when
+        they differ there."""
+        import numpy as np
+
+        kept = self._columns
+        if kept is not None and np.array_equal(full[:, kept[0]][:, kept[1]], full):
+            return kept
+        _, first, of = np.unique(full, axis=1, return_index=True, return_inverse=True)
+        kept = self._columns = (first, of.reshape(-1))
+        return kept
+
     def texts(self, deals: list[int], all_ways: list[tuple[int, ...]], head=None, whole=False) -> list[str | None]:
         import numpy as np
 
@@ -810,8 +828,11 @@ class _ChunkPlan:
         dc = d[:, None]
         counted = np.array(all_ways, dtype=np.int64).reshape(n, self.n_events)
         full = np.concatenate([counted, dc - counted @ self.sel], axis=1)  # every event's ways
-        g = np.gcd(full, dc)
-        values: dict[str, np.ndarray] = {"w": full, "p": full // g, "q": dc // g, "f": full / dc}
+        # bets share events (Player's win is the Banker bet's loss): each distinct column once
+        cols, of = self._distinct(full)
+        ways = full[:, cols]
+        g = np.gcd(ways, dc)
+        values: dict[str, np.ndarray] = {"w": ways, "p": ways // g, "q": dc // g, "f": ways / dc}
         hits = full @ self.win
         g = np.gcd(hits, dc)
         values.update(hp=hits // g, hq=dc // g, hf=hits / dc)
@@ -884,7 +905,7 @@ class _ChunkPlan:
         )
         line_values = np.empty((n, self.fields), dtype=object)
         for kind, (pos, src) in self.slots.items():
-            line_values[:, pos] = strings[kind][:, src]
+            line_values[:, pos] = strings[kind][:, of[src] if kind in _EVENT_KINDS else src]
         parts = list(self.parts)  # the texts, a line's values between them
         if head is not None:
             line_values = np.concatenate([head, line_values], axis=1)
