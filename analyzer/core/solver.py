@@ -55,6 +55,12 @@ PAIR_FEATURES = frozenset({"player_pair", "banker_pair", "player_suited_pair", "
 MAX_CACHED_TABS = 128
 MAX_CACHED_BYTES = 400 * 2**20
 _CLASS_TABS: dict = {}
+#: The value engine's coefficients of each bet on point values, by its conditions' texts,
+#: the rules and the known values, kept in this process (the oldest dropped beyond
+#: :data:`MAX_VALUE_ROWS_BYTES`): evaluating a bet's conditions over the 10**6 value
+#: sequences costs tens of milliseconds, and a process's solvers share most bets.
+_VALUE_ROWS: dict = {}
+MAX_VALUE_ROWS_BYTES = 64 * 2**20
 #: Most class sequences the card bets of one solver enumerate together by default (about
 #: a minute and a half): a set beyond it is refused before any of them is compiled.
 MAX_SET_SEQUENCES = 200_000_000
@@ -363,9 +369,20 @@ class Solver:
                 return np.split(got, np.cumsum(sizes)[:-1])
         out = []
         for conds in bets:
-            index = _first_match_index(conds, features)
-            out += [table.coefficients(index == i if pin is None else (index == i) & pin) for i in range(len(conds))]
-        rows = np.stack(out) if out else np.zeros((0, table.multisets), dtype=np.int64)
+            # kept in this process per bet (a report's or a test's solvers share most bets)
+            memo_key = (tuple(c.text for c in conds), self.rules, self.known.values if self.known else None)
+            got = _VALUE_ROWS.pop(memo_key, None)  # put back last: most recently used
+            if got is None or got.shape != (len(conds), table.multisets):
+                index = _first_match_index(conds, features)
+                got = np.stack(
+                    [table.coefficients(index == i if pin is None else (index == i) & pin) for i in range(len(conds))]
+                )
+                got.flags.writeable = False
+            _VALUE_ROWS[memo_key] = got
+            while len(_VALUE_ROWS) > 1 and sum(a.nbytes for a in _VALUE_ROWS.values()) > MAX_VALUE_ROWS_BYTES:
+                _VALUE_ROWS.pop(next(iter(_VALUE_ROWS)))
+            out.append(got)
+        rows = np.concatenate(out) if out else np.zeros((0, table.multisets), dtype=np.int64)
         if self._store is not None:
             self._store.save(key, {"rows": rows})
         return np.split(rows, np.cumsum(sizes)[:-1])
