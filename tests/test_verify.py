@@ -6,7 +6,6 @@ import json
 import pytest
 
 from analyzer import Shoe
-from analyzer.cli import main
 from analyzer.simcheck.logs import LogError, read_hand_log
 from analyzer.simcheck.tallies import read_tallies
 from analyzer.core.rules import BANKER_DRAWS, play_coup
@@ -212,22 +211,24 @@ def test_tallies_read_exact_returns():
 
 # -- the command ---------------------------------------------------------------------------
 
-def test_verify_cli_exit_codes_and_formats(tmp_path, capsys):
+def test_verify_exits_0_on_a_good_log_and_1_on_violations_in_each_format(tmp_path, cli):
     good = tmp_path / "good.csv"
     good.write_text("shoe,player,banker,outcome\n1,7 8,9 K,banker\n")
-    assert main(["verify", str(good)]) == 0
-    assert "OK: every coup follows" in capsys.readouterr().out
+    r = cli("verify", good)
+    assert r.code == 0 and "OK: every coup follows" in r.out
     bad = tmp_path / "bad.csv"
     bad.write_text("shoe,player,banker,outcome\n1,7 8,9 K,banker\n1,2 3 4,K 5,player\n1,K 3,K 7,banker\n")
-    assert main(["verify", str(bad)]) == 1
-    out = capsys.readouterr().out
+    r = cli("verify", bad)
+    assert r.code == 1
+    out = r.out
     assert "row 3: banker stood on 5 although player's third card was 4" in out
     assert "row 4: player stood on 3" in out and "FAIL: 2 violations in 2 rows." in out
-    assert main(["verify", str(bad), "--format", "json", "--max-violations", "1"]) == 1
-    doc = json.loads(capsys.readouterr().out)
+    r = cli("verify", bad, "--format", "json", "--max-violations", "1")
+    assert r.code == 1
+    doc = json.loads(r.out)
     assert doc["violations"] == 2 and len(doc["listed"]) == 1 and doc["listed"][0]["rule"] == "banker"
-    assert main(["verify", str(bad), "--format", "csv"]) == 1
-    assert capsys.readouterr().out.splitlines()[1].startswith("3,1,banker,")
+    r = cli("verify", bad, "--format", "csv")
+    assert r.code == 1 and r.out.splitlines()[1].startswith("3,1,banker,")
 
 
 @pytest.mark.parametrize("content, args, message", [
@@ -237,12 +238,12 @@ def test_verify_cli_exit_codes_and_formats(tmp_path, capsys):
     ("", [], "empty file"),
     ("shoe,player,banker\n1,7 8,9 Q\n", ["--max-violations", "-1"], "--max-violations must be"),
 ])
-def test_verify_cli_bad_input(tmp_path, capsys, content, args, message):
+def test_verify_refuses_bad_input_in_one_line(tmp_path, cli, content, args, message):
     path = tmp_path / "h.csv"
     if content is not None:
         path.write_text(content)
-    assert main(["verify", str(path), *args]) == 2
-    captured = capsys.readouterr()
+    captured = cli("verify", path, *args)
+    assert captured.code == 2
     assert captured.out == ""
     err = captured.err.strip()
     assert err.startswith("baccarat: error: ") and message in err and "\n" not in err
