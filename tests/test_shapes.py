@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from analyzer import Shoe
-from analyzer.cli import main
 from analyzer.simcheck.check import CheckError, check_log
 from analyzer.simcheck.logs import LogError, read_hand_log
 from analyzer.simcheck.shapes import read_log, shoe_for
@@ -101,16 +100,17 @@ def test_skip_invalid_counts_the_reasons():
     assert log.coups == 2 and sum(log.skipped.values()) == 2 and log.rows.tolist() == [2, 5]
 
 
-def test_cli_reports_the_shape_and_refuses_unknown_shapes(tmp_path, capsys):
+def test_verify_and_check_report_the_shape_and_refuse_unknown_shapes(tmp_path, cli):
     text, _ = simulate_to_text(EIGHT, 3, 1)
     f = tmp_path / "sim.csv"
     f.write_text(per_card(read_hand_log("h.csv", text)))
-    assert main(["verify", str(f)]) == 0
-    assert "read as per-card columns, ranks with suits, 1 row per coup" in capsys.readouterr().out
-    assert main(["check", str(f), "--quiet", "--reference", "off-the-top"]) == 0
-    assert "Read as per-card columns" in capsys.readouterr().out
+    r = cli("verify", f)
+    assert r.code == 0 and "read as per-card columns, ranks with suits, 1 row per coup" in r.out
+    r = cli("check", f, "--quiet", "--reference", "off-the-top")
+    assert r.code == 0 and "Read as per-card columns" in r.out
     g = tmp_path / "odd.csv"
     g.write_text("when,who\n1,P\n")
-    assert main(["verify", str(g)]) == 2
-    err = capsys.readouterr().err.strip().splitlines()
+    r = cli("verify", g)
+    assert r.code == 2
+    err = r.err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("baccarat: error: ") and "--columns" in err[0]
