@@ -25,7 +25,6 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from analyzer import Bet, BetError, Condition, Event, Shoe, Solver, analyze, catalog
-from analyzer.cli import main as cli_main
 import analyzer
 from analyzer.bets.catalog import parse_catalog
 
@@ -672,13 +671,12 @@ def test_suit_bets_work_after_removing_a_suited_card():
     assert two.bet("perfect_pair").events[0].probability != full.bet("perfect_pair").events[0].probability
 
 
-def test_cli_suit_bet_on_rank_only_shoe_is_one_line_error(capsys):
-    code = cli_main(["odds", "--remove", "5", "--bets", "perfect_pair", "--format", "json"])
-    out, err = capsys.readouterr()
+def test_a_suit_bet_on_a_rank_only_shoe_is_one_line_error(cli):
+    code, out, err = cli("odds", "--remove", "5", "--bets", "perfect_pair", "--format", "json")
     assert code == 2 and out == ""
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("baccarat: error:") and "suits" in lines[0]
-    assert cli_main(["odds", "--remove", "5h", "--bets", "perfect_pair", "--format", "json"]) == 0
+    assert cli("odds", "--remove", "5h", "--bets", "perfect_pair", "--format", "json").code == 0
 
 
 # =====================================================================================

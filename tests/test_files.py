@@ -13,7 +13,6 @@ import threading
 
 import pytest
 
-from analyzer.cli import main
 from analyzer.io.files import (InputError, OutputError, atomic_write, check_output, prepare_folder,
                                read_text, write_manifest)
 
@@ -54,10 +53,10 @@ def test_hard_link_keeps_both_names(tmp_path):
     assert b.read_text() == "new" and os.stat(a).st_ino == os.stat(b).st_ino
 
 
-def test_dev_null_stays_a_device(tmp_path):
+def test_dev_null_stays_a_device(tmp_path, cli):
     atomic_write("/dev/null", "anything")
     assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
-    assert main(["odds", "--output", "/dev/null"]) == 0
+    assert cli("odds", "--output", "/dev/null").code == 0
     assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
 
 
@@ -72,9 +71,9 @@ def test_fifo_reader_gets_the_text(tmp_path):
     assert got == ["through the pipe"] and stat.S_ISFIFO(os.stat(fifo).st_mode)
 
 
-def test_dash_is_standard_output(capsys):
-    assert main(["odds", "--output", "-", "--format", "json"]) == 0
-    assert '"deals": 4998398275503360' in capsys.readouterr().out
+def test_dash_is_standard_output(cli):
+    r = cli("odds", "--output", "-", "--format", "json")
+    assert r.code == 0 and '"deals": 4998398275503360' in r.out
 
 
 def test_stale_temporary_file_of_a_killed_run_is_removed(tmp_path):
@@ -120,10 +119,10 @@ def test_read_text_refuses_binary_and_directories(tmp_path):
     ["verify", "/dev/zero"],
     ["check", "/dev/zero"],
 ])
-def test_endless_inputs_are_refused_quickly(argv, capsys):
-    assert main(argv) == 2
-    err = capsys.readouterr().err
-    assert err.startswith("baccarat: error:") and len(err.splitlines()) == 1
+def test_endless_inputs_are_refused_quickly(argv, cli):
+    r = cli(*argv)
+    assert r.code == 2
+    assert r.err.startswith("baccarat: error:") and len(r.err.splitlines()) == 1
 
 
 def test_folder_rules(tmp_path):
