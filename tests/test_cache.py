@@ -1,4 +1,4 @@
-"""The cache of compiled tables (analyzer/io/cache.py; issue 24, cold start).
+"""The cache of compiled tables (analyzer/io/cache.py).
 
 A second run loads what the first compiled and prints the same bytes; a damaged,
 foreign or tampered file is never trusted (it is compiled again and replaced); a folder

@@ -1,4 +1,4 @@
-"""Outcome-only logs read as they go (issue 23): chunk by chunk, memory bounded, the same report.
+"""Outcome-only logs read as they go: chunk by chunk, memory bounded, the same report.
 
 As in ``test_check_stream.py`` the probe and chunk sizes of :mod:`analyzer.simcheck.stream`
 are made tiny so that small logs take the streaming path, with shoes and runs going on across

@@ -1,4 +1,4 @@
-"""``baccarat check --rules``: replay and reference under another drawing tableau (issue 13)."""
+"""``baccarat check --rules``: replay and reference under another drawing tableau."""
 
 import numpy as np
 import pytest

@@ -1,4 +1,4 @@
-"""``check --skip-invalid`` sets aside coups that break the drawing rules (issue 23).
+"""``check --skip-invalid`` sets aside coups that break the drawing rules.
 
 Their cards still leave the shoe: the coups after them are compared with what is left,
 which is checked here against the same log with the set-aside coups' cards moved into

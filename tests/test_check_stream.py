@@ -1,4 +1,4 @@
-"""Logs read as they go (issue: simulator check, streaming): chunk by chunk, the same verdicts.
+"""Logs read as they go: chunk by chunk, the same verdicts.
 
 The probe and chunk sizes of :mod:`analyzer.simcheck.stream` are made tiny so that small
 simulated logs take the streaming path, with shoes running on across chunk boundaries.

@@ -1,8 +1,7 @@
 """The condition language: exact arithmetic, bounded cost, no recursion limits, fuzzing.
 
-Regressions of issue 11 (each failed before the fix): 16-bit arithmetic that
-wrapped, a range that allocated one entry per number, and deep nesting or long
-chains that hit Python's recursion limit.
+Arithmetic is exact (no 16-bit wrapping), a range does not allocate one entry per
+number, and deep nesting or long chains do not hit Python's recursion limit.
 """
 
 from __future__ import annotations
@@ -187,7 +186,7 @@ def test_token_soup_parses_or_gives_one_clear_error(tokens):
         c.mask(FEATS)
 
 
-# -- other inputs of issue 11 (item 6-8): one clear line, exit 2 --------------------------
+# -- other bad inputs: one clear line, exit 2 ---------------------------------------------
 
 @pytest.mark.parametrize("argv, words", [
     (["eor", "--cards", "33"], "at most 32"),
@@ -251,7 +250,7 @@ events = [{ event = "e", when = "player_rank1 == banker_rank1 and player_rank2 =
 
 
 def test_names_with_table_characters_are_escaped(tmp_path):
-    """Issue 11: a bet name with '|' or a newline broke the Markdown tables."""
+    """A bet name with '|' or a newline does not break the Markdown tables."""
     import re
     from analyzer.reports.odds_tables import odds_markdown
     cat = parse_catalog('''

@@ -194,6 +194,8 @@ def test_the_version_is_written_once():
 def test_the_version_option_prints_it(capsys):
     import analyzer
     from analyzer.cli import main
+    # main() itself, not the cli fixture: --version ends by argparse's SystemExit, so there is no
+    # Run to return; capsys keeps what it printed before exiting
     with pytest.raises(SystemExit):
         main(["--version"])
     assert capsys.readouterr().out == f"baccarat-analyzer {analyzer.__version__}\n"

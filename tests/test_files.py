@@ -1,4 +1,4 @@
-"""Outputs are written, not replaced; inputs are bounded (issue 11, items 2-5).
+"""Outputs are written, not replaced; inputs are bounded.
 
 Each case failed before: every output was a temporary file renamed over the
 target, so /dev/null became a regular file, a symlink was replaced, a FIFO's
@@ -161,24 +161,19 @@ def test_sigterm_leaves_no_temporary_file(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
-# Issue 23, files 1: a name of an open descriptor writes into that descriptor.  Before,
-# /dev/stdout was followed (through /proc/self/fd/1) to the file the shell had opened, and
-# a temporary file was renamed over it: `-o /dev/stdout >> log.txt` replaced log.txt, and
-# into a pipe it failed ("folder 'pipe:[...]' does not exist").
+# A name of an open descriptor writes into that descriptor: /dev/stdout is not followed
+# (through /proc/self/fd/1) to the file the shell opened with a temporary file renamed over
+# it (`-o /dev/stdout >> log.txt` must keep log.txt), and into a pipe it must not fail
+# ("folder 'pipe:[...]' does not exist").
 
-def _baccarat(shell_tail, cwd):
-    import shlex
-    import subprocess
-    import sys
-    cmd = f"{shlex.quote(sys.executable)} -m analyzer odds --decks 1 -q {shell_tail}"
-    return subprocess.run(["sh", "-c", cmd], cwd=cwd, capture_output=True, text=True, timeout=120)
+ODDS = "odds --decks 1 -q"
 
 
-def test_dev_stdout_appended_to_a_log_keeps_the_log(tmp_path):
+def test_dev_stdout_appended_to_a_log_keeps_the_log(tmp_path, cli):
     log = tmp_path / "log.txt"
     log.write_text("earlier line\n")
     inode = log.stat().st_ino
-    r = _baccarat("-o /dev/stdout >> log.txt", tmp_path)
+    r = cli.shell(f"{ODDS} -o /dev/stdout >> log.txt", tmp_path)
     assert r.returncode == 0, r.stderr
     text = log.read_text()
     assert text.startswith("earlier line\n# Exact odds: 1 deck")
@@ -186,20 +181,20 @@ def test_dev_stdout_appended_to_a_log_keeps_the_log(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["log.txt"]
 
 
-def test_dev_stdout_and_proc_fd_into_a_pipe_and_a_descriptor(tmp_path):
-    r = _baccarat("-o /dev/stdout | cat", tmp_path)
+def test_dev_stdout_and_proc_fd_write_into_a_pipe_and_a_descriptor(tmp_path, cli):
+    r = cli.shell(f"{ODDS} -o /dev/stdout | cat", tmp_path)
     assert r.returncode == 0, r.stderr
     assert r.stdout.startswith("# Exact odds: 1 deck")
-    r = _baccarat("-o /proc/self/fd/3 3> fd3.txt", tmp_path)
+    r = cli.shell(f"{ODDS} -o /proc/self/fd/3 3> fd3.txt", tmp_path)
     assert r.returncode == 0, r.stderr
     assert (tmp_path / "fd3.txt").read_text().startswith("# Exact odds: 1 deck")
-    r = _baccarat("-o /dev/stderr 2> err.txt", tmp_path)
+    r = cli.shell(f"{ODDS} -o /dev/stderr 2> err.txt", tmp_path)
     assert r.returncode == 0
     assert (tmp_path / "err.txt").read_text().startswith("# Exact odds: 1 deck")
 
 
 @pytest.mark.parametrize("tail", ["-o /dev/stdout >&-", "-o /dev/fd/9"])
-def test_a_closed_descriptor_is_one_line(tmp_path, tail):
-    r = _baccarat(tail, tmp_path)
+def test_a_closed_descriptor_is_one_line(tmp_path, cli, tail):
+    r = cli.shell(f"{ODDS} {tail}", tmp_path)
     assert r.returncode == 2
     assert r.stderr.strip().count("\n") == 0 and "is not open" in r.stderr

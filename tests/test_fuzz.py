@@ -1,7 +1,7 @@
 """Fuzzing every input format: arbitrary text either parses or gives one clear error.
 
 "Clear error" is a :class:`analyzer.BaccaratError` (a ``ValueError``) with a
-one-line message; any other exception is a defect (issue 11).  Examples stay
+one-line message; any other exception is a defect.  Examples stay
 small so the whole file runs in seconds.
 """
 
@@ -135,7 +135,7 @@ def test_tallies(tmp_path_factory, lines):
 
 @pytest.mark.parametrize("text", ["[" * 100000 + "]" * 100000, '{"shoe": ' + "9" * 5000 + "}"])
 def test_hostile_json_lines(tmp_path, text):
-    """Issue 11: deep nesting and huge numbers in JSON logs were tracebacks."""
+    """Deep nesting and huge numbers in JSON logs are one clear error, not a traceback."""
     p = tmp_path / "hands.jsonl"
     p.write_text(text + "\n")
     with pytest.raises(BaccaratError):

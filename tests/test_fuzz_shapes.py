@@ -1,4 +1,4 @@
-"""Fuzzing the shapes of issue 14: arbitrary text either reads or gives one BaccaratError."""
+"""Fuzzing the log shapes real simulators write: arbitrary text either reads or gives one BaccaratError."""
 
 from __future__ import annotations
 

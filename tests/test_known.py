@@ -1,7 +1,7 @@
 """Known cards at dealing positions: the oracle with the cards pinned, the sums over a
 position, and Jacobson's known-card edges.
 
-Jacobson (known-card play, 8 decks; quoted in issue 13): knowing the value of the card at
+Jacobson (known-card play, 8 decks): knowing the value of the card at
 position 1 or 3 and betting the better of Player, Banker or nothing is worth 6.765%, at 2
 or 4 6.406%, at 5 8.973%, at 6 9.098%.
 """

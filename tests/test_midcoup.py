@@ -1,4 +1,4 @@
-"""Mid-coup reports (issue 13, item 4): insurance odds, known-card edges, Baccarat Gold."""
+"""Mid-coup reports: insurance odds, known-card edges, Baccarat Gold."""
 
 from __future__ import annotations
 

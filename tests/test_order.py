@@ -1,4 +1,4 @@
-"""Card order (issue 14): a shoe shuffled too little is caught from the order of its cards."""
+"""Card order: a shoe shuffled too little is caught from the order of its cards."""
 
 from __future__ import annotations
 

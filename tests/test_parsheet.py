@@ -1,4 +1,4 @@
-"""Par sheets (issue 15): return tables, figures, bands, the hold band and the documents."""
+"""Par sheets: return tables, figures, bands, the hold band and the documents."""
 
 import csv
 import io

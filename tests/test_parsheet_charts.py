@@ -1,4 +1,4 @@
-"""Par-sheet charts (issue 15, item 4): written per wager, deterministic, in a folder of their own."""
+"""Par-sheet charts: written per wager, deterministic, in a folder of their own."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Shoe procedures (issue 13, item 5): --burn standard|N|none, --cut-card, --after-cut 0|1
+"""Shoe procedures: --burn standard|N|none, --cut-card, --after-cut 0|1
 for `baccarat simulate` and `baccarat study`, counted exactly on fixed seeds and small shoes."""
 
 import json

@@ -1,4 +1,4 @@
-"""``baccarat programs`` and long flat sessions (issue 26 items 3 and 4).
+"""``baccarat programs`` and long flat sessions.
 
 The exact trip (:mod:`analyzer.reports.sessions`) is checked against brute force on generated
 bets, against an independent integer convolution and against ``bankroll``'s dynamic programme
@@ -322,7 +322,7 @@ def test_cli_a_10000_hand_trip_within_5_seconds(cli):
 
 @pytest.mark.slow       # 8 s of CPU; the default run checks the same trip at 700 coups (test_gmp_and_python_integers_give_the_same_trip)
 def test_cli_a_10000_hand_banker_trip_within_its_budget(cli):
-    # Issue 26 asks for 5 s; measured 7.7 s (2026-12-04, GMP): the commission makes 390,001 values of the net
+    # The aim is 5 s; measured 7.7 s (2026-12-04, GMP): the commission makes 390,001 values of the net
     start = time.process_time()
     code, out, err = cli("programs", "--hands", "10000", "--format", "json")
     assert code == 0, err

@@ -367,6 +367,8 @@ def cached(*args):
 
 @lru_cache(maxsize=None)
 def cli_json(*args):
+    """The parsed ``--format json`` output of :func:`cached` (module-level figures cached across
+    tests, which no fixture reaches: hence :func:`helpers.baccarat`, the ``cli`` fixture's runner)."""
     import json
     status, out, err = cached(*args, "--format", "json")
     assert status == 0, f"baccarat {' '.join(args)}: {err}"

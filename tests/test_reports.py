@@ -1,4 +1,4 @@
-"""Distributions, effects of removal and the reports folder (issue: reports)."""
+"""Distributions, effects of removal and the reports folder."""
 
 from fractions import Fraction
 from pathlib import Path

@@ -1,4 +1,4 @@
-"""``--rules`` / ``--player-option`` on parsheet, bankroll, programs, midcoup and report (issue 13 item 1).
+"""``--rules`` / ``--player-option`` on parsheet, bankroll, programs, midcoup and report.
 
 Every command that plays coups takes the options; the default output is unchanged byte for
 byte (also with a rules file restating Punto Banco); ``--rules gold`` gives the Gold numbers of

@@ -1,4 +1,4 @@
-"""``baccarat runs`` (issue 26 item 2): the longest run and the runs of at least k in a shoe.
+"""``baccarat runs``: the longest run and the runs of at least k in a shoe.
 
 The exact figures are checked against brute force (every one of the ``3**n`` outcome
 sequences of a few coups, weighed by its ways, on generated ways), against the expected run
@@ -132,7 +132,7 @@ def test_no_banker_run_of_three_in_81_coups():
 
 
 def test_a_shoe_of_eight_decks_takes_well_under_a_second():
-    """The issue's speed: the runs of 80 coups off the top of 8 decks, computed and written, in
+    """The speed bound: the runs of 80 coups off the top of 8 decks, computed and written, in
     under 1 s (about 0.05 s here)."""
     import time
 

@@ -1,4 +1,4 @@
-"""The shapes real simulators write (issue 14): each gives the verdicts of the project's own format."""
+"""The shapes real simulators write: each gives the verdicts of the project's own format."""
 
 from __future__ import annotations
 

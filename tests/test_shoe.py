@@ -44,7 +44,7 @@ def test_parse_accepts_10_lower_case_and_blanks():
 
 
 @pytest.mark.parametrize("spec, words", [
-    ("10=3; j=2", "not ';'"),            # issue 11: ';' and blank items were silently accepted
+    ("10=3; j=2", "not ';'"),            # ';' and blank items are refused, not skipped
     ("A=3,,2=3", "empty item"),
     ("A=3,2=3,", "empty item"),
 ])

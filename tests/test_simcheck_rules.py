@@ -1,4 +1,4 @@
-"""`--rules` / `--player-option` on `baccarat simulate` and `baccarat verify` (issue 13).
+"""`--rules` / `--player-option` on `baccarat simulate` and `baccarat verify`.
 
 A Gold simulator's log replays clean under Gold and breaks Punto Banco's Banker cells;
 its frequencies match the exact Gold odds (fixed seeds); small shoes are replayed card

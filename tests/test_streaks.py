@@ -1,4 +1,4 @@
-"""Outcome-only logs (issue 14): frequencies, run lengths and serial dependence."""
+"""Outcome-only logs: frequencies, run lengths and serial dependence."""
 
 from __future__ import annotations
 

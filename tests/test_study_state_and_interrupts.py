@@ -1,6 +1,6 @@
 """Studies keep their own state folder (refuse a foreign one, resume their own), --jobs is
 capped by the CPUs, study and check outputs are checked before the work, and Ctrl-C stops a
-Dask study or a forked check without a worker traceback (issue 11)."""
+Dask study or a forked check without a worker traceback."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""One drawing tableau (issue 22, item 2): :func:`analyzer.core.rules.deal` is the one place a
+"""One drawing tableau: :func:`analyzer.core.rules.deal` is the one place a
 rule set is played, and :func:`~analyzer.core.rules.play_coup` is one row of it.
 
 ``deal`` is checked against the rules stated again here, card by card, from the rules
