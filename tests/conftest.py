@@ -136,3 +136,18 @@ def small_reports(monkeypatch):
     small = Catalog(bets={b: full.bets[b] for b in SMALL_REPORT_BETS}, tables={"main": full.tables["main"]})
     monkeypatch.setattr(writer, "catalog", lambda: small)
     return small
+
+
+# -- the pages' doctests ----------------------------------------------------------------------
+
+def pytest_collection_modifyitems(items):
+    """A page's doctest (``--doctest-glob``) calling ``to_frame()`` is skipped where pandas (the
+    ``frames`` extra, in the ``test`` extra too) is missing; the page marks no ``+SKIP``.
+    tests/test_readme.py skips the one session the same way."""
+    import importlib.util
+    if importlib.util.find_spec("pandas") is not None:
+        return
+    for item in items:
+        test = getattr(item, "dtest", None)
+        if test is not None and any("to_frame(" in ex.source for ex in test.examples):
+            item.add_marker(pytest.mark.skip(reason="to_frame() needs pandas (the frames extra)"))

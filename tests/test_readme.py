@@ -3,6 +3,7 @@ every example of it runs as shown."""
 
 import contextlib
 import doctest
+import importlib.util
 import io
 import os
 import re
@@ -163,7 +164,14 @@ def test_every_skip_and_slow_phrase_names_an_example():
     assert [p for p in [*SKIP, *SLOW] if not any(p in t for t in shell)] == []
 
 
-@pytest.mark.parametrize("ex", params("doctest"))
+def needs_pandas(e):
+    """A session calling ``to_frame()`` is skipped where pandas (the ``frames`` extra, in the
+    ``test`` extra too) is missing, not marked ``+SKIP`` in the page."""
+    missing = "to_frame(" in e.text and importlib.util.find_spec("pandas") is None
+    return [pytest.mark.skip(reason="to_frame() needs pandas (the frames extra)")] if missing else []
+
+
+@pytest.mark.parametrize("ex", params("doctest", needs_pandas))
 def test_python_session(ex):
     """A ``>>>`` session: its shown output is what Python prints."""
     test = doctest.DocTestParser().get_doctest(ex.text, {}, str(ex), str(ex.path), ex.line - 1)
