@@ -41,12 +41,12 @@ class CLI:
     """``baccarat ARGV`` for a test: ``cli(*argv)`` runs :func:`analyzer.cli.main` in this
     process (:func:`helpers.baccarat`, the one in-process runner; arguments are ``str()``-ed,
     so paths may be given) and returns a :class:`~helpers.Run`; ``stdin=`` feeds it a standard
-    input.  ``cli.process(*argv)`` runs ``python -m analyzer`` in a real process (for what only
+    input, ``tty=True`` a standard error that is a terminal.  ``cli.process(*argv)`` runs ``python -m analyzer`` in a real process (for what only
     a process has: its file descriptors, signals, exit), ``cli.shell(words)`` the same through
     ``sh -c`` (for redirections)."""
 
-    def __call__(self, *argv, stdin: str | bytes | None = None) -> Run:
-        return baccarat(*argv, stdin=stdin)
+    def __call__(self, *argv, stdin: str | bytes | None = None, tty: bool = False) -> Run:
+        return baccarat(*argv, stdin=stdin, tty=tty)
 
     def ok(self, *argv, stdin: str | bytes | None = None) -> str:
         """The standard output of a command that succeeds (exit 0) and writes nothing on

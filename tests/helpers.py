@@ -39,20 +39,25 @@ class _Captured(io.TextIOWrapper):
     """A standard output or error that keeps what is written (UTF-8, no newline translation,
     with a ``buffer`` and an ``encoding`` as a real stream has, as pytest's ``capsys`` gives)."""
 
-    def __init__(self):
+    def __init__(self, tty: bool = False):
         super().__init__(io.BytesIO(), encoding="UTF-8", newline="", write_through=True)
+        self._tty = tty
+
+    def isatty(self) -> bool:
+        return self._tty
 
     def getvalue(self) -> str:
         return self.buffer.getvalue().decode("UTF-8")
 
 
-def baccarat(*argv, stdin: str | bytes | None = None) -> Run:
+def baccarat(*argv, stdin: str | bytes | None = None, tty: bool = False) -> Run:
     """``baccarat ARGV`` in this process, its output captured by redirection: the one in-process
     runner.  A test uses it through the ``cli`` fixture of ``conftest.py``; module-level helpers
     and figures cached across tests (no fixture reaches them) call it directly.  Arguments are
-    ``str()``-ed, so paths may be given; ``stdin=`` feeds a standard input."""
+    ``str()``-ed, so paths may be given; ``stdin=`` feeds a standard input; ``tty=True`` makes
+    the captured standard error say it is a terminal (where progress bars show)."""
     from analyzer.cli import main
-    out, err = _Captured(), _Captured()
+    out, err = _Captured(), _Captured(tty)
     old = sys.stdin
     if stdin is not None:
         sys.stdin = io.TextIOWrapper(io.BytesIO(stdin.encode() if isinstance(stdin, str) else stdin))

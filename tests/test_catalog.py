@@ -450,7 +450,7 @@ def test_data_file_is_well_formed():
 
 
 @pytest.mark.parametrize("item", DATA["ways"], ids=_id)
-def test_published_ways(item):
+def test_published_ways_are_counted_exactly(item):
     a = published_analysis(item["decks"])
     assert a.deals == falling(52 * item["decks"], 6)
     for target in item.get("targets", []):
@@ -460,7 +460,7 @@ def test_published_ways(item):
 
 
 @pytest.mark.parametrize("item", DATA["ratio"], ids=_id)
-def test_published_ratios(item):
+def test_published_ratios_equal_our_probabilities_exactly(item):
     # Wizard's pair tables count only the first two (or four) cards; the probability is
     # the same whatever the unit: engine_ways / deals == ways / of exactly.
     a = published_analysis(item["decks"])
@@ -500,7 +500,7 @@ def _probabilities(a, item) -> list[Fraction]:
 
 
 @pytest.mark.parametrize("item", DATA["probability"], ids=_id)
-def test_published_probabilities(item):
+def test_published_probabilities_round_from_ours(item):
     a = published_analysis(item["decks"])
     probs = _probabilities(a, item)
     assert probs
@@ -526,7 +526,7 @@ def _metric(a, item):
 
 
 @pytest.mark.parametrize("item", DATA["metric"], ids=_id)
-def test_published_metrics(item):
+def test_published_metrics_round_from_ours(item):
     a = published_analysis(item["decks"])
     value = _metric(a, item)
     if isinstance(value, float):  # the standard deviation
@@ -700,7 +700,7 @@ def test_every_table_names_existing_bets():
     ("lucky6", {"player", "banker", "tie", "lucky6"}),
     ("tiger", {"player", "nocommission_banker", "tie", "tiger", "small_tiger", "big_tiger", "tiger_tie"}),
 ])
-def test_named_tables(table, bets):
+def test_named_tables_hold_their_bets(table, bets):
     t = catalog().table(table)
     if table == "ez":
         assert set(t.bets) == bets

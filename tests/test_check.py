@@ -135,7 +135,7 @@ def test_p_values_and_quantiles():
     assert 0 < normal_p(60) < mpmath.mpf("1e-700")     # far beyond float range, still a number
 
 
-def test_holm():
+def test_holm_rejects_and_adjusts_in_step_down_order():
     tests = [Finding(str(i), "z", "", p) for i, p in enumerate([0.001, 0.04, 0.03, 0.5, 0.0004])]
     holm(tests, 0.05)
     assert [t.rejected for t in tests] == [True, False, False, False, True]
@@ -144,7 +144,7 @@ def test_holm():
     assert float(tests[1].adjusted) == pytest.approx(0.09)
 
 
-def test_power_statement():
+def test_hands_needed_is_the_normal_approximations():
     # 0.1 percentage point on the Tie at alpha 0.01 over 12 tests, 90% power (normal approximation).
     p = float(analyze(EIGHT).probability("tie"))
     n = hands_needed(math.sqrt(p * (1 - p)), 0.001, 0.01 / 12, 0.9)

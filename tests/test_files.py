@@ -125,7 +125,7 @@ def test_endless_inputs_are_refused_quickly(argv, cli):
     assert r.err.startswith("baccarat: error:") and len(r.err.splitlines()) == 1
 
 
-def test_folder_rules(tmp_path):
+def test_a_report_folder_must_be_named_new_empty_or_ours(tmp_path):
     with pytest.raises(OutputError):
         prepare_folder("", "reports")
     with pytest.raises(OutputError, match="file name"):

@@ -36,7 +36,7 @@ CARDISH = st.text(alphabet="A23456789TJQKtjqkshdc10 ,=;-+x♠♥\n", max_size=60
 
 @SETTINGS
 @given(CARDISH)
-def test_shoe_specs(text):
+def test_any_shoe_spec_parses_and_round_trips_or_is_a_clear_error(text):
     shoe = _clear(Shoe.parse, text)
     if shoe is not None:
         assert 6 <= shoe.cards and Shoe.parse(shoe.spec()) == shoe
@@ -59,7 +59,7 @@ def test_cards_and_removal(text):
 @SETTINGS
 @given(st.one_of(st.integers(), st.floats(allow_nan=True), st.text(max_size=80), st.booleans(),
                  st.none(), st.lists(st.integers(), max_size=3)))
-def test_payouts(value):
+def test_any_payout_parses_or_is_a_clear_error(value):
     _clear(parse_pays, value, "pays")
 
 
@@ -75,7 +75,7 @@ TOML_PIECES = st.sampled_from([
 
 @SETTINGS
 @given(st.lists(TOML_PIECES, max_size=12))
-def test_bet_files(pieces):
+def test_any_bets_file_parses_or_is_a_clear_error(pieces):
     _clear(parse_catalog, "".join(pieces), "fuzz.toml")
 
 
@@ -128,7 +128,7 @@ TALLY_LINES = st.sampled_from([
 
 @SETTINGS
 @given(st.lists(TALLY_LINES, max_size=10))
-def test_tallies(tmp_path_factory, lines):
+def test_any_tallies_file_reads_or_is_a_clear_error(tmp_path_factory, lines):
     p = _write(tmp_path_factory, "tallies.csv", "".join(lines))
     _clear(read_tallies, p)
 

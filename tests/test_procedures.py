@@ -141,7 +141,7 @@ def test_simulate_summary_names_the_procedure(tmp_path, cli):
     assert a.read_text() == b.read_text() == simulate_to_text(ONE, 3, 1, burn=True)[0]
 
 
-def test_parse_burn():
+def test_parse_burn_reads_every_form_and_refuses_bad_ones():
     assert [parse_burn(x) for x in ("none", "standard", "0", "7", True, False, 3)] == \
         ["none", "standard", "none", "7", "standard", "none", "3"]
     for bad in ("-1", "1.5", "", "x"):

@@ -234,7 +234,7 @@ def run_shell(command, cwd):
 
 
 @pytest.mark.parametrize("ex", params("shell", shell_marks))
-def test_shell_command(ex, tmp_path):
+def test_shell_command_runs_and_prints_what_is_shown(ex, tmp_path):
     """A command of the manual runs (exit 0; 1 where the output shown says FAIL), in a folder
     holding the manual's files, after the commands of its page that write the files it reads;
     a shown output is its output."""
@@ -258,7 +258,7 @@ def test_shell_commands_find_their_files():
 
 
 @pytest.mark.parametrize("ex", params("toml"))
-def test_toml_example(ex, tmp_path):
+def test_toml_example_loads_and_prices(ex, tmp_path):
     """A bets file loads and prices; a rules file loads; a fragment's events are events of a bet."""
     from analyzer import Shoe, Solver, load_bets_file
     from analyzer.bets.rules_files import load_rules

@@ -157,7 +157,7 @@ def test_bad_questions_are_refused_before_any_work():
         runs(ways, 3, (0,))
 
 
-def test_to_frame():
+def test_runs_frame_sums_to_one_per_statistic_and_outcome():
     pytest.importorskip("pandas")
     r = runs(CoupWays(3, 2, 1), 5, (2,))
     f = r.to_frame()
@@ -216,7 +216,7 @@ def test_dealt_shoes_agree_with_independent_coups_within_their_intervals():
 
 # -- the command ------------------------------------------------------------------------------
 
-def test_formats(cli, tmp_path):
+def test_runs_markdown_and_json_are_the_librarys(cli, tmp_path):
     md = cli.ok("runs", "--decks", "8", "--coups", "20")
     assert md.startswith("# Runs per shoe: 8 decks (416 cards), 20 coups") and "## Longest run" in md
     doc = cli.json("runs", "--decks", "8", "--coups", "20", "--format", "json", "--at-least", "2,3")
@@ -244,7 +244,7 @@ def test_dealt_shoes_in_the_documents(cli):
     assert "## Dealt shoes" in md and "95% interval" in md and "### Longest run, dealt shoes" in md
 
 
-def test_chart(cli, tmp_path):
+def test_runs_chart_is_a_png_linked_from_the_markdown(cli, tmp_path):
     pytest.importorskip("matplotlib")
     png = tmp_path / "runs.png"
     md = cli.ok("runs", "--decks", "8", "--coups", "30", "--chart", png)

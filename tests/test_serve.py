@@ -284,7 +284,7 @@ def test_bad_shoes_are_the_batch_lines_message(cli, client, body):
         assert error_of(client.post("/batch", content=body + b"\n")) == line
 
 
-def test_unknown_keys_and_types(client):
+def test_unknown_keys_and_wrong_types_are_named(client):
     assert error_of(client.post("/odds", json={"decks": 6, "bet": ["tie"]})) == (
         "unknown key 'bet' (keys: decks, shoe, remove, known, bets, table, rules, player_option)")
     assert error_of(client.post("/odds", json=[1, 2])) == (
@@ -305,7 +305,7 @@ def test_a_request_never_names_a_rules_file(client, rules, tmp_path):
     assert error_of(client.post("/batch", params={"rules": rules}, content=b"{}\n")) == msg
 
 
-def test_batch_errors(cli, client, monkeypatch):
+def test_batch_errors_are_the_clis_message(cli, client, monkeypatch):
     text = '{"decks": 6}\n{"decks": 6, "remove": "5 5 5 5 5 5 5 5 5 5 5 5 5 5 5 5 5 5 5 5 5 5 5 5 5"}\n'
     assert error_of(client.post("/batch", content=text.encode())) == cli.error("odds", "--batch", "-", stdin=text,
                                                                                  partial=True)
@@ -369,7 +369,7 @@ def test_unknown_paths_and_methods_are_json(client):
 # GET /bets, GET /rules
 
 
-def test_bets_and_rules(cli, client):
+def test_bets_and_rules_are_the_clis_json(cli, client):
     r = client.get("/bets")
     assert r.status_code == 200 and r.text == cli("bets", "--format", "json")[1]
     doc = client.get("/rules").json()
@@ -391,7 +391,7 @@ def test_odds_does_not_import_the_server():
     assert out.stdout.strip() == "[]"
 
 
-def test_bad_serve_options(cli):
+def test_bad_serve_options_and_a_taken_port_are_one_line(cli):
     assert cli.error("serve", "--port", "70000") == "--port must be at most 65,535, got 70,000"
     assert cli.error("serve", "--port", "x") == "--port must be a whole number, got 'x'"
     assert cli.error("serve", "--card-budget", "0").startswith("--card-budget must be at least 1")

@@ -85,7 +85,7 @@ def test_value_level_shoe_and_totals():
     ("shoe,p1,p2,p3,b1,b2,b3,outcome\n1,9,9,,8,8,,player wins big\n", None,
      "row 2: outcome 'player wins big' is not player, banker or tie"),
 ])
-def test_bad_shapes(text, columns, message):
+def test_a_log_of_no_known_shape_is_refused_naming_why(text, columns, message):
     path = "x.json" if text.startswith(("[", "{")) else "x.csv"
     with pytest.raises(LogError) as e:
         read_log(path, text, columns)

@@ -118,7 +118,7 @@ def test_faults_parse_and_change_what_they_should():
     (dict(cut_card=417), "deeper than the shoe"),
     (dict(cut_card=5), "--cut-card must be a whole number >= 6"),
 ])
-def test_bad_arguments(kw, message):
+def test_bad_simulate_arguments_raise_simulation_error(kw, message):
     args = dict(shoe=EIGHT, shoes=1, seed=1)
     args.update(kw)
     with pytest.raises(SimulationError, match=message):

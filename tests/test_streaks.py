@@ -10,10 +10,10 @@ import pytest
 
 from analyzer import Shoe
 from analyzer.simcheck.check import report_csv, report_json, report_markdown
-from analyzer.simcheck.logs import OUTCOME_NAMES, read_hand_log
+from analyzer.simcheck.logs import read_hand_log
 from analyzer.simcheck.shapes import read_log
 from analyzer.simcheck.simulate import simulate_to_text
-from analyzer.simcheck.streaks import (AFFINE_FROM, MAX_RUN, check_outcomes, expected_runs, run_cov,
+from analyzer.simcheck.streaks import (AFFINE_FROM, check_outcomes, expected_runs, run_cov,
                                        run_lengths, run_moments)
 
 EIGHT = Shoe.standard(8)

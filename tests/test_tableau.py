@@ -119,7 +119,7 @@ def test_deal_is_the_prose_of_the_shipped_rule_sets():
             assert {name: field[k].item() for name, field in d._asdict().items()} == want
 
 
-def test_winner_codes():
+def test_winner_codes_follow_the_totals():
     pt, bt = np.indices((10, 10)).reshape(2, -1)
     codes = winner_codes(pt, bt)
     assert codes.dtype == np.int8

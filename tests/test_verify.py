@@ -110,7 +110,7 @@ def test_shoe_id_must_not_come_back():
                    "ids must change at each new shoe and not repeat"]
 
 
-def test_ordinals():
+def test_ordinals_have_english_suffixes():
     assert [ordinal(n) for n in (1, 2, 3, 11, 22, 101, 112)] == ["1st", "2nd", "3rd", "11th", "22nd",
                                                                   "101st", "112th"]
 
@@ -156,7 +156,7 @@ def test_extra_columns_are_ignored_and_order_is_free():
     ("shoe,shoe,player,banker\n", "hands.csv: row 1: column 'shoe' appears twice"),
     ("shoe,player,banker\n1,7h,8c,9d Ks\n", "hands.csv: row 2: 4 fields but the header has 3 (quote"),
 ])
-def test_bad_logs(text, message):
+def test_a_bad_hand_log_is_refused_naming_why(text, message):
     with pytest.raises(LogError) as e:
         read_hand_log("hands.csv", text)
     assert str(e.value).startswith(message)
@@ -169,7 +169,7 @@ def test_bad_logs(text, message):
     ('{"shoe": true, "player": "7 8", "banker": "9 K"}', "row 1: shoe id must be text"),
     ('{"shoe": 1, "player": 78, "banker": "9 K"}', "row 1: player must be a text of card names"),
 ])
-def test_bad_jsonl(line, message):
+def test_a_bad_json_lines_log_is_refused_naming_its_file(line, message):
     with pytest.raises(LogError) as e:
         read_hand_log("hands.jsonl", line + "\n")
     assert f"hands.jsonl: {message}" in str(e.value)
@@ -197,7 +197,7 @@ def test_bad_jsonl(line, message):
     ("category,count,total_return\nplayer,1,\nbanker,1,\ntie,1,\nbet:tie,3,nan\n",
      "t.csv: row 5: total_return 'nan' is not an exact number"),
 ])
-def test_bad_tallies(text, message):
+def test_a_bad_tallies_file_is_refused_naming_why(text, message):
     with pytest.raises(LogError) as e:
         read_tallies("t.csv", text)
     assert message in str(e.value)
