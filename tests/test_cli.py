@@ -335,6 +335,8 @@ HEAVY = ("sympy", "pandas", "matplotlib", "starlette", "uvicorn", "dask", "openp
 
 def test_odds_imports_none_of_the_libraries_other_commands_need(tmp_path):
     out = tmp_path / "odds.md"
+    # main() in a fresh interpreter, not the cli fixture: what one command imports is the point,
+    # and this process has loaded every library already
     code = ("import sys; from analyzer.cli import main; main(['odds', '--quiet', '-o', sys.argv[1]]); "
             f"print(sorted({{m.split('.')[0] for m in sys.modules}} & set({HEAVY!r})))")
     r = subprocess.run([sys.executable, "-c", code, str(out)], capture_output=True, text=True,

@@ -30,6 +30,8 @@ def test_a_stop_request_keeps_atomic_output_from_being_committed(tmp_path):
 
 # A SIGTERM handled inside code that swallows every exception, as Cython's memoryview support
 # does while a compiled module is first imported (numpy.random's, imported lazily by numpy 2).
+# These scripts call main() in a process of their own (a signal is sent to it), with a
+# function of the package replaced first, which `cli.process` cannot do.
 _SWALLOWED = textwrap.dedent("""
     import os, signal, sys
     import analyzer.simcheck.simulate as sim

@@ -383,6 +383,7 @@ def test_bets_and_rules_are_the_clis_json(cli, client):
 
 
 def test_odds_does_not_import_the_server():
+    # main() in a fresh interpreter, not the cli fixture: this process has imported the server
     code = ("import sys, io, contextlib\nfrom analyzer.cli import main\n"
             "with contextlib.redirect_stdout(io.StringIO()):\n    assert main(['odds', '--decks', '1']) == 0\n"
             "print(sorted(m for m in ('starlette', 'uvicorn', 'httpx', 'anyio') if m in sys.modules))")
