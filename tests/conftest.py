@@ -7,7 +7,6 @@ are in :mod:`helpers`; the oracles are in :mod:`oracle` and :mod:`brute`.  No te
 imports another.
 """
 
-import io
 import json
 import os
 import shlex
@@ -25,9 +24,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 # a folder of its own.
 os.environ["BACCARAT_NO_CACHE"] = "1"
 
-from helpers import Run  # noqa: E402
-
-REPO = Path(__file__).resolve().parents[1]
+from helpers import Run, baccarat, process_env  # noqa: E402
 
 # -- hypothesis -------------------------------------------------------------------------------
 # Each test asks for its number of examples; where that is costly the default run's test draws
@@ -42,26 +39,14 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 class CLI:
     """``baccarat ARGV`` for a test: ``cli(*argv)`` runs :func:`analyzer.cli.main` in this
-    process (arguments are ``str()``-ed, so paths may be given) and returns a :class:`Run`;
-    ``stdin=`` feeds it a standard input.  ``cli.process(*argv)`` runs ``python -m analyzer``
-    in a real process (for what only a process has: its file descriptors, signals, exit),
-    ``cli.shell(words)`` the same through ``sh -c`` (for redirections)."""
+    process (:func:`helpers.baccarat`, the one in-process runner; arguments are ``str()``-ed,
+    so paths may be given) and returns a :class:`~helpers.Run`; ``stdin=`` feeds it a standard
+    input, ``tty=True`` a standard error that is a terminal.  ``cli.process(*argv)`` runs ``python -m analyzer`` in a real process (for what only
+    a process has: its file descriptors, signals, exit), ``cli.shell(words)`` the same through
+    ``sh -c`` (for redirections)."""
 
-    def __init__(self, capsys):
-        self._capsys = capsys
-
-    def __call__(self, *argv, stdin: str | bytes | None = None) -> Run:
-        from analyzer.cli import main
-        old = sys.stdin
-        if stdin is not None:
-            data = stdin.encode() if isinstance(stdin, str) else stdin
-            sys.stdin = io.TextIOWrapper(io.BytesIO(data))
-        try:
-            code = main([str(a) for a in argv])
-        finally:
-            sys.stdin = old
-        out, err = self._capsys.readouterr()
-        return Run(code, out, err)
+    def __call__(self, *argv, stdin: str | bytes | None = None, tty: bool = False) -> Run:
+        return baccarat(*argv, stdin=stdin, tty=tty)
 
     def ok(self, *argv, stdin: str | bytes | None = None) -> str:
         """The standard output of a command that succeeds (exit 0) and writes nothing on
@@ -74,42 +59,35 @@ class CLI:
         """The parsed standard output of :meth:`ok` (give ``--format json`` where it is needed)."""
         return json.loads(self.ok(*argv, stdin=stdin))
 
-    def error(self, *argv, stdin: str | bytes | None = None) -> str:
+    def error(self, *argv, stdin: str | bytes | None = None, partial: bool = False) -> str:
         """The message of a command that fails as a usage error: exit 2, nothing on standard
-        output, one line ``baccarat: error: MESSAGE`` on standard error."""
+        output (with ``partial=True``, what it wrote before the error, as ``--batch`` does for
+        the lines before a bad one), one line ``baccarat: error: MESSAGE`` on standard error."""
         r = self(*argv, stdin=stdin)
-        assert r.code == 2 and r.out == "", r
+        assert r.code == 2 and (partial or r.out == ""), r
         assert r.err.startswith("baccarat: error: ") and r.err.count("\n") == 1, r.err
         return r.err[len("baccarat: error: "):-1]
-
-    @staticmethod
-    def env(**extra: str) -> dict:
-        """The environment of a real ``baccarat`` process: this one's, with this checkout
-        first on ``PYTHONPATH``."""
-        env = dict(os.environ, **extra)
-        env["PYTHONPATH"] = os.pathsep.join([str(REPO)] + [p for p in [env.get("PYTHONPATH")] if p])
-        return env
 
     def process(self, *argv, timeout: float = 120, **kw) -> subprocess.CompletedProcess:
         """``python -m analyzer ARGV`` in a process of its own (text mode, output captured
         unless ``stdout=``/``stderr=`` say otherwise)."""
-        kw.setdefault("env", self.env())
+        kw.setdefault("env", process_env())
         if "stdout" not in kw and "stderr" not in kw:
             kw["capture_output"] = True
         return subprocess.run([sys.executable, "-m", "analyzer", *map(str, argv)], text=True, timeout=timeout,
                               **kw)
 
-    def shell(self, words: str, cwd, timeout: float = 120) -> subprocess.CompletedProcess:
+    def shell(self, words: str, cwd, timeout: float = 120, **extra_env: str | None) -> subprocess.CompletedProcess:
         """``python -m analyzer WORDS`` run by ``sh -c`` in ``cwd`` (``WORDS`` may hold
-        redirections and pipes)."""
+        redirections and pipes; ``extra_env`` as :func:`helpers.process_env` takes it)."""
         return subprocess.run(["sh", "-c", f"{shlex.quote(sys.executable)} -m analyzer {words}"], cwd=cwd,
-                              env=self.env(), capture_output=True, text=True, timeout=timeout)
+                              env=process_env(**extra_env), capture_output=True, text=True, timeout=timeout)
 
 
-@pytest.fixture
-def cli(capsys) -> CLI:
-    """Run ``baccarat`` (see :class:`CLI`)."""
-    return CLI(capsys)
+@pytest.fixture(scope="session")
+def cli() -> CLI:
+    """Run ``baccarat`` (see :class:`CLI`); it keeps no state, so fixtures of any scope may use it."""
+    return CLI()
 
 
 # -- the card engines -------------------------------------------------------------------------
@@ -158,3 +136,18 @@ def small_reports(monkeypatch):
     small = Catalog(bets={b: full.bets[b] for b in SMALL_REPORT_BETS}, tables={"main": full.tables["main"]})
     monkeypatch.setattr(writer, "catalog", lambda: small)
     return small
+
+
+# -- the pages' doctests ----------------------------------------------------------------------
+
+def pytest_collection_modifyitems(items):
+    """A page's doctest (``--doctest-glob``) calling ``to_frame()`` is skipped where pandas (the
+    ``frames`` extra, in the ``test`` extra too) is missing; the page marks no ``+SKIP``.
+    tests/test_readme.py skips the one session the same way."""
+    import importlib.util
+    if importlib.util.find_spec("pandas") is not None:
+        return
+    for item in items:
+        test = getattr(item, "dtest", None)
+        if test is not None and any("to_frame(" in ex.source for ex in test.examples):
+            item.add_marker(pytest.mark.skip(reason="to_frame() needs pandas (the frames extra)"))

@@ -1,7 +1,8 @@
 """Helpers shared by the test modules (no test module imports another): the log shapes real
 simulators write, the card cases of the card engines with their oracle, shoes of many kinds,
-the hypothesis strategies of small shoes and card predicates, and :func:`baccarat` (the
-command line in this process, for helpers no fixture reaches).  Fixtures are in
+the hypothesis strategies of small shoes and card predicates, :func:`baccarat` (the command
+line in this process: the ``cli`` fixture's runner, and the one for helpers no fixture
+reaches) and :func:`process_env` (the environment of a real ``baccarat`` process).  Fixtures are in
 ``conftest.py``; the oracles in :mod:`oracle` and :mod:`brute`."""
 
 from __future__ import annotations
@@ -9,9 +10,11 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
 import random
 import sys
 from collections import Counter
+from pathlib import Path
 from typing import NamedTuple
 
 from hypothesis import strategies as st
@@ -19,7 +22,10 @@ from hypothesis import strategies as st
 from analyzer import Shoe
 from analyzer.simcheck.logs import CARD_POINT, OUTCOME_NAMES, card_text
 
-# -- the command line, where no fixture reaches ------------------------------------------------
+# -- the command line ---------------------------------------------------------------------------
+
+REPO = Path(__file__).resolve().parents[1]
+
 
 class Run(NamedTuple):
     """What one ``baccarat`` command did: its exit status, standard output and standard error."""
@@ -29,21 +35,51 @@ class Run(NamedTuple):
     err: str
 
 
-def baccarat(*argv, stdin: str | None = None) -> Run:
-    """``baccarat ARGV`` in this process, its output captured by redirection, for what runs
-    outside a test's fixtures (module-level helpers, figures cached across tests); a test
-    uses the ``cli`` fixture of ``conftest.py``.  Arguments are ``str()``-ed."""
+class _Captured(io.TextIOWrapper):
+    """A standard output or error that keeps what is written (UTF-8, no newline translation,
+    with a ``buffer`` and an ``encoding`` as a real stream has, as pytest's ``capsys`` gives)."""
+
+    def __init__(self, tty: bool = False):
+        super().__init__(io.BytesIO(), encoding="UTF-8", newline="", write_through=True)
+        self._tty = tty
+
+    def isatty(self) -> bool:
+        return self._tty
+
+    def getvalue(self) -> str:
+        return self.buffer.getvalue().decode("UTF-8")
+
+
+def baccarat(*argv, stdin: str | bytes | None = None, tty: bool = False) -> Run:
+    """``baccarat ARGV`` in this process, its output captured by redirection: the one in-process
+    runner.  A test uses it through the ``cli`` fixture of ``conftest.py``; module-level helpers
+    and figures cached across tests (no fixture reaches them) call it directly.  Arguments are
+    ``str()``-ed, so paths may be given; ``stdin=`` feeds a standard input; ``tty=True`` makes
+    the captured standard error say it is a terminal (where progress bars show)."""
     from analyzer.cli import main
-    out, err = io.StringIO(), io.StringIO()
+    out, err = _Captured(), _Captured(tty)
     old = sys.stdin
     if stdin is not None:
-        sys.stdin = io.TextIOWrapper(io.BytesIO(stdin.encode()))
+        sys.stdin = io.TextIOWrapper(io.BytesIO(stdin.encode() if isinstance(stdin, str) else stdin))
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             code = main([str(a) for a in argv])
     finally:
         sys.stdin = old
-    return Run(code or 0, out.getvalue(), err.getvalue())
+    return Run(code, out.getvalue(), err.getvalue())
+
+
+def process_env(**extra: str | None) -> dict:
+    """The environment of a real ``baccarat`` process: this one's, with ``EXTRA`` set (a
+    variable given as ``None`` is removed) and this checkout first on ``PYTHONPATH``."""
+    env = dict(os.environ)
+    for name, value in extra.items():
+        if value is None:
+            env.pop(name, None)
+        else:
+            env[name] = value
+    env["PYTHONPATH"] = os.pathsep.join([str(REPO)] + [p for p in [env.get("PYTHONPATH")] if p])
+    return env
 
 
 RANKS = "A23456789TJQK"

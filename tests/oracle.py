@@ -116,7 +116,7 @@ def value_tally(value_counts, keys: dict) -> dict[str, Counter]:
     return tallies
 
 
-# -- rule variants (issue 13), written again from the prose ----------------------------
+# -- rule variants, written again from the prose ----------------------------
 
 def gold_banker_draws_prose(banker: int, player_third: int | None) -> bool:
     """Baccarat Gold (Wizard of Odds, "Baccarat Gold"): when the Player drew, the Banker

@@ -139,7 +139,7 @@ def test_estimate_is_monotone_and_offers_the_bound():
         bankroll_session(events, 100, 1, 100_000)
 
 
-def test_cli_json(cli, tmp_path):
+def test_bankroll_json_is_the_exact_session_of_the_library(cli, tmp_path):
     code, out, err = cli("bankroll", "--bet", "player", "--decks", "1", "--bankroll", "5", "--coups", "20",
                          "--system", "paroli", "--limit", "4", "--format", "json", "--quiet")
     assert code == 0, err
@@ -157,7 +157,7 @@ def test_cli_json(cli, tmp_path):
     assert code == 0 and "off the top" in out and "| 50%" in out
 
 
-def test_cli_chart(cli, tmp_path):
+def test_bankroll_chart_is_a_png(cli, tmp_path):
     pytest.importorskip("matplotlib")
     path = tmp_path / "b.png"
     code, out, err = cli("bankroll", "--coups", "30", "--system", "martingale", "--limit", "8",
@@ -183,14 +183,14 @@ def test_cli_chart(cli, tmp_path):
     (["--system", "martingale", "--coups", "5000"], "(--coups"),
     (["--format", "xml"], "unknown --format"),
 ])
-def test_cli_bad_input(cli, args, message):
+def test_bad_bankroll_input_is_one_line_and_exit_2(cli, args, message):
     code, out, err = cli("bankroll", "--quiet", *args)
     assert code == 2 and out == ""
     assert err.startswith("baccarat: error: ") and err.count("\n") == 1
     assert message in err
 
 
-def test_cli_long_exact_values(cli):
+def test_exact_values_beyond_4300_digits_print_in_full(cli):
     # Exact values longer than Python's default 4,300-digit limit print in full in JSON and CSV.
     argv = ["bankroll", "--decks", "1", "--bet", "player", "--bankroll", "5", "--coups", "400", "--quiet"]
     code, out, err = cli(*argv, "--format", "json")
@@ -207,7 +207,7 @@ def test_cli_long_exact_values(cli):
     assert code == 0 and "digits: see --format json" in out
 
 
-def test_cli_bets_file(cli, tmp_path):
+def test_bankroll_prices_a_bet_of_a_bets_file(cli, tmp_path):
     path = tmp_path / "even.toml"
     path.write_text('[[bet]]\nid = "even"\nname = "Player, ties lose"\n'
                     'events = [{ event = "player wins", when = "winner == player", pays = 1 }]\n')

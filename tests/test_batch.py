@@ -222,7 +222,7 @@ def check_error(rc, out, err, pattern, stdout_lines=None):
 
 
 @pytest.mark.parametrize("line,pattern", BAD_LINES)
-def test_bad_line(cli, tmp_path, line, pattern):
+def test_a_bad_line_keeps_the_lines_before_and_writes_no_output_file(cli, tmp_path, line, pattern):
     path = write_lines(tmp_path / "shoes.jsonl", [{"decks": 6}, {"decks": 1}, line, {"decks": 2}])
     rc, out, err = cli("odds", "--batch", path)
     check_error(rc, out, err, r"'.*shoes\.jsonl' " + pattern, stdout_lines=2)  # the lines before stay
@@ -255,7 +255,7 @@ def test_suit_bet_on_a_rank_only_line(cli, tmp_path):
     check_error(*cli("odds", "--batch", path, "--bets", "perfect_pair"), r"line 2: bet 'perfect_pair' reads suits", 1)
 
 
-def test_known_with_a_card_bet(cli, tmp_path):
+def test_known_cards_in_a_line_pin_a_card_bet_as_odds_does(cli, tmp_path):
     """Known cards work with bets on ranks and suits (the card engine pins them)."""
     path = write_lines(tmp_path / "shoes.jsonl", [{"decks": 6}, {"known": {"1": "9", "3": "9h"}}])
     out = batch(cli, path, "--bets", "player_pair,monkey6")
@@ -276,7 +276,7 @@ def test_long_line_refused(cli, tmp_path):
     assert len(batch(cli, path)) == 1
 
 
-def test_not_utf8(cli, tmp_path):
+def test_a_line_that_is_not_utf8_is_refused_with_its_number(cli, tmp_path):
     path = tmp_path / "shoes.jsonl"
     path.write_bytes(b'{"decks": 6}\n{"remove": "\xff"}\n')
     check_error(*cli("odds", "--batch", str(path)), r"line 2: not UTF-8 text", 1)
@@ -300,12 +300,12 @@ def test_not_utf8(cli, tmp_path):
         (["--player-option", "best"], r"offers the Player no option"),
     ],
 )
-def test_bad_options(cli, tmp_path, argv, pattern):
+def test_each_bad_option_is_one_line_and_exit_2(cli, tmp_path, argv, pattern):
     path = write_lines(tmp_path / "shoes.jsonl", [{"decks": 6}])
     check_error(*cli("odds", "--batch", path, *argv), pattern, 0)
 
 
-def test_missing_file_and_folder(cli, tmp_path):
+def test_a_missing_batch_file_a_folder_or_an_unwritable_output_is_one_line(cli, tmp_path):
     check_error(*cli("odds", "--batch", str(tmp_path / "nope.jsonl")), r"cannot read batch file .*no such file", 0)
     check_error(*cli("odds", "--batch", str(tmp_path)), r"cannot read batch file .*directory", 0)
     path = write_lines(tmp_path / "shoes.jsonl", [{"decks": 6}])
@@ -337,16 +337,15 @@ def test_progress_bar_on_stderr_only(cli, tmp_path, monkeypatch):
         return tqdm(total=total, desc=what, unit=unit, file=sys.stderr, disable=quiet, mininterval=0)
 
     monkeypatch.setattr(batch_module, "progress_bar", shown)
-    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
     path = write_lines(tmp_path / "shoes.jsonl", [{"decks": d} for d in (1, 2, 3)])
-    rc, out, err = cli("odds", "--batch", path, "--bets", "tie")
+    rc, out, err = cli("odds", "--batch", path, "--bets", "tie", tty=True)
     assert rc == 0 and "shoes" in err and "3/3" in err
     assert [json.loads(line)["shoe"]["cards"] for line in out.splitlines()] == [52, 104, 156]
-    rc, out, err = cli("odds", "--batch", path, "--bets", "tie", "--quiet")
+    rc, out, err = cli("odds", "--batch", path, "--bets", "tie", "--quiet", tty=True)
     assert rc == 0 and err == ""
 
 
-def test_count_lines(tmp_path):
+def test_count_lines_counts_a_last_line_without_newline_and_not_a_folder(tmp_path):
     assert batch_lines.count_lines("-") is None
     assert batch_lines.count_lines(str(tmp_path)) is None
     path = tmp_path / "n.jsonl"

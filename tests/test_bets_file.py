@@ -187,7 +187,7 @@ def test_cli_bets_file_json_default_selects_the_user_bets(cli, good_file):
     assert doc["bets"]["low_tie"]["events"][0]["ways"] == TIE_MAX_LOW_8
 
 
-def test_cli_bets_file_table_and_catalog_identity(cli, good_file):
+def test_a_bets_file_table_lists_its_bets_and_catalog_bets_count_the_same(cli, good_file):
     code, out, err = cli("odds", "--bets-file", str(good_file), "--table", "mine",
                          "--decks", "6", "--format", "json")
     assert code == 0, err
@@ -278,7 +278,7 @@ BAD = {
 
 
 @pytest.mark.parametrize("name", sorted(BAD))
-def test_bad_file_api(tmp_path, name):
+def test_a_bad_bets_file_raises_one_line_naming_its_line(tmp_path, name):
     text, line, pattern = BAD[name]
     p = tmp_path / f"{name}.toml"
     p.write_text(text, encoding="utf-8")
@@ -291,7 +291,7 @@ def test_bad_file_api(tmp_path, name):
 
 
 @pytest.mark.parametrize("name", sorted(BAD))
-def test_bad_file_cli(cli, tmp_path, name):
+def test_a_bad_bets_file_is_one_line_and_exit_2_on_the_command_line(cli, tmp_path, name):
     text, line, pattern = BAD[name]
     p = tmp_path / f"{name}.toml"
     p.write_text(text, encoding="utf-8")
@@ -316,7 +316,7 @@ def test_import_is_never_evaluated(tmp_path):
     assert not marker.exists()
 
 
-def test_missing_file(cli, tmp_path):
+def test_a_missing_bets_file_is_one_line_naming_it(cli, tmp_path):
     missing = tmp_path / "nope.toml"
     with pytest.raises(BetError, match="cannot read bets file"):
         load_bets_file(missing)
@@ -398,7 +398,7 @@ def mask(text, **cols):
 WIN = {"player": 0, "banker": 1, "tie": 2}
 
 
-def test_comparison_operators():
+def test_comparison_operators_compare_as_python_does():
     t = [0, 3, 5, 7, 9]
     assert mask("player_total == 5", player_total=t) == [x == 5 for x in t]
     assert mask("player_total != 5", player_total=t) == [x != 5 for x in t]
@@ -426,7 +426,7 @@ def test_boolean_operators_and_precedence():
     assert got == [(not x) and y for x, y in zip(p, b)]
 
 
-def test_arithmetic():
+def test_arithmetic_is_exact_without_wrapping():
     pv, bv = [0, 4, 9, 5], [9, 6, 9, 5]
     assert mask("player_value1 + banker_value1 == 9", player_value1=pv, banker_value1=bv) == [
         x + y == 9 for x, y in zip(pv, bv)]
@@ -529,7 +529,7 @@ def test_condition_counts_match_published_via_analyze():
     ("", r"empty condition"),
     ("   ", r"empty condition"),
 ])
-def test_condition_errors(text, pattern):
+def test_a_bad_condition_is_one_line(text, pattern):
     with pytest.raises(BetError, match=pattern) as e:
         Condition.parse(text)
     assert "\n" not in str(e.value)

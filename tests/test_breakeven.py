@@ -38,7 +38,7 @@ def test_published_counts_are_consistent():
     assert BANKER + PLAYER + TIE == DEALS == 416 * 415 * 414 * 413 * 412 * 411
 
 
-def test_tie_breakeven(a8):
+def test_tie_breaks_even_between_9_and_10_to_1(a8):
     # EV(x) = x p_tie - (1 - p_tie) = 0  =>  x = (deals - tie) / tie
     b = breakeven(a8.bet("tie"), "tie")
     assert b.pays == R(4_522_770_849_030_144, 475_627_426_473_216) == R(DEALS - TIE, TIE)
@@ -64,7 +64,7 @@ def test_banker_breakeven_commission(a8):
     assert push.pays == (R(PLAYER) - R(19, 20) * BANKER) / TIE
 
 
-def test_player_breakeven(a8):
+def test_player_would_need_a_bonus_to_break_even(a8):
     b = breakeven(a8.bet("player"), "player wins")
     assert b.pays == R(BANKER, PLAYER)
     assert b.commission == 1 - R(BANKER, PLAYER) < 0  # the Player bet would need a bonus
@@ -155,7 +155,7 @@ def test_unknown_event_name(a8):
     assert "'tie'" in msg and "'ties'" in msg and "'loses'" in msg and "\n" not in msg
 
 
-def test_cli_breakeven_json(cli):
+def test_breakeven_json_gives_the_exact_fair_pay(cli):
     code, out, err = cli("odds", "--breakeven", "tie", "--format", "json")
     assert code == 0 and err == ""
     be = json.loads(out)["breakeven"]
@@ -184,7 +184,7 @@ def test_cli_breakeven_banker_commission_and_other_formats(cli):
     ("tie:ties", r"bet 'tie' has no event 'ties' \(events: 'tie', 'loses'\)"),
     ("nosuchbet", r"unknown bet 'nosuchbet' \(known: player, banker"),
 ])
-def test_cli_breakeven_errors(cli, spec, pattern):
+def test_a_bad_breakeven_is_one_line_and_exit_2(cli, spec, pattern):
     import re
     code, out, err = cli("odds", "--breakeven", spec, "--format", "json")
     assert code == 2 and out == ""

@@ -1,4 +1,4 @@
-"""The cache of compiled tables (analyzer/io/cache.py; issue 24, cold start).
+"""The cache of compiled tables (analyzer/io/cache.py).
 
 A second run loads what the first compiled and prints the same bytes; a damaged,
 foreign or tampered file is never trusted (it is compiled again and replaced); a folder
@@ -13,19 +13,16 @@ import os
 import random
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from analyzer import Shoe, Solver
 from analyzer.bets.catalog import catalog
-from analyzer.cli import main
 from analyzer.core.classengine import ClassTabulation
 from analyzer.core.solver import forget_tabulations
 from analyzer.io.cache import TableCache
-
-REPO = Path(__file__).resolve().parents[1]
+from helpers import process_env
 #: card bets of three engines (class tables, a rank-flush one, the pair engine) and value bets
 BETS = "lucky_match,all_red,player_pair,dragon7,banker"
 
@@ -39,9 +36,9 @@ def cache_dir(tmp_path, monkeypatch):
     return folder
 
 
-def _odds(capsys, *argv) -> tuple[str, str]:
-    assert main(["odds", "--bets", BETS, "--format", "json", *argv]) == 0
-    got = capsys.readouterr()
+def _odds(cli, *argv) -> tuple[str, str]:
+    got = cli("odds", "--bets", BETS, "--format", "json", *argv)
+    assert got.code == 0
     return got.out, got.err
 
 
@@ -51,13 +48,13 @@ def _depleted(rng: random.Random) -> Shoe:
     return shoe.remove(" ".join(rng.sample(cards, rng.randint(0, 12))))
 
 
-def test_a_second_run_loads_the_tables_and_prints_the_same(cache_dir, capsys):
-    cold, _ = _odds(capsys)
+def test_a_second_run_loads_the_tables_and_prints_the_same(cache_dir, cli):
+    cold, _ = _odds(cli)
     files = sorted(cache_dir.glob("*.npz"))
     assert len(files) >= 3
     before = {p: (p.stat().st_ino, p.stat().st_mtime_ns) for p in files}
     forget_tabulations()                                     # as a new process: from disk
-    warm, err = _odds(capsys)
+    warm, err = _odds(cli)
     assert warm == cold and err == ""
     assert sorted(cache_dir.glob("*.npz")) == files
     after = {p: (p.stat().st_ino, p.stat().st_mtime_ns) for p in files}
@@ -84,8 +81,8 @@ def test_stored_tables_count_as_compiled_ones_on_depleted_shoes(tmp_path):
 
 
 @pytest.mark.parametrize("damage", ["flip", "truncate", "foreign", "swap"])
-def test_a_damaged_or_foreign_file_is_compiled_again(cache_dir, capsys, damage):
-    cold, _ = _odds(capsys)
+def test_a_damaged_or_foreign_file_is_compiled_again(cache_dir, cli, damage):
+    cold, _ = _odds(cli)
     files = sorted(cache_dir.glob("*.npz"), key=lambda p: -p.stat().st_size)
     for i, p in enumerate(files):
         data = bytearray(p.read_bytes())
@@ -99,7 +96,7 @@ def test_a_damaged_or_foreign_file_is_compiled_again(cache_dir, capsys, damage):
             data = bytearray(files[(i + 1) % len(files)].read_bytes())
         p.write_bytes(bytes(data))
     forget_tabulations()
-    again, err = _odds(capsys)
+    again, err = _odds(cli)
     assert again == cold and err == ""
     # rebuilt: each file loads again, verified
     store = TableCache(cache_dir)
@@ -120,34 +117,34 @@ def test_checked_arrays_refuse_what_no_compiler_writes():
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only folders")
-def test_a_read_only_folder_works_without_the_cache_and_says_so_once(cache_dir, capsys):
+def test_a_read_only_folder_works_without_the_cache_and_says_so_once(cache_dir, cli):
     cache_dir.mkdir()
     cache_dir.chmod(0o500)
     try:
-        out, err = _odds(capsys)
+        out, err = _odds(cli)
     finally:
         cache_dir.chmod(0o700)
     assert err.count("baccarat: note: cannot write the table cache") == 1 and len(err.splitlines()) == 1
     assert out.startswith("{")
 
 
-def test_an_unwritable_folder_works_without_the_cache_and_says_so_once(tmp_path, monkeypatch, capsys):
+def test_an_unwritable_folder_works_without_the_cache_and_says_so_once(tmp_path, monkeypatch, cli):
     """A path under a file is unwritable even for root (as a read-only or full disk is)."""
     (tmp_path / "file").write_text("x")
     monkeypatch.setenv("BACCARAT_CACHE_DIR", str(tmp_path / "file" / "cache"))
     monkeypatch.delenv("BACCARAT_NO_CACHE", raising=False)
-    out, err = _odds(capsys)
+    out, err = _odds(cli)
     assert err.count("baccarat: note: cannot write the table cache") == 1 and len(err.splitlines()) == 1
     assert out.startswith("{")
 
 
 @pytest.mark.parametrize("how", ["option", "environment"])
-def test_the_cache_can_be_turned_off(cache_dir, capsys, monkeypatch, how):
+def test_the_cache_can_be_turned_off(cache_dir, cli, monkeypatch, how):
     if how == "option":
-        _odds(capsys, "--no-cache")
+        _odds(cli, "--no-cache")
     else:
         monkeypatch.setenv("BACCARAT_NO_CACHE", "1")
-        _odds(capsys)
+        _odds(cli)
     assert not cache_dir.exists()
 
 
@@ -160,8 +157,7 @@ def test_the_folder_stays_within_its_bound(tmp_path):
 
 
 def test_two_processes_racing_on_one_folder(cache_dir):
-    env = dict(os.environ, PYTHONPATH=str(REPO), BACCARAT_CACHE_DIR=str(cache_dir))
-    env.pop("BACCARAT_NO_CACHE", None)
+    env = process_env(BACCARAT_CACHE_DIR=str(cache_dir), BACCARAT_NO_CACHE=None)
     cmd = [sys.executable, "-m", "analyzer", "odds", "--bets", "lucky_match,all_red", "--format", "json"]
     procs = [subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(2)]
     outs = [p.communicate(timeout=120) for p in procs]

@@ -50,7 +50,7 @@ def test_monkey_house_edges_by_pay(eight):
             assert f"{float(1 - p * (int(pays) + 1)) * 100:.2f}" == edge, (bet_id, pays)
 
 
-def test_jackpot(eight):
+def test_jackpot_ways_are_the_published_combinations(eight):
     published = FIRST_FOUR["jackpot"]
     ours = _solve("jackpot", eight)
     assert [e.ways for e in ours.events] == [c * ORDERS for c in published["combinations"]]

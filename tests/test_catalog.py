@@ -25,7 +25,6 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from analyzer import Bet, BetError, Condition, Event, Shoe, Solver, analyze, catalog
-from analyzer.cli import main as cli_main
 import analyzer
 from analyzer.bets.catalog import parse_catalog
 
@@ -451,7 +450,7 @@ def test_data_file_is_well_formed():
 
 
 @pytest.mark.parametrize("item", DATA["ways"], ids=_id)
-def test_published_ways(item):
+def test_published_ways_are_counted_exactly(item):
     a = published_analysis(item["decks"])
     assert a.deals == falling(52 * item["decks"], 6)
     for target in item.get("targets", []):
@@ -461,7 +460,7 @@ def test_published_ways(item):
 
 
 @pytest.mark.parametrize("item", DATA["ratio"], ids=_id)
-def test_published_ratios(item):
+def test_published_ratios_equal_our_probabilities_exactly(item):
     # Wizard's pair tables count only the first two (or four) cards; the probability is
     # the same whatever the unit: engine_ways / deals == ways / of exactly.
     a = published_analysis(item["decks"])
@@ -501,7 +500,7 @@ def _probabilities(a, item) -> list[Fraction]:
 
 
 @pytest.mark.parametrize("item", DATA["probability"], ids=_id)
-def test_published_probabilities(item):
+def test_published_probabilities_round_from_ours(item):
     a = published_analysis(item["decks"])
     probs = _probabilities(a, item)
     assert probs
@@ -527,7 +526,7 @@ def _metric(a, item):
 
 
 @pytest.mark.parametrize("item", DATA["metric"], ids=_id)
-def test_published_metrics(item):
+def test_published_metrics_round_from_ours(item):
     a = published_analysis(item["decks"])
     value = _metric(a, item)
     if isinstance(value, float):  # the standard deviation
@@ -672,13 +671,12 @@ def test_suit_bets_work_after_removing_a_suited_card():
     assert two.bet("perfect_pair").events[0].probability != full.bet("perfect_pair").events[0].probability
 
 
-def test_cli_suit_bet_on_rank_only_shoe_is_one_line_error(capsys):
-    code = cli_main(["odds", "--remove", "5", "--bets", "perfect_pair", "--format", "json"])
-    out, err = capsys.readouterr()
+def test_a_suit_bet_on_a_rank_only_shoe_is_one_line_error(cli):
+    code, out, err = cli("odds", "--remove", "5", "--bets", "perfect_pair", "--format", "json")
     assert code == 2 and out == ""
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("baccarat: error:") and "suits" in lines[0]
-    assert cli_main(["odds", "--remove", "5h", "--bets", "perfect_pair", "--format", "json"]) == 0
+    assert cli("odds", "--remove", "5h", "--bets", "perfect_pair", "--format", "json").code == 0
 
 
 # =====================================================================================
@@ -702,7 +700,7 @@ def test_every_table_names_existing_bets():
     ("lucky6", {"player", "banker", "tie", "lucky6"}),
     ("tiger", {"player", "nocommission_banker", "tie", "tiger", "small_tiger", "big_tiger", "tiger_tie"}),
 ])
-def test_named_tables(table, bets):
+def test_named_tables_hold_their_bets(table, bets):
     t = catalog().table(table)
     if table == "ez":
         assert set(t.bets) == bets

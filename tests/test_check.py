@@ -16,7 +16,6 @@ from analyzer.simcheck.check import CheckError, _select_bets, check_log, check_t
 from analyzer.simcheck.families import build_families, counter_for
 from analyzer.simcheck.reference import off_the_top, shoe_aware
 from analyzer.simcheck.stats import Finding, chi2_p, chi_square, hands_needed, holm, normal_p, normal_quantile
-from analyzer.cli import main
 from analyzer.core.engine import falling
 from analyzer.simcheck.logs import read_hand_log
 from analyzer.simcheck.simulate import Faults, simulate, simulate_to_text
@@ -136,7 +135,7 @@ def test_p_values_and_quantiles():
     assert 0 < normal_p(60) < mpmath.mpf("1e-700")     # far beyond float range, still a number
 
 
-def test_holm():
+def test_holm_rejects_and_adjusts_in_step_down_order():
     tests = [Finding(str(i), "z", "", p) for i, p in enumerate([0.001, 0.04, 0.03, 0.5, 0.0004])]
     holm(tests, 0.05)
     assert [t.rejected for t in tests] == [True, False, False, False, True]
@@ -145,7 +144,7 @@ def test_holm():
     assert float(tests[1].adjusted) == pytest.approx(0.09)
 
 
-def test_power_statement():
+def test_hands_needed_is_the_normal_approximations():
     # 0.1 percentage point on the Tie at alpha 0.01 over 12 tests, 90% power (normal approximation).
     p = float(analyze(EIGHT).probability("tie"))
     n = hands_needed(math.sqrt(p * (1 - p)), 0.001, 0.01 / 12, 0.9)
@@ -345,26 +344,23 @@ def test_bets_on_cards_are_refused_for_logs():
 
 # -- the command -----------------------------------------------------------------------------
 
-def test_check_cli(tmp_path, capsys):
+def test_check_passes_a_fair_simulation_in_each_format_and_exits_1_on_a_fault(tmp_path, cli):
     hands, tallies = tmp_path / "hands.csv", tmp_path / "tallies.csv"
-    assert main(["simulate", "--shoes", "10", "--seed", "3", "--log", str(hands),
-                 "--tallies", str(tallies), "--burn"]) == 0
-    capsys.readouterr()
-    assert main(["check", str(hands)]) == 0
-    out = capsys.readouterr().out
-    assert "**PASS**" in out and "shoe-aware" in out and "hands needed" in out
-    assert main(["check", str(tallies), "--format", "json"]) == 0
-    doc = json.loads(capsys.readouterr().out)
+    assert cli("simulate", "--shoes", "10", "--seed", "3", "--log", hands, "--tallies", tallies, "--burn").code == 0
+    r = cli("check", hands)
+    assert r.code == 0
+    assert "**PASS**" in r.out and "shoe-aware" in r.out and "hands needed" in r.out
+    r = cli("check", tallies, "--format", "json")
+    assert r.code == 0
+    doc = json.loads(r.out)
     assert doc["reference"] == "off-the-top" and doc["verdict"] == "PASS" and doc["input"] == "tallies"
-    assert main(["check", str(hands), "--reference", "off-the-top", "--format", "csv"]) == 0
-    assert capsys.readouterr().out.startswith("test,kind,statistic,p,")
+    r = cli("check", hands, "--reference", "off-the-top", "--format", "csv")
+    assert r.code == 0 and r.out.startswith("test,kind,statistic,p,")
     # a failing verdict exits 1
     bad = tmp_path / "bad.csv"
-    assert main(["simulate", "--shoes", "100", "--seed", "3", "--tallies", str(bad),
-                 "--fault", "commission=0.04"]) == 0
-    capsys.readouterr()
-    assert main(["check", str(bad)]) == 1
-    assert "**FAIL**" in capsys.readouterr().out
+    assert cli("simulate", "--shoes", "100", "--seed", "3", "--tallies", bad, "--fault", "commission=0.04").code == 0
+    r = cli("check", bad)
+    assert r.code == 1 and "**FAIL**" in r.out
 
 
 @pytest.mark.parametrize("content, args, message", [
@@ -387,24 +383,23 @@ def test_check_cli(tmp_path, capsys):
      "h.csv: row 5: bet:tie returns 25 over 3 coups, outside what its pay table allows (-3 to 24)"),
     ("", [], "h.csv: empty file"),
 ])
-def test_check_cli_bad_input(tmp_path, capsys, content, args, message):
+def test_check_refuses_bad_input_in_one_line_with_no_verdict(tmp_path, cli, content, args, message):
     path = tmp_path / "h.csv"
     path.write_text(content)
-    assert main(["check", str(path), *args]) == 2
-    captured = capsys.readouterr()
+    captured = cli("check", path, *args)
+    assert captured.code == 2
     assert captured.out == "", "no verdict unless the input was read completely"
     err = captured.err.strip()
     assert err.startswith("baccarat: error: ") and message in err and "\n" not in err
 
 
-def test_check_reads_json_lines_logs(tmp_path, capsys):
+def test_check_reads_json_lines_logs(tmp_path, cli):
     path = tmp_path / "hands.jsonl"
-    assert main(["simulate", "--shoes", "5", "--seed", "1", "--log", str(path)]) == 0
-    capsys.readouterr()
+    assert cli("simulate", "--shoes", "5", "--seed", "1", "--log", path).code == 0
     first = json.loads(path.read_text().splitlines()[0])
     assert set(first) == {"shoe", "player", "banker", "outcome"}
-    assert main(["check", str(path)]) == 0
-    assert "**PASS**" in capsys.readouterr().out
+    r = cli("check", path)
+    assert r.code == 0 and "**PASS**" in r.out
 
 
 JACKPOT = """

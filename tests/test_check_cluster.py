@@ -18,21 +18,19 @@ from pathlib import Path
 import pytest
 
 from analyzer import Shoe
-from analyzer.cli import main
 from analyzer.simcheck import distributed as dist
 from analyzer.simcheck import stream as stream_mod
 from analyzer.simcheck.check import check_stream
 from analyzer.simcheck.stream import open_log
-
-REPO = Path(__file__).resolve().parents[1]
+from helpers import process_env
 ENGINE_MD = "- Shoe-aware sums computed on: "
 
 
 @pytest.fixture(scope="module")
-def log(tmp_path_factory) -> Path:
-    """The simulated log of the issue: 8 decks, 200 shoes, seed 3 (16,410 coups, two groups of blocks)."""
+def log(tmp_path_factory, cli) -> Path:
+    """A simulated log: 8 decks, 200 shoes, seed 3 (16,410 coups, two groups of blocks)."""
     path = tmp_path_factory.mktemp("cluster") / "h.csv"
-    assert main(["simulate", "--decks", "8", "--shoes", "200", "--seed", "3", "--log", str(path), "-q"]) == 0
+    assert cli("simulate", "--decks", "8", "--shoes", "200", "--seed", "3", "--log", path, "-q").code == 0
     return path
 
 
@@ -196,10 +194,10 @@ def _cpu_seconds(pid: int) -> float:
 
 
 @pytest.mark.slow
-def test_ctrl_c_during_a_cluster_check_stops_cleanly(tmp_path):
+def test_ctrl_c_during_a_cluster_check_stops_cleanly(tmp_path, cli):
     big = tmp_path / "big.csv"
-    assert main(["simulate", "--shoes", "8000", "--seed", "3", "--log", str(big), "-q"]) == 0
-    env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    assert cli("simulate", "--shoes", "8000", "--seed", "3", "--log", big, "-q").code == 0
+    env = process_env()
     p = subprocess.Popen([sys.executable, "-m", "analyzer", "check", str(big), "--cluster", "local", "--jobs", "2",
                           "-q"], cwd=tmp_path, env=env, start_new_session=True, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True,

@@ -1,4 +1,4 @@
-"""``check``'s counter is the core's evaluator (issue "One exact core", item 4): its ways of every cell
+"""``check``'s counter is the core's evaluator: its ways of every cell
 equal the core's Python-integer reference, compiled independently from the cells' masks, and a
 brute-force walk of the deals, on seeded random shoes of every size (small shoes, 8-deck shoes, shoes
 between the float64 and int64 bounds, a 10,000-deck shoe beyond the int64 bound), under every back

@@ -1,4 +1,4 @@
-"""Outcome-only logs read as they go (issue 23): chunk by chunk, memory bounded, the same report.
+"""Outcome-only logs read as they go: chunk by chunk, memory bounded, the same report.
 
 As in ``test_check_stream.py`` the probe and chunk sizes of :mod:`analyzer.simcheck.stream`
 are made tiny so that small logs take the streaming path, with shoes and runs going on across
@@ -16,7 +16,6 @@ import sys
 import pytest
 
 from analyzer import Shoe
-from analyzer.cli import main
 from analyzer.core.procedure import Procedure
 from analyzer.simcheck import stream as stream_mod
 from analyzer.simcheck.check import report_json, report_markdown
@@ -88,16 +87,16 @@ def test_outcome_log_is_read_in_chunks_with_the_same_report(tiny, tmp_path, name
         assert report_markdown(a) == report_markdown(b)
 
 
-def test_cli_report_is_the_same_streamed_or_whole(tmp_path, capsys, monkeypatch):
+def test_check_report_is_the_same_streamed_or_whole(tmp_path, cli, monkeypatch):
     f = tmp_path / "o.csv"
     f.write_text(per_coup(_shoes(5, shoes=60)))
-    args = ["check", str(f), "--quiet", "--reference", "off-the-top", "--cut-card", "14"]
+    args = ["check", f, "--quiet", "--reference", "off-the-top", "--cut-card", "14"]
     outs = []
     for probe in (1 << 30, 300):                 # read whole, then as it goes
         monkeypatch.setattr(stream_mod, "PROBE_BYTES", probe)
         monkeypatch.setattr(stream_mod, "CHUNK", 11)
-        code = main(args)
-        outs.append((code, capsys.readouterr().out))
+        code, out, _ = cli(*args)
+        outs.append((code, out))
     assert outs[0] == outs[1] and "Runs" in outs[0][1]
 
 

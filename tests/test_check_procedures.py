@@ -10,7 +10,6 @@ from fractions import Fraction
 import pytest
 
 from analyzer import Shoe
-from analyzer.cli import main
 from analyzer.core.procedure import Procedure
 from analyzer.simcheck.check import check_log
 from analyzer.simcheck.logs import read_hand_log
@@ -117,35 +116,36 @@ def test_simulated_coups_per_shoe_in_check():
         assert _test(check_log(log, ONE, "off-the-top", procedure=wrong), "coups per shoe").rejected
 
 
-def test_check_cli_procedure_options(tmp_path, capsys):
+def test_check_tests_coups_per_shoe_only_under_a_declared_procedure(tmp_path, cli):
     text, _ = simulate_to_text(ONE, 300, 2, cut_card=20, after_cut=1)
     f = tmp_path / "h.csv"
     f.write_text(text)
-    base = ["check", str(f), "--decks", "1", "--reference", "off-the-top", "--quiet"]
-    assert main(base + ["--cut-card", "20", "--after-cut", "1", "--format", "json"]) == 0
-    doc = json.loads(capsys.readouterr().out)
+    base = ["check", f, "--decks", "1", "--reference", "off-the-top", "--quiet"]
+    r = cli(*base, "--cut-card", "20", "--after-cut", "1", "--format", "json")
+    assert r.code == 0
+    doc = json.loads(r.out)
     assert doc["procedure"] == "no burn, cut card 20, 1 coup after the cut card"
     assert any(t["test"].startswith("chi-square coups per shoe") for t in doc["tests"])
-    assert main(base + ["--cut-card", "20", "--after-cut", "1"]) == 0
-    assert "- Declared shoe procedure: no burn, cut card 20, 1 coup after the cut card." in capsys.readouterr().out
-    assert main(base + ["--cut-card", "20"]) == 1                 # the coup after the cut is missed
-    assert "REJECT" in capsys.readouterr().out
-    assert main(base) == 0                                         # no procedure declared: no such test
-    assert "coups per shoe" not in capsys.readouterr().out
+    r = cli(*base, "--cut-card", "20", "--after-cut", "1")
+    assert r.code == 0 and "- Declared shoe procedure: no burn, cut card 20, 1 coup after the cut card." in r.out
+    r = cli(*base, "--cut-card", "20")
+    assert r.code == 1 and "REJECT" in r.out                      # the coup after the cut is missed
+    r = cli(*base)
+    assert r.code == 0 and "coups per shoe" not in r.out          # no procedure declared: no such test
     for args, message in ((["--cut-card", "60"], "deeper than the shoe"), (["--burn", "x"], "unknown --burn"),
                           (["--after-cut", "2"], "--after-cut must be 0 or 1")):
-        assert main(base + args) == 2
-        out = capsys.readouterr()
+        out = cli(*base, *args)
+        assert out.code == 2
         assert out.out == "" and out.err.startswith("baccarat: error: ") and message in out.err
         assert len(out.err.strip().splitlines()) == 1
     tallies = tmp_path / "t.csv"
     _, r = simulate_to_text(ONE, 20, 2)
     tallies.write_text(r.tallies_csv())
-    assert main(["check", str(tallies), "--burn", "--quiet"]) == 2
-    assert "tallies have no shoe boundaries" in capsys.readouterr().err
+    r = cli("check", tallies, "--burn", "--quiet")
+    assert r.code == 2 and "tallies have no shoe boundaries" in r.err
 
 
-def test_outcome_only_log_coups_per_shoe(tmp_path, capsys):
+def test_outcome_only_log_coups_per_shoe_rejects_a_wrong_cut_card(tmp_path, cli):
     text, _ = simulate_to_text(Shoe.standard(8), 200, 8, cut_card=14)
     log = read_hand_log("h.csv", text)
     rows = ["shoe,outcome"] + [f"{log.shoe_ids[s]},{'PBT'[o]}" for s, o in zip(log.shoe.tolist(), log.outcome.tolist())]
@@ -153,8 +153,7 @@ def test_outcome_only_log_coups_per_shoe(tmp_path, capsys):
     f.write_text("\n".join(rows) + "\n")
 
     def shoe_test(cut):
-        main(["check", str(f), "--cut-card", cut, "--quiet", "--format", "json"])
-        doc = json.loads(capsys.readouterr().out)
+        doc = json.loads(cli("check", f, "--cut-card", cut, "--quiet", "--format", "json").out)
         assert doc["procedure"] == f"no burn, cut card {cut}"
         return next(t for t in doc["tests"] if t["test"].startswith("chi-square coups per shoe"))
     assert not shoe_test("14")["rejected"]

@@ -1,10 +1,9 @@
-"""``baccarat check --rules``: replay and reference under another drawing tableau (issue 13)."""
+"""``baccarat check --rules``: replay and reference under another drawing tableau."""
 
 import numpy as np
 import pytest
 
 from analyzer import Shoe
-from analyzer.cli import main
 from analyzer.core.rules import GOLD
 from analyzer.simcheck.check import CheckError, check_log
 from analyzer.simcheck.families import build_families
@@ -17,13 +16,13 @@ STAND = GOLD.with_player_option("stand")
 
 
 @pytest.fixture(scope="module")
-def gold_logs(tmp_path_factory):
+def gold_logs(tmp_path_factory, cli):
     d = tmp_path_factory.mktemp("gold")
     out = {}
     for play in ("draw", "stand"):
         path = d / f"{play}.csv"
-        assert main(["simulate", "--rules", "gold", "--player-option", play, "--decks", "8", "--shoes", "20",
-                     "--seed", "1", "--log", str(path), "-q"]) == 0
+        assert cli("simulate", "--rules", "gold", "--player-option", play, "--decks", "8", "--shoes", "20",
+                   "--seed", "1", "--log", path, "-q").code == 0
         out[play] = path
     return out
 
@@ -40,30 +39,28 @@ def test_reference_follows_the_rules():
     assert e[STAND.name][0] > e[DRAW.name][0]
 
 
-def test_gold_log_passes_under_gold_and_is_rejected_under_punto_banco(gold_logs, tmp_path, capsys):
+def test_gold_log_passes_under_gold_and_is_rejected_under_punto_banco(gold_logs, tmp_path, cli):
     for play, path in gold_logs.items():
         rules = GOLD.with_player_option(play)
         rep = check_log(read_hand_log(path), EIGHT, rules=rules)
         assert not rep.failed
         assert any("Drawing rules: gold" in n for n in rep.notes)
         md = tmp_path / f"{play}.md"
-        assert main(["check", str(path), "--rules", "gold", "--player-option", play, "-q",
-                     "--output", str(md)]) == 0
+        assert cli("check", path, "--rules", "gold", "--player-option", play, "-q", "--output", md).code == 0
         assert "**PASS**" in md.read_text()
         # under Punto Banco (or the other Gold choice) the replay names the broken drawing rule
         for wrong in (None, GOLD.with_player_option("stand" if play == "draw" else "draw")):
             with pytest.raises(CheckError, match=r"row \d+: (banker|player) (stood|drew) on \d"):
                 check_log(read_hand_log(path), EIGHT, rules=wrong)
-    capsys.readouterr()
-    assert main(["check", str(gold_logs["draw"]), "-q", "--output", str(tmp_path / "pb.md")]) == 2
-    assert "drawing rules" in capsys.readouterr().err
+    r = cli("check", gold_logs["draw"], "-q", "--output", tmp_path / "pb.md")
+    assert r.code == 2 and "drawing rules" in r.err
 
 
-def test_gold_without_a_player_choice_is_refused(gold_logs, capsys):
+def test_gold_without_a_player_choice_is_refused(gold_logs, cli):
     with pytest.raises(CheckError, match="--player-option"):
         check_log(read_hand_log(gold_logs["draw"]), EIGHT, rules=GOLD)
-    assert main(["check", str(gold_logs["draw"]), "--rules", "gold", "-q"]) == 2
-    assert "--player-option draw or stand" in capsys.readouterr().err
+    r = cli("check", gold_logs["draw"], "--rules", "gold", "-q")
+    assert r.code == 2 and "--player-option draw or stand" in r.err
 
 
 def test_off_the_top_and_default_under_rules(gold_logs):
@@ -74,8 +71,8 @@ def test_off_the_top_and_default_under_rules(gold_logs):
     assert np.isclose(sum(float(s.expected) for s in default.cells["cards"]), default.coups)
 
 
-def test_rules_with_tallies_are_refused(tmp_path, capsys):
+def test_rules_with_tallies_are_refused(tmp_path, cli):
     t = tmp_path / "t.csv"
-    assert main(["simulate", "--decks", "8", "--shoes", "2", "--seed", "1", "--tallies", str(t), "-q"]) == 0
-    assert main(["check", str(t), "--rules", "gold", "--player-option", "draw", "-q"]) == 2
-    assert "hand logs" in capsys.readouterr().err
+    assert cli("simulate", "--decks", "8", "--shoes", "2", "--seed", "1", "--tallies", t, "-q").code == 0
+    r = cli("check", t, "--rules", "gold", "--player-option", "draw", "-q")
+    assert r.code == 2 and "hand logs" in r.err

@@ -1,4 +1,4 @@
-"""``check --skip-invalid`` sets aside coups that break the drawing rules (issue 23).
+"""``check --skip-invalid`` sets aside coups that break the drawing rules.
 
 Their cards still leave the shoe: the coups after them are compared with what is left,
 which is checked here against the same log with the set-aside coups' cards moved into
@@ -12,7 +12,6 @@ import json
 import pytest
 
 from analyzer import Shoe
-from analyzer.cli import main
 from analyzer.simcheck.check import CheckError, check_log
 from analyzer.simcheck.logs import read_hand_log
 from analyzer.simcheck.order import card_order
@@ -58,7 +57,7 @@ def logs():
     return _bad_log()
 
 
-def test_without_skip_invalid_a_rule_breaking_log_is_refused(logs, tmp_path, capsys):
+def test_without_skip_invalid_a_rule_breaking_log_is_refused(logs, tmp_path, cli):
     text, broken, _ = logs
     log = read_hand_log("bad.csv", text)
     rep = replay(log, EIGHT)
@@ -71,8 +70,9 @@ def test_without_skip_invalid_a_rule_breaking_log_is_refused(logs, tmp_path, cap
                             "(run 'baccarat verify' to list every violation)")
     f = tmp_path / "bad.csv"
     f.write_text(text)
-    assert main(["check", str(f), "--quiet"]) == 2
-    err = capsys.readouterr().err
+    r = cli("check", f, "--quiet")
+    assert r.code == 2
+    err = r.err
     assert f"row {first.row}: {first.message} and" in err and "--skip-invalid" not in err
 
 
@@ -102,22 +102,20 @@ def test_rule_breaking_coups_are_set_aside_their_cards_still_dealt(logs):
     assert "and the card order counts them" in next(n for n in r.notes if n.startswith("--skip-invalid:"))
 
 
-def test_cli_skip_invalid_reports_the_count(logs, tmp_path, capsys):
+def test_skip_invalid_reports_the_coups_set_aside(logs, tmp_path, cli):
     text, broken, _ = logs
     f = tmp_path / "bad.csv"
     f.write_text(text)
-    code = main(["check", str(f), "--quiet", "--skip-invalid"])
-    out = capsys.readouterr().out
+    code, out, _ = cli("check", f, "--quiet", "--skip-invalid")
     assert code in (0, 1) and "Verdict: **" in out
     assert "- --skip-invalid: 4 coups breaking the drawing rules set aside (" in out
     assert f"hand log, {len(text.splitlines()) - 1 - 4:,} coups in 12 shoes, read completely" in out
-    main(["check", str(f), "--quiet", "--skip-invalid", "--format", "json"])
-    doc = json.loads(capsys.readouterr().out)
+    doc = json.loads(cli("check", f, "--quiet", "--skip-invalid", "--format", "json").out)
     assert doc["set_aside"] == {"coups": 4, "by_rule": {"outcome": 3, "player": 1}}
     assert doc["coups"] == len(text.splitlines()) - 1 - 4
 
 
-def test_skip_invalid_still_refuses_a_log_that_contradicts_the_shoe(logs, tmp_path, capsys):
+def test_skip_invalid_still_refuses_a_log_that_contradicts_the_shoe(logs, tmp_path, cli):
     text, _, _ = logs
     log = read_hand_log("bad.csv", text)
     shoe = Shoe.standard(1)                   # an 8-deck log checked against one deck: overdealt cards
@@ -130,8 +128,8 @@ def test_skip_invalid_still_refuses_a_log_that_contradicts_the_shoe(logs, tmp_pa
            "that follows the declared shoe" in msg
     f = tmp_path / "bad.csv"
     f.write_text(text)
-    assert main(["check", str(f), "--quiet", "--skip-invalid", "--decks", "1"]) == 2
-    assert "follows the declared shoe" in capsys.readouterr().err
+    r = cli("check", f, "--quiet", "--skip-invalid", "--decks", "1")
+    assert r.code == 2 and "follows the declared shoe" in r.err
 
 
 def test_every_coup_set_aside_is_an_error():

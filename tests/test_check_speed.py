@@ -1,4 +1,4 @@
-"""The prefix-basis ways and the exact sums of the shoe-aware check (issue 14 item 5) equal the plain
+"""The prefix-basis ways and the exact sums of the shoe-aware check equal the plain
 product (the core tabulation's int64 back end) and exact Fractions; the reports are the same byte for
 byte."""
 

@@ -1,4 +1,4 @@
-"""Logs read as they go (issue: simulator check, streaming): chunk by chunk, the same verdicts.
+"""Logs read as they go: chunk by chunk, the same verdicts.
 
 The probe and chunk sizes of :mod:`analyzer.simcheck.stream` are made tiny so that small
 simulated logs take the streaming path, with shoes running on across chunk boundaries.
@@ -11,7 +11,6 @@ import json
 import pytest
 
 from analyzer import Shoe
-from analyzer.cli import main
 from analyzer.simcheck import stream as stream_mod
 from analyzer.simcheck.check import CheckError, check_log, check_stream, report_dict
 from analyzer.simcheck.logs import read_hand_log
@@ -128,34 +127,36 @@ def test_streamed_check_refuses_a_broken_log_naming_the_first_row(tiny, tmp_path
     assert str(streamed.value) == str(whole.value)
 
 
-def test_verify_prints_violations_as_it_goes(tiny, tmp_path, capsys):
+def test_verify_prints_violations_as_it_goes(tiny, tmp_path, cli):
     text, _ = simulate_to_text(ONE, 60, 5, faults=Faults(banker_cell=(5, 4)))
     f = _write(tmp_path, "bad.csv", text)
     whole = replay(read_hand_log(str(f), text), ONE)
-    assert main(["verify", str(f), "--decks", "1", "-q"]) == 1
-    out = capsys.readouterr().out.splitlines()
+    r = cli("verify", f, "--decks", "1", "-q")
+    assert r.code == 1
+    out = r.out.splitlines()
     assert out[0].startswith(f"{f}: declared shoe 1 deck (52 cards)")
     assert out[1:1 + len(whole.violations)] == [str(v) for v in whole.violations]
     assert out[-2] == f"{f}: {whole.log.coups:,} coups in 60 shoes"
     assert out[-1].startswith(f"FAIL: {len(whole.violations)} violation")
     # CSV is printed as it goes too, in the same format as the whole log's
-    assert main(["verify", str(f), "--decks", "1", "-q", "--format", "csv"]) == 1
-    streamed = capsys.readouterr().out
-    monkey_whole = main(["verify", str(f), "--decks", "1", "-q", "--format", "csv", "--max-violations", "0"])
-    assert monkey_whole == 1 and capsys.readouterr().out == streamed
-    assert main(["verify", str(f), "--decks", "1", "-q", "--format", "json"]) == 1
-    assert json.loads(capsys.readouterr().out)["violations"] == len(whole.violations)
-    assert main(["verify", str(f), "--decks", "1", "-q", "--max-violations", "2"]) == 1
-    out = capsys.readouterr().out.splitlines()
+    streamed = cli("verify", f, "--decks", "1", "-q", "--format", "csv")
+    assert streamed.code == 1
+    unlimited = cli("verify", f, "--decks", "1", "-q", "--format", "csv", "--max-violations", "0")
+    assert unlimited.code == 1 and unlimited.out == streamed.out
+    r = cli("verify", f, "--decks", "1", "-q", "--format", "json")
+    assert r.code == 1 and json.loads(r.out)["violations"] == len(whole.violations)
+    r = cli("verify", f, "--decks", "1", "-q", "--max-violations", "2")
+    assert r.code == 1
+    out = r.out.splitlines()
     assert out[1:3] == [str(v) for v in whole.violations[:2]] and out[3].startswith("... and ")
 
 
-def test_verify_of_a_clean_streamed_log(tiny, tmp_path, capsys):
+def test_verify_of_a_clean_streamed_log_says_ok(tiny, tmp_path, cli):
     text, _ = simulate_to_text(ONE, 4, 5)
     f = _write(tmp_path, "ok.csv", text)
-    assert main(["verify", str(f), "--decks", "1", "-q"]) == 0
-    out = capsys.readouterr().out
-    assert out.splitlines()[-1] == "OK: every coup follows the drawing rules and the declared shoe."
+    r = cli("verify", f, "--decks", "1", "-q")
+    assert r.code == 0
+    assert r.out.splitlines()[-1] == "OK: every coup follows the drawing rules and the declared shoe."
 
 
 @pytest.mark.parametrize("bad, message", [
@@ -163,28 +164,27 @@ def test_verify_of_a_clean_streamed_log(tiny, tmp_path, capsys):
     ("1,7 8,9 K,maybe", "outcome 'maybe' is not player"),
     ("1,7 8,9 K,banker,x,y", "fields but the header has"),
 ])
-def test_bad_row_beyond_the_probe_is_one_error_line(tiny, tmp_path, capsys, bad, message):
+def test_bad_row_beyond_the_probe_is_one_error_line(tiny, tmp_path, cli, bad, message):
     text, _ = simulate_to_text(ONE, 6, 2)
     lines = text.splitlines()
     at = len(lines) - 3
     lines[at] = bad
     f = _write(tmp_path, "h.csv", "\n".join(lines) + "\n")
     for argv in (["verify", str(f), "--decks", "1", "-q"], ["check", str(f), "--decks", "1", "-q"]):
-        assert main(argv) == 2
-        captured = capsys.readouterr()
+        captured = cli(*argv)
+        assert captured.code == 2
         err = captured.err.strip()
         assert err.startswith("baccarat: error: ") and "\n" not in err
         assert f"row {at + 1}: " in err and message in err
         assert "OK" not in captured.out and "FAIL" not in captured.out and "PASS" not in captured.out
 
 
-def test_value_level_log_with_a_rank_beyond_the_probe(tiny, tmp_path, capsys):
+def test_a_rank_beyond_the_probe_of_a_value_level_log_is_refused(tiny, tmp_path, cli):
     text, _ = simulate_to_text(EIGHT, 2, 2)
     v = values(read_hand_log("h.csv", text)).splitlines()
     v[-2] = "2,K 9,1 2,player"
     f = _write(tmp_path, "v.csv", "\n".join(v) + "\n")
-    assert main(["verify", str(f), "-q"]) == 2
-    err = capsys.readouterr().err
+    err = cli.error("verify", f, "-q")
     assert f"row {len(v) - 1}: 'K' is not a point value 0-9" in err
 
 

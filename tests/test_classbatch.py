@@ -121,7 +121,7 @@ def test_batch_against_every_deal_of_a_small_shoe(small_tally, text):
 
 @settings(max_examples=25, deadline=None)
 @given(st.lists(st.integers(0, 3), min_size=52, max_size=52), st.sampled_from(CLASS_BETS))
-def test_random_compositions(counts, bet_id):
+def test_batch_ways_of_random_compositions_are_the_product_paths(counts, bet_id):
     """Random suited compositions (missing cards, ranks and suits; 0 to 156 cards)."""
     shoe_counts = {c: n for c, n in zip(CARDS, counts) if n}
     if sum(counts) < 6:

@@ -75,7 +75,7 @@ def test_fast_paths_match_the_plain_pass():
     assert not _symmetric([Condition.parse("flush(first4) and player_card1_rank == A")])
 
 
-def test_coarsest_classes():
+def test_a_condition_gets_the_coarsest_card_classes():
     # Lucky Nines tells apart the nine of each suit and everything else: 5 classes
     c = Condition.parse("count(first4, rank == 9 and suit == spades) == 2 or count(first4, rank == 9 and suit == hearts)"
                         " == 2 or count(first4, rank == 9 and suit == diamonds) + count(first4, rank == 9 and suit == clubs) > 1")
@@ -140,7 +140,7 @@ def test_big_shoes_use_python_integers():
     ("all(player, rank)", "not a yes/no"),
     ("player_card7_rank == 3", "unknown feature"),
 ])
-def test_bad_conditions(text, message):
+def test_a_bad_card_condition_is_refused(text, message):
     with pytest.raises(BetError, match=message):
         Condition.parse(text)
 

@@ -136,7 +136,7 @@ def test_json_rejects_nothing_non_json(cli):
     assert text.endswith("}\n")
 
 
-def test_decks_6(cli):
+def test_six_decks_give_the_published_counts_in_json_and_markdown(cli):
     doc = cli.json("odds", "--format", "json", "--decks", "6")
     check_json_shape(doc)
     assert doc["shoe"]["cards"] == 312 and doc["shoe"]["decks"] == 6
@@ -163,7 +163,7 @@ def test_shoe_by_card(cli):
     assert doc["outcomes"] == cli.json("odds", "--format", "json", "--decks", "2")["outcomes"]
 
 
-def test_remove(cli):
+def test_removed_cards_leave_a_rank_only_shoe_with_the_readmes_counts(cli):
     doc = cli.json("odds", "--format", "json", "--remove", "5 5 K 9h")
     check_json_shape(doc)
     assert doc["shoe"]["cards"] == 412 and doc["shoe"]["suited"] is False
@@ -190,7 +190,7 @@ def test_remove_on_explicit_shoe(cli):
 
 # -- CSV ----------------------------------------------------------------------------
 
-def test_csv(cli):
+def test_csv_rows_hold_the_outcomes_ways_and_exact_values(cli):
     text = cli.ok("odds", "--format", "csv")
     rows = list(csv.DictReader(io.StringIO(text)))
     assert list(rows[0]) == ["bet", "metric", "event", "pays", "ways", "deals", "exact", "decimal"]
@@ -282,7 +282,7 @@ def expect_usage_error(cli, tmp_path, argv, pattern):
 
 
 @pytest.mark.parametrize("argv, pattern", BAD, ids=[" ".join(a) or "<none>" for a, _ in BAD])
-def test_bad_input(cli, tmp_path, monkeypatch, argv, pattern):
+def test_bad_odds_input_is_one_line_and_exit_2(cli, tmp_path, monkeypatch, argv, pattern):
     monkeypatch.chdir(tmp_path)
     expect_usage_error(cli, tmp_path, argv, pattern)
 
@@ -335,6 +335,8 @@ HEAVY = ("sympy", "pandas", "matplotlib", "starlette", "uvicorn", "dask", "openp
 
 def test_odds_imports_none_of_the_libraries_other_commands_need(tmp_path):
     out = tmp_path / "odds.md"
+    # main() in a fresh interpreter, not the cli fixture: what one command imports is the point,
+    # and this process has loaded every library already
     code = ("import sys; from analyzer.cli import main; main(['odds', '--quiet', '-o', sys.argv[1]]); "
             f"print(sorted({{m.split('.')[0] for m in sys.modules}} & set({HEAVY!r})))")
     r = subprocess.run([sys.executable, "-c", code, str(out)], capture_output=True, text=True,

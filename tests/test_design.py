@@ -18,7 +18,6 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from analyzer import Shoe, analyze, catalog, load_bets_file
-from analyzer.cli import main
 from analyzer.reports.design import DesignError, design, menu, search, table_bet
 from analyzer.reports.export import UINT64_MAX, lookup
 
@@ -30,12 +29,6 @@ DB_WAYS = {"natural win": 812_685_054_124_032, "natural tie (push)": 89_325_908_
            "win by 7": 89_590_261_473_280, "win by 6": 141_238_897_317_888,
            "win by 5": 166_169_165_987_840, "win by 4": 186_780_352_174_080}
 DB_LOSES = DEALS - sum(DB_WAYS.values())
-
-
-def run(capsys, *argv):
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 # --- the integer search against brute force ----------------------------------------------------
@@ -124,7 +117,7 @@ def test_dragon_bonus_designs_match_brute_force_over_every_pay_table():
     assert design(EIGHT, bet, (lo, hi), max_pay=4, monotone=False, limit=0).count == free_count
 
 
-def test_every_table_listed_is_what_odds_prints_for_it(capsys):
+def test_every_table_listed_is_what_odds_prints_for_it():
     bet = catalog().bet("dragon_bonus_player")
     d = design(EIGHT, bet, (Fraction(2, 100), Fraction(3, 100)), max_pay=40, limit=3)
     assert len(d.tables) == 3
@@ -213,7 +206,7 @@ STREAK_EDGES = {"banker_streak": "9.4006%", "banker_streak_2": "11.8293%", "bank
 STREAK_FIXED = ("4=10", "5=15", "7=40", "8=60")       # the pays the four tables share but 6
 
 
-def test_the_designer_prices_a_series_bet_by_run_length_and_odds_agrees(capsys):
+def test_the_designer_prices_a_series_bet_by_run_length_and_odds_agrees(cli):
     """A series bet's events are its paid run lengths, each at its exact probability off the
     top of the shoe; every table listed is priced again as a series bet (the path of
     ``baccarat odds --bets``) and meets the bands exactly."""
@@ -231,7 +224,7 @@ def test_the_designer_prices_a_series_bet_by_run_length_and_odds_agrees(capsys):
         assert r.ev == sum(t.pays[bet.event_name(k) if k in dict(bet.pays) else "3 or less"]
                            * r.length_probability(k) for k in range(bet.cap + 1))
     # the command prints what odds prints for the table found
-    status, out, _ = run(capsys, "design", "--bet", "banker_streak", "--edge", "9%:10%", "--max-pay", "250",
+    status, out, _ = cli("design", "--bet", "banker_streak", "--edge", "9%:10%", "--max-pay", "250",
                          "--limit", "1", "--format", "json")
     t = json.loads(out)["tables"][0]
     pays = {k: Fraction(v) for k, v in t["pays"].items()}
@@ -239,14 +232,14 @@ def test_the_designer_prices_a_series_bet_by_run_length_and_odds_agrees(capsys):
     assert status == 0 and Fraction(t["house_edge"]) == r.house_edge
 
 
-def test_the_designer_finds_banker_streaks_four_published_tables(capsys):
+def test_the_designer_finds_banker_streaks_four_published_tables(cli):
     """A menu of the four published edges, each +- half a unit of its 4th decimal, the pays the
     tables share fixed: each band lists a handful of tables, the vendor's own among them."""
     argv = ["design", "--bet", "banker_streak", "--edge", ",".join(STREAK_EDGES.values()),
             "--tolerance", "0.00005%", "--max-pay", "250", "--format", "json"]
     for f in STREAK_FIXED:
         argv += ["--fix", f]
-    status, out, _ = run(capsys, *argv)
+    status, out, _ = cli(*argv)
     doc = json.loads(out)
     assert status == 0 and [s["count"] for s in doc["searches"]] == [4, 3, 3, 2]
     assert all(s["complete"] for s in doc["searches"])
@@ -260,7 +253,7 @@ def test_the_designer_finds_banker_streaks_four_published_tables(capsys):
 
 
 @pytest.mark.slow  # 3 s (the table's compile); its default twin: test_card_bets.py::test_lucky_win_player_is_jacobsons_edge
-def test_lucky_win_s_two_published_edges_for_pay_table_1(capsys):
+def test_lucky_win_s_two_published_edges_for_pay_table_1(cli):
     """Lucky Win (Player), pay table #1: Eliot Jacobson's 12.040% and Galaxy's rack sheet's 12.07%
     (https://888casino.com/blog/side-bets/card-counting-the-lucky-win-baccarat-side-bet).  With
     the 1s' pays fixed as printed (500, 200, 30) and the others at most 30, the band of
@@ -272,7 +265,7 @@ def test_lucky_win_s_two_published_edges_for_pay_table_1(capsys):
     published = {e.event: str(e.pays) for e in bet.events} | {"loses": "-1"}
     counts = []
     for band in ("12.0395%:12.0405%", "12.065%:12.075%"):
-        status, out, _ = run(capsys, "design", "--bets-file", str(path), "--bet", "lucky_win_player", "--edge", band, "--max-pay", "30",
+        status, out, _ = cli("design", "--bets-file", str(path), "--bet", "lucky_win_player", "--edge", band, "--max-pay", "30",
                              *fix, "--format", "json")
         doc = json.loads(out)
         assert status == 0 and doc["searches"][0]["complete"]
@@ -307,8 +300,8 @@ def test_a_band_between_the_pays_steps_is_no_fit_and_names_the_nearest_tables():
 
 # --- the command --------------------------------------------------------------------------------
 
-def test_design_json_lists_the_tables_with_pays_by_event_and_the_exact_edge(capsys):
-    status, out, err = run(capsys, "design", "--bet", "dragon_bonus_player", "--edge", "2%:3%",
+def test_design_json_lists_the_tables_with_pays_by_event_and_the_exact_edge(cli):
+    status, out, err = cli("design", "--bet", "dragon_bonus_player", "--edge", "2%:3%",
                            "--max-pay", "30", "--limit", "4", "--format", "json")
     assert status == 0 and err == ""
     doc = json.loads(out)
@@ -327,11 +320,11 @@ def test_design_json_lists_the_tables_with_pays_by_event_and_the_exact_edge(caps
                           "top_award_frequency"}
 
 
-def test_design_menu_markdown_and_csv(capsys):
-    status, out, _ = run(capsys, "design", "--bet", "dragon_bonus_player", "--edge", "2%,4%", "--max-pay", "30",
+def test_design_menu_markdown_and_csv(cli):
+    status, out, _ = cli("design", "--bet", "dragon_bonus_player", "--edge", "2%,4%", "--max-pay", "30",
                          "--limit", "2")
     assert status == 0 and out.count("## House edge") == 2 and "1.9000% to 2.1000%" in out
-    status, out, _ = run(capsys, "design", "--bet", "dragon_bonus_player", "--edge", "2%,4%", "--max-pay", "30",
+    status, out, _ = cli("design", "--bet", "dragon_bonus_player", "--edge", "2%,4%", "--max-pay", "30",
                          "--limit", "2", "--format", "csv")
     lines = out.splitlines()
     assert status == 0 and lines[0].startswith("search,edge_low,edge_high,natural win") and len(lines) == 5
@@ -352,14 +345,14 @@ def test_design_menu_markdown_and_csv(capsys):
     (["--edge", "2%:3%", "--fix", "natural win=5", "--fix", "win by 4=6", "--max-pay", "5"],
      "the fixed pays leave no room"),
 ])
-def test_design_bad_input_is_one_line_and_exit_2(capsys, argv, message):
-    status, out, err = run(capsys, "design", "--bet", "dragon_bonus_player", *argv)
+def test_design_bad_input_is_one_line_and_exit_2(cli, argv, message):
+    status, out, err = cli("design", "--bet", "dragon_bonus_player", *argv)
     assert status == 2 and out == ""
     assert err.startswith("baccarat: error: ") and err.count("\n") == 1 and message in err
 
 
-def test_a_query_over_ten_events_is_under_ten_seconds(tmp_path, capsys):
-    """The issue's speed target: one bet of 10 events (Banker wins with a three-card total of
+def test_a_query_over_ten_events_is_under_ten_seconds(tmp_path, cli):
+    """The speed target: one bet of 10 events (Banker wins with a three-card total of
     1..9, a tie with a three-card Banker), pays up to 1000 to 1."""
     events = "\n".join(f'  {{ event = "banker wins with a three-card {t}", when = "winner == banker and '
                        f'banker_cards == 3 and banker_total == {t}", pays = 1 }},' for t in range(1, 10))
@@ -368,7 +361,7 @@ def test_a_query_over_ten_events_is_under_ten_seconds(tmp_path, capsys):
     path.write_text(f'[[bet]]\nid = "ten"\nname = "Ten"\nevents = [\n{events}\n]\n')
     analyze(EIGHT, [catalog().bet("banker")])           # the engine warm, as a second query finds it
     start = time.perf_counter()
-    status, out, _ = run(capsys, "design", "--bet", "ten", "--bets-file", str(path), "--edge", "2%:4%",
+    status, out, _ = cli("design", "--bet", "ten", "--bets-file", str(path), "--edge", "2%:4%",
                          "--max-pay", "1000", "--format", "json")
     elapsed = time.perf_counter() - start
     doc = json.loads(out)
@@ -379,10 +372,10 @@ def test_a_query_over_ten_events_is_under_ten_seconds(tmp_path, capsys):
 # --- the lookup table -----------------------------------------------------------------------------
 
 @pytest.mark.parametrize("bet_id", ["banker", "dragon_bonus_player", "ez_banker", "lucky_nines"])
-def test_the_lookup_table_is_the_odds_distribution(capsys, bet_id):
-    status, out, _ = run(capsys, "odds", "--bets", bet_id, "--format", "json")
+def test_the_lookup_table_is_the_odds_distribution(cli, bet_id):
+    status, out, _ = cli("odds", "--bets", bet_id, "--format", "json")
     odds = json.loads(out)["bets"][bet_id]
-    status2, out2, _ = run(capsys, "export", "--bet", bet_id)
+    status2, out2, _ = cli("export", "--bet", bet_id)
     doc = json.loads(out2)
     assert status == status2 == 0 and doc["uint64"] and doc["total"] <= UINT64_MAX
     assert sum(r["weight"] for r in doc["rows"]) == doc["total"] == doc["check"]["weights_sum"]
@@ -407,26 +400,26 @@ def test_the_lookup_merges_events_of_one_pay_and_says_when_uint64_is_passed():
     assert t.total == t.deals // t.gcd and (t.total > UINT64_MAX) == (not t.uint64)
 
 
-def test_export_csv_and_markdown(capsys):
-    status, out, _ = run(capsys, "export", "--bet", "banker", "--format", "csv")
+def test_export_csv_and_markdown(cli):
+    status, out, _ = cli("export", "--bet", "banker", "--format", "csv")
     assert status == 0 and out.splitlines() == [
         "pays,multiplier,weight,total,events",
         "-1,0,8712962041376,19524993263685,loses",
         "0,1,1857919634661,19524993263685,tie (push)",
         "19/20,39/20,8954111587648,19524993263685,banker wins"]
-    status, out, _ = run(capsys, "export", "--bet", "banker", "--format", "md")
+    status, out, _ = cli("export", "--bet", "banker", "--format", "md")
     assert status == 0 and "fit a uint64" in out and "-114753351728/10847218479825" in out
-    status, out, err = run(capsys, "export", "--bet", "nope")
+    status, out, err = cli("export", "--bet", "nope")
     assert status == 2 and out == "" and err.startswith("baccarat: error: unknown bet 'nope'")
 
 
-def test_export_and_design_under_other_rules(capsys):
+def test_export_and_design_under_other_rules(cli):
     """--rules gold: the lookup table's EV is ``odds --rules gold``'s, and a designed table's
     edge is priced under those rules."""
-    _, out, _ = run(capsys, "odds", "--bets", "tie", "--rules", "gold", "--format", "json")
+    _, out, _ = cli("odds", "--bets", "tie", "--rules", "gold", "--format", "json")
     gold_ev = Fraction(json.loads(out)["bets"]["tie"]["ev"])
-    status, out, _ = run(capsys, "export", "--bet", "tie", "--rules", "gold")
+    status, out, _ = cli("export", "--bet", "tie", "--rules", "gold")
     assert status == 0 and Fraction(json.loads(out)["ev"]) == gold_ev != analyze(EIGHT, ["tie"]).bet("tie").ev
-    status, out, _ = run(capsys, "design", "--bet", "tie", "--rules", "gold", "--edge", "0%:20%", "--format", "json")
+    status, out, _ = cli("design", "--bet", "tie", "--rules", "gold", "--edge", "0%:20%", "--format", "json")
     (table,) = [t for t in json.loads(out)["tables"] if t["pays"]["tie"] == "8"]
     assert status == 0 and -Fraction(table["house_edge"]) == gold_ev

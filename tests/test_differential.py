@@ -10,8 +10,8 @@ ways of every event must agree exactly, by every back end
 but read differently (a vacuous ``count(...) >= 0``, an ``or`` with an
 impossible total, ``card1_value`` for ``player_value1``) must give identical ways.
 
-The reproductions of issue 22 (wrong counts and tracebacks found by a check like
-this one) are regression tests at the end.
+At the end, single cases pin the counts a check like this one found wrong (a vacuous
+group count, a one-card flush, a rule set's naturals) and a shoe with no deal.
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ def group(draw):
     names = draw(st.lists(st.sampled_from(POSITIONS), min_size=1, max_size=4, unique=True))
     if {"player_card3", "banker_card3"} & set(names) and {"card5", "card6"} & set(names):
         names = [n for n in names if n not in ("card5", "card6")]
-    # one name a card: a group naming one card twice (player_card1 and card1) is refused (issue 23)
+    # one name a card: a group naming one card twice (player_card1 and card1) is refused
     kept, slots = [], set()
     for n in names:
         if n in FIRST_FOUR and FIRST_FOUR[n] in slots:
@@ -240,7 +240,7 @@ def test_conditions_that_mean_the_same_count_the_same_on_many_examples(data):
     check_same_meaning(data)
 
 
-# -- the reproductions of issue 22 -----------------------------------------------------------
+# -- single cases: counts once wrong, and a shoe with no deal ------------------------------
 
 def _one(text, cards, rules=PUNTO_BANCO, known=None):
     bet = make_bet("x", [text])
@@ -256,7 +256,7 @@ SHOE_3_TO_A = tuple(sorted(card(c) for c in "3h 4h 5h 7h 7h 8h Ah Ah".split()))
 
 
 def test_a_vacuous_group_count_beside_a_natural_on_one_deck():
-    """Issue 22, class 1: ``player_natural and count(first4, rank == 13) >= 0`` is
+    """``player_natural and count(first4, rank == 13) >= 0`` is
     ``player_natural``; on one deck both are 2,785,708,800 ways."""
     bets = [make_bet("pn_value", ["player_natural"]),
             make_bet("pn_class", ["player_natural and count(first4, rank == 13) >= 0"])]
@@ -265,7 +265,7 @@ def test_a_vacuous_group_count_beside_a_natural_on_one_deck():
 
 
 def test_a_one_card_flush_beside_a_natural():
-    """Issue 22, class 1: a one-card flush is false, so this is ``not player_natural``
+    """A one-card flush is false, so this is ``not player_natural``
     (14,400 ways by every ordered deal)."""
     got, deals, (want, want_deals) = _one("not player_natural or flush([card2])", SHOE_3_TO_A)
     assert want == [14_400]
@@ -273,7 +273,7 @@ def test_a_one_card_flush_beside_a_natural():
 
 
 def test_the_rule_sets_naturals_beside_a_card_feature():
-    """Issue 22, class 2: under ``naturals = "9"`` a two-card 8 is no natural, whatever
+    """Under ``naturals = "9"`` a two-card 8 is no natural, whatever
     else the condition reads (one deck: 1,414,963,200 ways, as ``player_natural`` alone)."""
     nines = rules_from_mapping({"naturals": "9", "player_draws": "0-5", "banker_if_player_stood": "0-5",
                                 "banker": {"0-8": {"draws": "0-9"}}}, "nines")
@@ -288,7 +288,7 @@ def test_the_rule_sets_naturals_beside_a_card_feature():
 @pytest.mark.parametrize("text", ["all(player, not 0 <= value)", "all(first4, value == 9)",
                                   "all(first4, value == 9) and winner == banker"])
 def test_an_impossible_card_condition_counts_zero(text):
-    """Issue 22, class 3: no deal at all (nines absent from the shoe) is 0 ways, not a traceback."""
+    """No deal at all (nines absent from the shoe) is 0 ways, not a traceback."""
     got, deals, (want, want_deals) = _one(text, SHOE_3_TO_A)
     assert want == [0]
     assert (got, deals) == (want, want_deals)

@@ -56,8 +56,50 @@ def long_options(parser: argparse.ArgumentParser) -> list[str]:
     return [o for a in parser._actions for o in a.option_strings if o.startswith("--") and o != "--help"]
 
 
+def short_options(parser: argparse.ArgumentParser) -> list[str]:
+    """A command's short aliases (``-o``, ``-q``), ``-h`` aside."""
+    return [o for a in parser._actions for o in a.option_strings if not o.startswith("--") and o != "-h"]
+
+
+def positionals(parser: argparse.ArgumentParser) -> list[str]:
+    """The names a command's positional arguments show in its usage (``LOG``, ``LOG|TALLIES``)."""
+    return [a.metavar or a.dest.upper() for a in parser._actions
+            if not a.option_strings and not isinstance(a, argparse._SubParsersAction)]
+
+
 def mentions(text: str, option: str) -> bool:
-    return re.search(re.escape(option) + r"(?![\w-])", text) is not None
+    return re.search(r"(?<![\w-])" + re.escape(option) + r"(?![\w-])", text) is not None
+
+
+HEADING = re.compile(r"^(#{2,6}) (.+)$", re.M)
+
+
+def command_text(command: str) -> str:
+    """What of its page documents ``command``.  On a page of one command, the page.  On a
+    page of several, the command's own section (from the first ``##`` or deeper heading that
+    names it, ```baccarat CMD``` or ```CMD```, to the next heading of the same or a higher
+    level) and the parts of the page that are no command's section (the introduction, shared
+    sections such as the inputs or the shoe procedure), but not the other commands' sections:
+    an option documented under another command does not count."""
+    page = COMMAND_PAGES[command]
+    text = (DOCS / page).read_text()
+    commands = [c for c, p in COMMAND_PAGES.items() if p == page]
+    if len(commands) == 1:
+        return text
+    headings = [(m.start(), len(m.group(1)), m.group(2)) for m in HEADING.finditer(text)]
+    spans = {}
+    for c in commands:
+        for i, (start, level, title) in enumerate(headings):
+            if re.search(rf"`(?:baccarat )?{c}[` ]", title):
+                spans[c] = (start, next((s for s, lv, _ in headings[i + 1:] if lv <= level), len(text)))
+                break
+    assert command in spans, f"docs/{page} has no section whose heading names `baccarat {command}`"
+    kept, at = [], 0
+    for start, end in sorted({s for s in spans.values() if s != spans[command]}):
+        if start >= at:
+            kept.append(text[at:start])
+            at = end
+    return "".join(kept) + text[at:]
 
 
 def nav_pages() -> list[str]:
@@ -101,12 +143,26 @@ def test_every_command_has_a_page():
 
 
 @pytest.mark.parametrize("command", sorted(COMMAND_PAGES))
-def test_every_option_of_a_command_is_on_its_page(command):
+def test_every_option_alias_and_argument_of_a_command_is_in_its_section(command):
+    """Each long option (but those every command takes), short alias (``-o``) and positional
+    argument (``LOG``) of a command is named in what of its page documents it
+    (:func:`command_text`: on a page of several commands, its own section or a shared one)."""
     parser = subcommands()[command]
     common = set.intersection(*(set(long_options(p)) for p in subcommands().values()))
-    text = (DOCS / COMMAND_PAGES[command]).read_text()
-    missing = [o for o in long_options(parser) if o not in common and not mentions(text, o)]
-    assert not missing, f"docs/{COMMAND_PAGES[command]} does not mention {missing} of `baccarat {command}`"
+    text = command_text(command)
+    missing = [o for o in long_options(parser) + short_options(parser) if o not in common and not mentions(text, o)]
+    missing += [name for name in positionals(parser) if name not in text]
+    assert not missing, f"docs/{COMMAND_PAGES[command]} does not mention {missing} of `baccarat {command}` in its section"
+
+
+def test_a_commands_section_leaves_out_the_other_commands_sections():
+    eor = command_text("eor")
+    assert "## Par sheets: `baccarat parsheet`" not in eor and "`baccarat eor" in eor
+    assert "## Reports and analyses" not in command_text("parsheet")
+    verify = command_text("verify")
+    assert "## `baccarat verify LOG`" in verify and "## Inputs" in verify      # a shared section stays
+    assert "## `baccarat check" not in verify and "## `baccarat simulate`" not in verify
+    assert command_text("odds") == (DOCS / "odds.md").read_text()
 
 
 def test_the_options_of_every_command_are_documented_once():
@@ -194,6 +250,8 @@ def test_the_version_is_written_once():
 def test_the_version_option_prints_it(capsys):
     import analyzer
     from analyzer.cli import main
+    # main() itself, not the cli fixture: --version ends by argparse's SystemExit, so there is no
+    # Run to return; capsys keeps what it printed before exiting
     with pytest.raises(SystemExit):
         main(["--version"])
     assert capsys.readouterr().out == f"baccarat-analyzer {analyzer.__version__}\n"

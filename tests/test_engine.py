@@ -74,7 +74,7 @@ PUBLISHED = {
 
 
 @pytest.mark.parametrize("decks", [8, 6])
-def test_published_counts(decks):
+def test_published_counts_are_the_engines(decks):
     banker, player, tie, total = PUBLISHED[decks]
     a = analyze(Shoe.standard(decks))
     assert (a.ways("banker"), a.ways("player"), a.ways("tie"), a.deals) == (banker, player, tie, total)

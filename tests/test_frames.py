@@ -37,7 +37,7 @@ def test_analysis_frames_equal_the_json():
         a.to_frame("nope")
 
 
-def test_other_frames():
+def test_every_result_frame_sums_as_its_result():
     d = distributions(Shoe.standard(8)).to_frame()
     grid = d[d.table == "totals"]
     assert sum(grid.probability) == 1 and grid.ways.sum() == 4998398275503360

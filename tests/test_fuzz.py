@@ -1,7 +1,7 @@
 """Fuzzing every input format: arbitrary text either parses or gives one clear error.
 
 "Clear error" is a :class:`analyzer.BaccaratError` (a ``ValueError``) with a
-one-line message; any other exception is a defect (issue 11).  Examples stay
+one-line message; any other exception is a defect.  Examples stay
 small so the whole file runs in seconds.
 """
 
@@ -36,7 +36,7 @@ CARDISH = st.text(alphabet="A23456789TJQKtjqkshdc10 ,=;-+x♠♥\n", max_size=60
 
 @SETTINGS
 @given(CARDISH)
-def test_shoe_specs(text):
+def test_any_shoe_spec_parses_and_round_trips_or_is_a_clear_error(text):
     shoe = _clear(Shoe.parse, text)
     if shoe is not None:
         assert 6 <= shoe.cards and Shoe.parse(shoe.spec()) == shoe
@@ -59,7 +59,7 @@ def test_cards_and_removal(text):
 @SETTINGS
 @given(st.one_of(st.integers(), st.floats(allow_nan=True), st.text(max_size=80), st.booleans(),
                  st.none(), st.lists(st.integers(), max_size=3)))
-def test_payouts(value):
+def test_any_payout_parses_or_is_a_clear_error(value):
     _clear(parse_pays, value, "pays")
 
 
@@ -75,7 +75,7 @@ TOML_PIECES = st.sampled_from([
 
 @SETTINGS
 @given(st.lists(TOML_PIECES, max_size=12))
-def test_bet_files(pieces):
+def test_any_bets_file_parses_or_is_a_clear_error(pieces):
     _clear(parse_catalog, "".join(pieces), "fuzz.toml")
 
 
@@ -128,14 +128,14 @@ TALLY_LINES = st.sampled_from([
 
 @SETTINGS
 @given(st.lists(TALLY_LINES, max_size=10))
-def test_tallies(tmp_path_factory, lines):
+def test_any_tallies_file_reads_or_is_a_clear_error(tmp_path_factory, lines):
     p = _write(tmp_path_factory, "tallies.csv", "".join(lines))
     _clear(read_tallies, p)
 
 
 @pytest.mark.parametrize("text", ["[" * 100000 + "]" * 100000, '{"shoe": ' + "9" * 5000 + "}"])
 def test_hostile_json_lines(tmp_path, text):
-    """Issue 11: deep nesting and huge numbers in JSON logs were tracebacks."""
+    """Deep nesting and huge numbers in JSON logs are one clear error, not a traceback."""
     p = tmp_path / "hands.jsonl"
     p.write_text(text + "\n")
     with pytest.raises(BaccaratError):

@@ -1,4 +1,4 @@
-"""Hypothesis over three inputs of issue 23: rules-file cells, known cards with every
+"""Hypothesis over three hostile inputs: rules-file cells, known cards with every
 catalog bet, and groups that may name one card twice.
 
 * **Rules-file cells** (``"0-5, 7"``, ``"any"``, ranges of any size): a cell either

@@ -1,4 +1,4 @@
-"""Fuzzing the shapes of issue 14: arbitrary text either reads or gives one BaccaratError."""
+"""Fuzzing the log shapes real simulators write: arbitrary text either reads or gives one BaccaratError."""
 
 from __future__ import annotations
 
@@ -43,6 +43,6 @@ def test_shapes_read_or_refuse(pieces, path, columns, skip):
 
 @SETTINGS
 @given(st.text(max_size=200), COLUMNS, st.booleans())
-def test_any_text(text, columns, skip):
+def test_any_text_reads_as_a_log_or_is_a_clear_error(text, columns, skip):
     _clear("x.csv", text, columns, skip)
     _clear("x.json", text, columns, skip)

@@ -1,7 +1,6 @@
 """A stop request (SIGTERM) is never lost: not when the KeyboardInterrupt it raises is swallowed
 (as Cython's module imports do), not in the middle of a long run; no file is left behind."""
 
-import os
 import signal
 import subprocess
 import sys
@@ -12,6 +11,7 @@ import pytest
 
 from analyzer.io.files import atomic_open
 from analyzer.io.interrupt import clear_stop, request_stop, stop_requested
+from helpers import process_env
 
 
 def test_a_stop_request_keeps_atomic_output_from_being_committed(tmp_path):
@@ -30,6 +30,8 @@ def test_a_stop_request_keeps_atomic_output_from_being_committed(tmp_path):
 
 # A SIGTERM handled inside code that swallows every exception, as Cython's memoryview support
 # does while a compiled module is first imported (numpy.random's, imported lazily by numpy 2).
+# These scripts call main() in a process of their own (a signal is sent to it), with a
+# function of the package replaced first, which `cli.process` cannot do.
 _SWALLOWED = textwrap.dedent("""
     import os, signal, sys
     import analyzer.simcheck.simulate as sim
@@ -99,7 +101,7 @@ def test_python_m_exits_130_when_stopped_inside_an_exec(tmp_path, outputs):
     (tmp_path / "stopped_in_exec.py").write_text(_IN_EXEC)
     p = subprocess.run([sys.executable, "-m", "stopped_in_exec", "simulate", "--shoes", "50", "--seed", "1",
                         *outputs, "-q"], cwd=tmp_path, capture_output=True, text=True, timeout=120,
-                       env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+                       env=process_env(PYTHONDONTWRITEBYTECODE="1"))
     assert p.returncode == 130 and "interrupted" in p.stderr and "Traceback" not in p.stderr, \
         (p.returncode, p.stderr)
     assert p.stdout == "" and sorted(x.name for x in tmp_path.iterdir()) == ["stopped_in_exec.py"]

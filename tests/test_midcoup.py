@@ -1,13 +1,11 @@
-"""Mid-coup reports (issue 13, item 4): insurance odds, known-card edges, Baccarat Gold."""
+"""Mid-coup reports: insurance odds, known-card edges, Baccarat Gold."""
 
 from __future__ import annotations
 
-import json
 
 import pytest
 
 from analyzer import Shoe
-from analyzer.cli import main
 from analyzer.reports.midcoup import insurance_table, known_card_report
 
 # Wizard of Odds, "Baccarat Insurance" (Asia Gaming and Marina Bay Sands pages, "Player Win after Four
@@ -58,9 +56,8 @@ def test_known_card_report_prices_the_groups_together():
         0.473, 0.0, 0.473, 0.0, 43.659, 0.309]
 
 
-def test_gold_table_cli(capsys):
-    assert main(["midcoup", "--table", "gold", "--format", "json"]) == 0
-    doc = json.loads(capsys.readouterr().out)
+def test_midcoup_gold_table_counts_the_wizard_of_odds_outcomes(cli):
+    doc = cli.json("midcoup", "--table", "gold", "--format", "json")
     # Wizard of Odds, "Baccarat Gold", 8 decks, the Player drawing on 5 (as in tests/test_gold.py)
     assert doc["choices"]["draws on 5"]["outcomes"] == {
         "player": 2232878486302976, "banker": 2290212297375744, "tie": 475307491824640}
@@ -69,7 +66,5 @@ def test_gold_table_cli(capsys):
 
 @pytest.mark.parametrize("argv", [["midcoup", "--table", "nope"], ["midcoup", "--table", "gold", "--format", "csv"],
                                   ["midcoup"]])
-def test_bad_midcoup_input(argv, capsys):
-    assert main(argv) == 2
-    err = capsys.readouterr().err
-    assert err.startswith("baccarat: error:") and len(err.splitlines()) == 1
+def test_bad_midcoup_input_is_one_line_and_exit_2(argv, cli):
+    cli.error(*argv)

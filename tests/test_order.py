@@ -1,4 +1,4 @@
-"""Card order (issue 14): a shoe shuffled too little is caught from the order of its cards."""
+"""Card order: a shoe shuffled too little is caught from the order of its cards."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ from fractions import Fraction
 import pytest
 
 from analyzer import Shoe
-from analyzer.cli import main
 from analyzer.simcheck.check import check_log
 from analyzer.simcheck.logs import read_hand_log
 from analyzer.simcheck.order import dealt_order, step_probabilities
@@ -75,25 +74,23 @@ def test_value_level_logs_use_point_values():
     assert "not tested" in note and "value-level" in note and "--card-order" in note
 
 
-def test_cli_card_order_and_riffle_fault(tmp_path, capsys):
+def test_check_fails_a_riffled_shoe_on_card_order_unless_told_not_to_test_it(tmp_path, cli):
     f = tmp_path / "h.csv"
-    assert main(["simulate", "--shoes", "10", "--seed", "5", "--fault", "riffles=4", "--log", str(f)]) == 0
-    capsys.readouterr()
-    assert main(["verify", str(f)]) == 0
-    capsys.readouterr()
-    assert main(["check", str(f), "--quiet", "--reference", "off-the-top", "--no-card-order"]) == 0
-    out = capsys.readouterr().out
-    assert "Card order" not in out and "chi-square order" not in out
+    assert cli("simulate", "--shoes", "10", "--seed", "5", "--fault", "riffles=4", "--log", f).code == 0
+    assert cli("verify", f).code == 0
+    r = cli("check", f, "--quiet", "--reference", "off-the-top", "--no-card-order")
+    assert r.code == 0
+    assert "Card order" not in r.out and "chi-square order" not in r.out
     for extra in ([], ["--card-order"]):      # on by default; --card-order still accepted
         for ref in (["--reference", "off-the-top"], []):
-            assert main(["check", str(f), "--quiet", *ref, *extra]) == 1
-            out = capsys.readouterr().out
+            r = cli("check", f, "--quiet", *ref, *extra)
+            assert r.code == 1
+            out = r.out
             assert "**FAIL** at alpha = 0.01 (family-wise, Holm over" in out
             assert "chi-square order (12 df)." in out.splitlines()[2]
             assert "## Card order: step between consecutive dealt cards" in out
             assert "the chi-square is an approximation" in out
-    assert main(["check", str(f), "--quiet", "--card-order", "--no-card-order"]) == 2
-    capsys.readouterr()
+    assert cli("check", f, "--quiet", "--card-order", "--no-card-order").code == 2
     with pytest.raises(SimulationError):
         Faults.parse(["riffles=x"])
 
@@ -109,15 +106,15 @@ def test_seen_cards_leave_the_reference():
     assert steps.sum() == 7
 
 
-def test_cli_columns_option(tmp_path, capsys):
+def test_unknown_columns_are_named_and_columns_maps_them(tmp_path, cli):
     f = tmp_path / "own.csv"
     f.write_text("Shoe,A1,A2,C1,C2,Win\n1,9,K,8,K,P\n")
-    assert main(["verify", str(f)]) == 2
-    err = capsys.readouterr().err
-    assert "read as outcomes only, 1 row per coup (CSV; columns not used: A1, A2, C1, C2)" in err
-    assert "--columns" in err
-    assert main(["verify", str(f), "--columns", "p1=A1,p2=A2,b1=C1,b2=C2,outcome=Win"]) == 0
-    assert "read as per-card columns, ranks without suits" in capsys.readouterr().out
+    r = cli("verify", f)
+    assert r.code == 2
+    assert "read as outcomes only, 1 row per coup (CSV; columns not used: A1, A2, C1, C2)" in r.err
+    assert "--columns" in r.err
+    r = cli("verify", f, "--columns", "p1=A1,p2=A2,b1=C1,b2=C2,outcome=Win")
+    assert r.code == 0 and "read as per-card columns, ranks without suits" in r.out
 
 
 @pytest.mark.slow
@@ -133,19 +130,16 @@ def test_card_order_false_alarms_at_the_stated_rate():
     assert low <= 7
 
 
-def test_card_order_needs_cards_in_order(tmp_path, capsys):
+def test_card_order_needs_cards_in_order(tmp_path, cli):
     """Outcome-only logs and tallies have no dealt order: --card-order is refused, their reports
     are those of before (no card-order note), --no-card-order changes nothing."""
     o = tmp_path / "o.csv"
     o.write_text("shoe,outcome\n" + "".join(f"{1 + k // 70},{'PBBPBT'[k % 6]}\n" for k in range(700)))
     t = tmp_path / "t.csv"
-    assert main(["simulate", "--shoes", "3", "--seed", "2", "--tallies", str(t), "--quiet"]) == 0
-    capsys.readouterr()
+    assert cli("simulate", "--shoes", "3", "--seed", "2", "--tallies", t, "--quiet").code == 0
     for f in (o, t):
-        assert main(["check", str(f), "--quiet", "--reference", "off-the-top", "--card-order"]) == 2
-        assert "--card-order does not apply" in capsys.readouterr().err
-        main(["check", str(f), "--quiet", "--reference", "off-the-top"])
-        plain = capsys.readouterr().out
+        assert "--card-order does not apply" in cli.error("check", f, "--quiet", "--reference", "off-the-top",
+                                                          "--card-order")
+        plain = cli("check", f, "--quiet", "--reference", "off-the-top").out
         assert "Card order" not in plain
-        main(["check", str(f), "--quiet", "--reference", "off-the-top", "--no-card-order"])
-        assert capsys.readouterr().out == plain
+        assert cli("check", f, "--quiet", "--reference", "off-the-top", "--no-card-order").out == plain

@@ -1,4 +1,4 @@
-"""Par sheets (issue 15): return tables, figures, bands, the hold band and the documents."""
+"""Par sheets: return tables, figures, bands, the hold band and the documents."""
 
 import csv
 import io
@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from analyzer import Shoe, analyze, catalog
-from analyzer.cli import main
 from analyzer.reports.parsheet import parsheet
 from analyzer.reports.parsheet_tables import parsheet_dict
 
@@ -138,43 +137,48 @@ def test_published_banker_player_tie(main8):
     assert main8.wager("banker").breakeven_commission == 1 - main8.wager("banker").breakeven_pays
 
 
-def test_cli_formats(tmp_path, capsys):
-    assert main(["parsheet", "--table", "main", "--decks", "6,8", "--format", "json"]) == 0
-    doc = json.loads(capsys.readouterr().out)
+def test_parsheet_writes_json_markdown_and_csv_sheets(tmp_path, cli):
+    r = cli("parsheet", "--table", "main", "--decks", "6,8", "--format", "json")
+    assert r.code == 0
+    doc = json.loads(r.out)
     assert [s["shoe"]["decks"] for s in doc["sheets"]] == [6, 8]
     assert doc["rules"]["source"] == "analyzer/core/RULES.md"
     w = doc["sheets"][1]["wagers"][1]
     assert w["id"] == "banker" and set(w["volatility_index"]) == {"90", "95"}
     assert set(w["house_edge_by_decks"]) == {"1", "2", "4", "6", "8"}
     assert set(w["bands"][0]) >= {"rounds", "mean", "90", "95", "99"}
-    assert main(["parsheet", "--bets", "tie"]) == 0
-    md = capsys.readouterr().out
+    r = cli("parsheet", "--bets", "tie")
+    assert r.code == 0
+    md = r.out
     assert "Return table" in md and "ordered six-card deals" in md and "Banker total" in md
-    assert main(["parsheet", "--bets", "tie", "--format", "csv", "--output", str(tmp_path / "t.csv")]) == 0
+    assert cli("parsheet", "--bets", "tie", "--format", "csv", "--output", tmp_path / "t.csv").code == 0
     assert (tmp_path / "t.csv").read_text().startswith("decks,cards,wager,section")
 
 
-def test_bet_file_and_csv_totals(tmp_path, capsys):
+def test_a_bets_file_makes_its_own_sheet_and_csv_returns_sum_to_the_ev(tmp_path, cli):
     bets = tmp_path / "mine.toml"
     bets.write_text('[[bet]]\nid = "pair_win"\nname = "Pair win"\nevents = [ { event = "pw", '
                     'when = "player_pair and winner == player", pays = 20 } ]\n')
-    assert main(["parsheet", "--bets-file", str(bets), "--by-decks", "8", "--format", "json"]) == 0
-    doc = json.loads(capsys.readouterr().out)
+    r = cli("parsheet", "--bets-file", bets, "--by-decks", "8", "--format", "json")
+    assert r.code == 0
+    doc = json.loads(r.out)
     assert [w["id"] for w in doc["wagers"]] == ["pair_win"] and "table_hold" not in doc
-    assert main(["parsheet", "--bets", "banker,tie", "--by-decks", "8", "--format", "csv"]) == 0
-    rows = list(csv.reader(io.StringIO(capsys.readouterr().out)))[1:]
+    r = cli("parsheet", "--bets", "banker,tie", "--by-decks", "8", "--format", "csv")
+    assert r.code == 0
+    rows = list(csv.reader(io.StringIO(r.out)))[1:]
     a = analyze(Shoe.standard(8))
     for bet in ("banker", "tie"):
         ret = [r for r in rows if r[2] == bet and r[3] == "return"]
         assert sum(Fraction(r[7]) for r in ret[:-1]) == Fraction(ret[-1][7]) == a.bet(bet).ev
 
 
-def test_xlsx_holds_the_json_numbers(tmp_path, capsys):
+def test_xlsx_holds_the_json_numbers(tmp_path, cli):
     openpyxl = pytest.importorskip("openpyxl")
     out = tmp_path / "ez.xlsx"
-    assert main(["parsheet", "--table", "ez", "--format", "xlsx", "--output", str(out)]) == 0
-    assert main(["parsheet", "--table", "ez", "--format", "json"]) == 0
-    doc = json.loads(capsys.readouterr().out)
+    assert cli("parsheet", "--table", "ez", "--format", "xlsx", "--output", out).code == 0
+    r = cli("parsheet", "--table", "ez", "--format", "json")
+    assert r.code == 0
+    doc = json.loads(r.out)
     wb = openpyxl.load_workbook(out)
     assert wb.sheetnames == ["About"] + [w["id"] for w in doc["wagers"]]
     for w in doc["wagers"]:
@@ -209,13 +213,11 @@ def test_json_matches_the_objects(main8):
     ["parsheet", "--decks", "1,2,3,4,5,6,7,8,9"], ["parsheet", "--by-decks", ",".join(map(str, range(1, 30)))], ["parsheet", "--format", "xlsx"],
     ["parsheet", "--format", "xlsx", "--output", "-"], ["parsheet", "--format", "pdf"],
 ])
-def test_bad_input_is_one_line(argv, capsys):
-    assert main(argv) == 2
-    out, err = capsys.readouterr()
-    assert out == "" and err.startswith("baccarat: error: ") and len(err.splitlines()) == 1
+def test_bad_input_is_one_line(argv, cli):
+    cli.error(*argv)
 
 
-def test_xlsx_without_openpyxl_is_one_line(tmp_path, capsys, monkeypatch):
+def test_xlsx_without_openpyxl_is_one_line(tmp_path, cli, monkeypatch):
     import builtins
     real = builtins.__import__
 
@@ -225,9 +227,7 @@ def test_xlsx_without_openpyxl_is_one_line(tmp_path, capsys, monkeypatch):
         return real(name, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "__import__", no_openpyxl)
-    assert main(["parsheet", "--format", "xlsx", "--output", str(tmp_path / "x.xlsx")]) == 2
-    err = capsys.readouterr().err
-    assert err.startswith("baccarat: error: ") and "[xlsx]" in err and len(err.splitlines()) == 1
+    assert "[xlsx]" in cli.error("parsheet", "--format", "xlsx", "--output", tmp_path / "x.xlsx")
     assert not (tmp_path / "x.xlsx").exists()
 
 

@@ -15,7 +15,6 @@ from functools import lru_cache
 import pytest
 
 from analyzer import Shoe, analyze, catalog
-from analyzer.cli import main
 from analyzer.core.known import parse_known
 from analyzer.core.solver import Solver
 from analyzer.reports.peek import (
@@ -231,16 +230,14 @@ def test_the_inverse_reproduces_none_of_the_family_and_some_mixtures():
     (["--inverse", "--decks", "6"], "8 decks"),
     (["--shoe", "A=2,K=3", "--reveal", "1"], "at least 6"),
 ])
-def test_bad_input_is_one_line_exit_2(capsys, argv, message):
-    code = main(["peek", *argv])
-    out, err = capsys.readouterr()
-    assert code == 2 and out == "" and err.count("\n") == 1 and err.startswith("baccarat: error: ")
-    assert message in err
+def test_bad_input_is_one_line_exit_2(cli, argv, message):
+    assert message in cli.error("peek", *argv)
 
 
-def test_cli_json(capsys):
-    assert main(["peek", "--reveal", "P1,B1", "--raises", "1,2", "--format", "json"]) == 0
-    doc = json.loads(capsys.readouterr()[0])
+def test_peek_json_prices_the_raises_as_the_library_does(cli):
+    r = cli("peek", "--reveal", "P1,B1", "--raises", "1,2", "--format", "json")
+    assert r.code == 0
+    doc = json.loads(r.out)
     r = price(eight_decks(), PEEK_BETS["banker"], Reveal.fixed(("P1", "B1")),
               PeekGame(raises=(1, 2)))
     assert doc["bets"][1]["rtp_paid"] == f"{r.rtp_paid.numerator}/{r.rtp_paid.denominator}"

@@ -1,4 +1,4 @@
-"""Shoe procedures (issue 13, item 5): --burn standard|N|none, --cut-card, --after-cut 0|1
+"""Shoe procedures: --burn standard|N|none, --cut-card, --after-cut 0|1
 for `baccarat simulate` and `baccarat study`, counted exactly on fixed seeds and small shoes."""
 
 import json
@@ -7,7 +7,6 @@ import numpy as np
 import pytest
 
 from analyzer import Shoe
-from analyzer.cli import main
 from analyzer.core.procedure import Procedure, ProcedureError, parse_burn
 from analyzer.simcheck.logs import CARD_POINT, card_text, encode_card, read_hand_log
 from analyzer.simcheck.simulate import Faults, SimulationError, _base_cards, simulate, simulate_to_text
@@ -119,33 +118,30 @@ def test_procedures_beyond_the_shoe_are_refused(kw, message):
     (["--burn", "-1"], "burn '-1'"),
 ])
 @pytest.mark.parametrize("command", ["simulate", "study"])
-def test_cli_bad_procedures_exit_2_with_one_line(command, words, message, capsys):
+def test_bad_procedures_exit_2_with_one_line(command, words, message, cli):
     extra = ["--seed", "1"] if command == "simulate" else ["--no-state", "-q"]
-    assert main([command, "--decks", "1", "--shoes", "2", *extra, *words]) == 2
-    out, err = capsys.readouterr()
-    assert out == "" and err.startswith("baccarat: error:") and err.count("\n") == 1 and message in err, err
+    assert message in cli.error(command, "--decks", "1", "--shoes", "2", *extra, *words)
 
 
-def test_simulate_summary_names_the_procedure(tmp_path, capsys):
+def test_simulate_summary_names_the_procedure(tmp_path, cli):
     log = tmp_path / "h.csv"
     for words, says in (([], "(seed 1, cut card 14); log"), (["--burn"], "(seed 1, cut card 14, burn); log"),
                         (["--burn", "standard"], "(seed 1, cut card 14, burn); log"),
                         (["--burn", "4", "--after-cut", "1"],
                          "(seed 1, cut card 14, burn 4 face down, 1 coup after the cut card); log")):
-        assert main(["simulate", "--decks", "1", "--shoes", "3", "--seed", "1", "--log", str(log), "-q",
-                     *words]) == 0
-        assert says in capsys.readouterr().out
+        r = cli("simulate", "--decks", "1", "--shoes", "3", "--seed", "1", "--log", log, "-q", *words)
+        assert r.code == 0 and says in r.out
         header = log.read_text().splitlines()[0]
         assert header == "shoe,player,banker,outcome" + (",seen" if words[:1] == ["--burn"] and
                                                         words[1:2] in ([], ["standard"]) else "")
     # plain --burn is the standard burn: the same log as --burn standard
     a, b = tmp_path / "a.csv", tmp_path / "b.csv"
-    main(["simulate", "--decks", "1", "--shoes", "3", "--seed", "1", "--log", str(a), "--burn", "-q"])
-    main(["simulate", "--decks", "1", "--shoes", "3", "--seed", "1", "--log", str(b), "--burn", "standard", "-q"])
+    cli("simulate", "--decks", "1", "--shoes", "3", "--seed", "1", "--log", a, "--burn", "-q")
+    cli("simulate", "--decks", "1", "--shoes", "3", "--seed", "1", "--log", b, "--burn", "standard", "-q")
     assert a.read_text() == b.read_text() == simulate_to_text(ONE, 3, 1, burn=True)[0]
 
 
-def test_parse_burn():
+def test_parse_burn_reads_every_form_and_refuses_bad_ones():
     assert [parse_burn(x) for x in ("none", "standard", "0", "7", True, False, 3)] == \
         ["none", "standard", "none", "7", "standard", "none", "3"]
     for bad in ("-1", "1.5", "", "x"):
@@ -194,10 +190,11 @@ def test_a_study_with_a_non_default_procedure():
     assert "burn: none;" in study_markdown(run_study(plain))
 
 
-def test_study_cli_takes_the_procedure(capsys):
-    assert main(["study", "--decks", "1", "--shoes", "3", "--bets", "banker", "--no-state", "-q",
-                 "--burn", "2", "--after-cut", "1", "--format", "json"]) == 0
-    doc = json.loads(capsys.readouterr().out)["study"]
+def test_study_takes_the_procedure_and_names_it_in_its_json(cli):
+    r = cli("study", "--decks", "1", "--shoes", "3", "--bets", "banker", "--no-state", "-q",
+            "--burn", "2", "--after-cut", "1", "--format", "json")
+    assert r.code == 0
+    doc = json.loads(r.out)["study"]
     assert doc["burn"] == "2" and doc["after_cut"] == 1
     with pytest.raises(StudyError, match="after-cut 1 needs --cut-card at least 12"):
         StudyParams.create(Shoe.standard(1), shoes=1, seed=1, cut_card=10, bet_ids=("banker",), after_cut=1)

@@ -3,6 +3,7 @@ every example of it runs as shown."""
 
 import contextlib
 import doctest
+import importlib.util
 import io
 import os
 import re
@@ -163,7 +164,14 @@ def test_every_skip_and_slow_phrase_names_an_example():
     assert [p for p in [*SKIP, *SLOW] if not any(p in t for t in shell)] == []
 
 
-@pytest.mark.parametrize("ex", params("doctest"))
+def needs_pandas(e):
+    """A session calling ``to_frame()`` is skipped where pandas (the ``frames`` extra, in the
+    ``test`` extra too) is missing, not marked ``+SKIP`` in the page."""
+    missing = "to_frame(" in e.text and importlib.util.find_spec("pandas") is None
+    return [pytest.mark.skip(reason="to_frame() needs pandas (the frames extra)")] if missing else []
+
+
+@pytest.mark.parametrize("ex", params("doctest", needs_pandas))
 def test_python_session(ex):
     """A ``>>>`` session: its shown output is what Python prints."""
     test = doctest.DocTestParser().get_doctest(ex.text, {}, str(ex), str(ex.path), ex.line - 1)
@@ -226,7 +234,7 @@ def run_shell(command, cwd):
 
 
 @pytest.mark.parametrize("ex", params("shell", shell_marks))
-def test_shell_command(ex, tmp_path):
+def test_shell_command_runs_and_prints_what_is_shown(ex, tmp_path):
     """A command of the manual runs (exit 0; 1 where the output shown says FAIL), in a folder
     holding the manual's files, after the commands of its page that write the files it reads;
     a shown output is its output."""
@@ -250,7 +258,7 @@ def test_shell_commands_find_their_files():
 
 
 @pytest.mark.parametrize("ex", params("toml"))
-def test_toml_example(ex, tmp_path):
+def test_toml_example_loads_and_prices(ex, tmp_path):
     """A bets file loads and prices; a rules file loads; a fragment's events are events of a bet."""
     from analyzer import Shoe, Solver, load_bets_file
     from analyzer.bets.rules_files import load_rules
@@ -367,6 +375,8 @@ def cached(*args):
 
 @lru_cache(maxsize=None)
 def cli_json(*args):
+    """The parsed ``--format json`` output of :func:`cached` (module-level figures cached across
+    tests, which no fixture reaches: hence :func:`helpers.baccarat`, the ``cli`` fixture's runner)."""
     import json
     status, out, err = cached(*args, "--format", "json")
     assert status == 0, f"baccarat {' '.join(args)}: {err}"

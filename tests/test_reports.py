@@ -1,4 +1,4 @@
-"""Distributions, effects of removal and the reports folder (issue: reports)."""
+"""Distributions, effects of removal and the reports folder."""
 
 from fractions import Fraction
 from pathlib import Path
@@ -6,7 +6,6 @@ from pathlib import Path
 import pytest
 
 from analyzer import Shoe, analyze, catalog
-from analyzer.cli import main
 from analyzer.reports.distributions import WINNERS, distributions
 from analyzer.reports.eor import effects_of_removal, removal
 from analyzer.reports.writer import generate
@@ -169,7 +168,7 @@ def test_single_card_effects_balance_exactly(eor8):
         assert b.weighted_sum == 0, b.bet.id
 
 
-def test_rank_symmetric_bets_say_so(eor8, capsys):
+def test_rank_symmetric_bets_say_so(eor8, cli):
     for bet in ("player_pair", "banker_pair", "either_pair", "perfect_pair", "perfect_pair_v2"):
         assert eor8.bets[bet].vanishes
     assert not eor8.bets["dragon7"].vanishes
@@ -178,8 +177,7 @@ def test_rank_symmetric_bets_say_so(eor8, capsys):
     two = effects_of_removal(Shoe.standard(8), ["player_pair"], cards=2).bets["player_pair"]
     expected = 12 * (Fraction(12 * 32 * 31 + 30 * 29, 414 * 413) - Fraction(13 * 32 * 31, 416 * 415))
     assert set(two.effects.values()) == {expected} and expected > 0
-    assert main(["eor", "--bets", "player_pair,dragon7"]) == 0
-    out = capsys.readouterr().out
+    out = cli.ok("eor", "--bets", "player_pair,dragon7")
     assert "exactly 0" in out and "no linear count" in out
 
 
@@ -256,42 +254,39 @@ def test_interrupted_report_leaves_no_partial_files(tmp_path, monkeypatch, small
     ["eor", "--cards", "0"], ["eor", "--bets", "nope"], ["decks", "--decks-list", "1,x"],
     ["decks", "--decks-list", "0"], ["distributions", "--decks", "0"], ["payouts", "--format", "json"],
 ])
-def test_report_commands_reject_bad_input(argv, capsys):
-    assert main(argv) == 2
-    out, err = capsys.readouterr()
-    assert out == "" and err.startswith("baccarat: error: ") and len(err.splitlines()) == 1
+def test_report_commands_reject_bad_input_with_one_line_and_exit_2(argv, cli):
+    cli.error(*argv)
 
 
-def test_report_commands_run(capsys):
-    assert main(["decks", "--decks-list", "1,8", "--bets", "tie", "--format", "csv"]) == 0
-    out = capsys.readouterr().out
-    assert out.splitlines()[0].startswith("bet,decks,deals")
-    assert main(["distributions", "--decks", "2", "--format", "json"]) == 0
-    assert '"conditionals"' in capsys.readouterr().out
-    assert main(["payouts", "--bets", "tie"]) == 0
-    assert "Break-even payout for `tie`" in capsys.readouterr().out
+def test_report_commands_write_their_tables(cli):
+    r = cli("decks", "--decks-list", "1,8", "--bets", "tie", "--format", "csv")
+    assert r.code == 0 and r.out.splitlines()[0].startswith("bet,decks,deals")
+    r = cli("distributions", "--decks", "2", "--format", "json")
+    assert r.code == 0 and '"conditionals"' in r.out
+    r = cli("payouts", "--bets", "tie")
+    assert r.code == 0 and "Break-even payout for `tie`" in r.out
 
 
-def test_report_folder_must_be_new_empty_or_ours(tmp_path, monkeypatch, capsys, small_reports):
+def test_report_folder_must_be_new_empty_or_ours(tmp_path, monkeypatch, cli, small_reports):
     """--out . must not overwrite a README.md of the project; --out '' and --out x.md are refused."""
     monkeypatch.setenv("BACCARAT_NO_PLOTS", "1")
     project = tmp_path / "project"
     project.mkdir()
     (project / "README.md").write_text("mine")
-    assert main(["report", "--out", str(project), "--decks-list", "8"]) == 2
-    assert "not empty" in capsys.readouterr().err
+    r = cli("report", "--out", project, "--decks-list", "8")
+    assert r.code == 2 and "not empty" in r.err
     assert (project / "README.md").read_text() == "mine"
-    assert main(["report", "--out", "", "--decks-list", "8"]) == 2
-    assert main(["report", "--out", str(tmp_path / "x.md"), "--decks-list", "8"]) == 2
+    runs = [cli("report", "--out", "", "--decks-list", "8"), cli("report", "--out", tmp_path / "x.md", "--decks-list", "8")]
     assert not (tmp_path / "x.md").exists()
     (tmp_path / "afile").write_text("x")
-    assert main(["report", "--out", str(tmp_path / "afile"), "--decks-list", "8"]) == 2
-    assert main(["report", "--out", str(tmp_path / "afile" / "sub"), "--decks-list", "8"]) == 2
-    err = capsys.readouterr().err
+    runs += [cli("report", "--out", tmp_path / "afile", "--decks-list", "8"),
+             cli("report", "--out", tmp_path / "afile" / "sub", "--decks-list", "8")]
+    assert [r.code for r in runs] == [2] * 4
+    err = "".join(r.err for r in runs)
     assert err.count("baccarat: error:") == 4 and "Traceback" not in err
     # a folder it wrote may be written again
     out = tmp_path / "reports"
-    assert main(["report", "--out", str(out), "--decks-list", "8", "--quiet"]) == 0
+    assert cli("report", "--out", out, "--decks-list", "8", "--quiet").code == 0
     (out / "odds_8_decks.md").write_text("stale")
-    assert main(["report", "--out", str(out), "--decks-list", "8", "--quiet"]) == 0
+    assert cli("report", "--out", out, "--decks-list", "8", "--quiet").code == 0
     assert (out / "odds_8_decks.md").read_text() != "stale"

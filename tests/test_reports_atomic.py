@@ -1,4 +1,4 @@
-"""``baccarat report --out DIR`` writes DIR whole or not at all (issue 23: runaway 7, files 3).
+"""``baccarat report --out DIR`` writes DIR whole or not at all.
 
 A bad ``--decks-list`` is refused before any work; an interrupt (Ctrl-C, SIGTERM) or a
 late error leaves DIR as it was (absent, empty, or the previous complete report) and no
@@ -15,16 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.cli import main
 from analyzer.io.files import MANIFEST, write_manifest
-
-REPO = Path(__file__).resolve().parents[1]
-
-
-def _env() -> dict:
-    env = dict(os.environ, BACCARAT_NO_PLOTS="1")
-    env["PYTHONPATH"] = os.pathsep.join([str(REPO)] + [p for p in [env.get("PYTHONPATH")] if p])
-    return env
+from helpers import process_env
 
 
 def _snapshot(folder: Path) -> dict:
@@ -46,42 +38,40 @@ def _previous_report(folder: Path) -> dict:
     ("0", "from 1 to 10,000, got 0"),
     ("8,x", "whole numbers"),
 ])
-def test_bad_decks_list_is_refused_before_any_work(tmp_path, capsys, decks, words):
+def test_bad_decks_list_is_refused_before_any_work(tmp_path, cli, decks, words):
     out = tmp_path / "reports"
     start = time.process_time()
-    assert main(["report", "--out", str(out), "--decks-list", decks, "-q"]) == 2
+    message = cli.error("report", "--out", out, "--decks-list", decks, "-q")
     assert time.process_time() - start < 2                     # no solver was compiled
-    cap = capsys.readouterr()
-    assert cap.out == "" and cap.err.startswith("baccarat: error: --decks-list") and words in cap.err
-    assert len(cap.err.splitlines()) == 1
+    assert message.startswith("--decks-list") and words in message
     assert list(tmp_path.iterdir()) == []                      # no folder, no staging folder
 
 
-def test_decks_command_bounds_its_list_too(capsys):
-    assert main(["decks", "--decks-list", "1" * 5000]) == 2
-    assert main(["decks", "--decks-list", ",".join(str(d) for d in range(1, 30))]) == 2
-    err = capsys.readouterr().err
+def test_decks_command_bounds_its_list_too(cli):
+    runs = [cli("decks", "--decks-list", "1" * 5000), cli("decks", "--decks-list", ",".join(str(d) for d in range(1, 30)))]
+    assert [r.code for r in runs] == [2, 2]
+    err = "".join(r.err for r in runs)
     assert err.count("baccarat: error: --decks-list") == 2 and "Traceback" not in err
 
 
-def test_folders_it_may_not_replace_are_refused_before_any_work(tmp_path, capsys, monkeypatch):
+def test_folders_it_may_not_replace_are_refused_before_any_work(tmp_path, cli, monkeypatch):
     project = tmp_path / "project"
     project.mkdir()
     (project / "notes.txt").write_text("mine")
-    assert main(["report", "--out", str(project), "-q"]) == 2
-    assert "not empty" in capsys.readouterr().err
+    r = cli("report", "--out", project, "-q")
+    assert r.code == 2 and "not empty" in r.err
     assert _snapshot(project) == {"notes.txt": b"mine"}
     # the current folder, even a previous report, cannot be renamed aside
     before = _previous_report(tmp_path / "here")
     monkeypatch.chdir(tmp_path / "here")
-    assert main(["report", "--out", ".", "-q"]) == 2
-    assert "current folder" in capsys.readouterr().err
+    r = cli("report", "--out", ".", "-q")
+    assert r.code == 2 and "current folder" in r.err
     assert _snapshot(tmp_path / "here") == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["here", "project"]
 
 
 @pytest.mark.parametrize("state", ["new", "empty", "previous"])
-def test_a_late_error_leaves_the_folder_as_it_was(tmp_path, capsys, monkeypatch, small_reports, state):
+def test_a_late_error_leaves_the_folder_as_it_was(tmp_path, cli, monkeypatch, small_reports, state):
     monkeypatch.setenv("BACCARAT_NO_PLOTS", "1")
     import analyzer.reports.writer as writer
     from analyzer.core.errors import BaccaratError
@@ -97,9 +87,8 @@ def test_a_late_error_leaves_the_folder_as_it_was(tmp_path, capsys, monkeypatch,
         before = {}
     elif state == "previous":
         before = _previous_report(out)
-    assert main(["report", "--out", str(out), "--decks-list", "8", "-q"]) == 2
-    err = capsys.readouterr().err
-    assert err == "baccarat: error: a late failure\n"
+    r = cli("report", "--out", out, "--decks-list", "8", "-q")
+    assert r.code == 2 and r.err == "baccarat: error: a late failure\n"
     if before is None:
         assert not out.exists()
     else:
@@ -111,7 +100,7 @@ def _interrupt_report(tmp_path: Path, out: Path, signum: int):
     """Start ``report --out out`` in a process; once its staging folder holds a file, send
     ``signum``; return its exit status and standard error."""
     p = subprocess.Popen([sys.executable, "-m", "analyzer", "report", "--out", str(out), "--decks-list", "8", "-q"],
-                         cwd=tmp_path, env=_env(), start_new_session=True, stdout=subprocess.DEVNULL,
+                         cwd=tmp_path, env=process_env(BACCARAT_NO_PLOTS="1"), start_new_session=True, stdout=subprocess.DEVNULL,
                          stderr=subprocess.PIPE, text=True,
                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     staging = out.with_name(f".{out.name}.{p.pid}.baccarat.tmp")
@@ -140,17 +129,17 @@ def test_interrupt_leaves_a_previous_report_unchanged(tmp_path, signum):
 
 
 @pytest.mark.slow
-def test_interrupt_leaves_no_folder_and_a_rerun_works(tmp_path, capsys, small_reports):
+def test_interrupt_leaves_no_folder_and_a_rerun_works(tmp_path, cli, small_reports):
     out = tmp_path / "reports"
     rc, err = _interrupt_report(tmp_path, out, signal.SIGINT)
     assert rc == 130 and "Traceback" not in err, err
     assert list(tmp_path.iterdir()) == []
     os.environ["BACCARAT_NO_PLOTS"] = "1"
     try:
-        assert main(["report", "--out", str(out), "--decks-list", "8", "-q"]) == 0
+        assert cli("report", "--out", out, "--decks-list", "8", "-q").code == 0
         # and again over the report it wrote: the previous one is replaced whole
         (out / "stray.md").write_text("not from this run")
-        assert main(["report", "--out", str(out), "--decks-list", "8", "-q"]) == 0
+        assert cli("report", "--out", out, "--decks-list", "8", "-q").code == 0
     finally:
         del os.environ["BACCARAT_NO_PLOTS"]
     manifest = json.loads((out / MANIFEST).read_text())
@@ -159,7 +148,7 @@ def test_interrupt_leaves_no_folder_and_a_rerun_works(tmp_path, capsys, small_re
     assert [p.name for p in tmp_path.iterdir()] == ["reports"]
 
 
-def test_a_killed_run_s_staging_folder_is_removed_by_the_next(tmp_path, capsys, monkeypatch, small_reports):
+def test_a_killed_run_s_staging_folder_is_removed_by_the_next(tmp_path, cli, monkeypatch, small_reports):
     """SIGKILL cannot be caught: the next run removes what it left (its process is gone)."""
     monkeypatch.setenv("BACCARAT_NO_PLOTS", "1")
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
@@ -170,6 +159,6 @@ def test_a_killed_run_s_staging_folder_is_removed_by_the_next(tmp_path, capsys, 
     (tmp_path / f".reports.{dead}.baccarat.tmp" / "odds_8_decks.md").write_text("half")
     import analyzer.reports.writer as writer
     monkeypatch.setattr(writer, "distributions", lambda *a, **k: (_ for _ in ()).throw(KeyboardInterrupt))
-    assert main(["report", "--out", str(out), "--decks-list", "8", "-q"]) == 130
+    assert cli("report", "--out", out, "--decks-list", "8", "-q").code == 130
     assert _snapshot(out) == before
     assert [p.name for p in tmp_path.iterdir()] == ["reports"]

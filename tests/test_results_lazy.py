@@ -74,7 +74,7 @@ def test_read_once_kept_and_in_order():
     assert a == b and values == list(b.bets.values())       # read in another order: equal
 
 
-def test_mapping_behaviour():
+def test_lazy_bets_behave_as_a_mapping():
     a = whole().solve(Shoe.standard(8))
     assert len(a.bets) == len(catalog().bets)
     assert "banker" in a.bets and "nope" not in a.bets and a.bets.get("nope") is None
@@ -153,7 +153,7 @@ def test_cloudpickle_round_trip():
         [(r.bet.id, r.deals, r.events, r.ev) for r in a.bets.values()]
 
 
-def test_known_cards():
+def test_lazy_results_with_known_cards_are_the_eager_ones():
     known = (("1", "K"), ("4", "9"))
     shoe = Shoe.standard(8).remove(["Ks", "9d"])
     bets = tuple(catalog().bets[i] for i in ("banker", "player_pair", "dragon_bonus_banker", "tie", "lucky6"))

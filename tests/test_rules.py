@@ -167,7 +167,7 @@ WORKED = [
 
 
 @pytest.mark.parametrize("player, banker, order, spare, ptotal, btotal, winner, natural", WORKED)
-def test_worked_examples(player, banker, order, spare, ptotal, btotal, winner, natural):
+def test_worked_examples_deal_as_the_rules_say(player, banker, order, spare, ptotal, btotal, winner, natural):
     coup = play_coup(order + spare)
     assert coup == Coup(tuple(player), tuple(banker), ptotal, btotal, winner)
     assert coup.natural is natural

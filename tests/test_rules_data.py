@@ -42,7 +42,7 @@ def test_punto_banco_is_the_engines_tables_and_the_default_file():
     assert set(BUILTIN_RULES) == {"punto_banco", "gold"}
 
 
-def test_gold_tables():
+def test_gold_tables_are_the_published_tableau():
     assert GOLD.banker_rows() == (((0, 1, 2, 3), "any", "-"), ((4, 5), "3-7", "0-2, 8, 9"),
                                   ((6, 7), "never", "always"))
     assert GOLD.player_draws == frozenset(range(6)) and GOLD.player_option == frozenset({5})
@@ -116,7 +116,7 @@ def test_cli_best_prints_the_strategy(cli):
     assert [s["play"] for s in json.loads(out)["player_strategy"]] == ["draw"] * 5
 
 
-def test_cli_rules_command(cli, tmp_path):
+def test_rules_prints_the_tables_and_its_toml_loads_again(cli, tmp_path):
     code, out, _ = cli("rules")
     assert code == 0 and "| 3              | 0-7, 9" in out
     code, toml, _ = cli("rules", "--rules", "gold", "--format", "toml")

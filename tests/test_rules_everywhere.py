@@ -1,4 +1,4 @@
-"""``--rules`` / ``--player-option`` on parsheet, bankroll, programs, midcoup and report (issue 13 item 1).
+"""``--rules`` / ``--player-option`` on parsheet, bankroll, programs, midcoup and report.
 
 Every command that plays coups takes the options; the default output is unchanged byte for
 byte (also with a rules file restating Punto Banco); ``--rules gold`` gives the Gold numbers of
@@ -50,7 +50,7 @@ SMALL = {
 
 
 #: cases of more than a few seconds, with the slow tests (.ci/run runs them)
-SLOW_CASES = {"midcoup gold"}      # 4.4 s; test_midcoup.py::test_gold_table_cli prints Gold's table by default
+SLOW_CASES = {"midcoup gold"}      # 4.4 s; test_midcoup.py::test_midcoup_gold_table_counts_the_wizard_of_odds_outcomes prints Gold's table by default
 
 
 @pytest.mark.parametrize("case", [pytest.param(c, marks=pytest.mark.slow) if c in SLOW_CASES else c for c in SMALL])
@@ -137,7 +137,7 @@ def test_bankroll_plays_the_gold_bet(cli, play):
     assert "| rules " in md and "gold" in md
 
 
-@pytest.mark.slow       # 3 s; test_midcoup.py::test_gold_table_cli prints the Gold table by default
+@pytest.mark.slow       # 3 s; test_midcoup.py::test_midcoup_gold_table_counts_the_wizard_of_odds_outcomes prints the Gold table by default
 def test_midcoup_gold_table_of_another_rule_set(cli, tmp_path):
     f = tmp_path / "g4.toml"
     from analyzer.core.rules import GOLD

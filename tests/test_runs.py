@@ -1,4 +1,4 @@
-"""``baccarat runs`` (issue 26 item 2): the longest run and the runs of at least k in a shoe.
+"""``baccarat runs``: the longest run and the runs of at least k in a shoe.
 
 The exact figures are checked against brute force (every one of the ``3**n`` outcome
 sequences of a few coups, weighed by its ways, on generated ways), against the expected run
@@ -132,7 +132,7 @@ def test_no_banker_run_of_three_in_81_coups():
 
 
 def test_a_shoe_of_eight_decks_takes_well_under_a_second():
-    """The issue's speed: the runs of 80 coups off the top of 8 decks, computed and written, in
+    """The speed bound: the runs of 80 coups off the top of 8 decks, computed and written, in
     under 1 s (about 0.05 s here)."""
     import time
 
@@ -157,7 +157,7 @@ def test_bad_questions_are_refused_before_any_work():
         runs(ways, 3, (0,))
 
 
-def test_to_frame():
+def test_runs_frame_sums_to_one_per_statistic_and_outcome():
     pytest.importorskip("pandas")
     r = runs(CoupWays(3, 2, 1), 5, (2,))
     f = r.to_frame()
@@ -216,7 +216,7 @@ def test_dealt_shoes_agree_with_independent_coups_within_their_intervals():
 
 # -- the command ------------------------------------------------------------------------------
 
-def test_formats(cli, tmp_path):
+def test_runs_markdown_and_json_are_the_librarys(cli, tmp_path):
     md = cli.ok("runs", "--decks", "8", "--coups", "20")
     assert md.startswith("# Runs per shoe: 8 decks (416 cards), 20 coups") and "## Longest run" in md
     doc = cli.json("runs", "--decks", "8", "--coups", "20", "--format", "json", "--at-least", "2,3")
@@ -244,7 +244,7 @@ def test_dealt_shoes_in_the_documents(cli):
     assert "## Dealt shoes" in md and "95% interval" in md and "### Longest run, dealt shoes" in md
 
 
-def test_chart(cli, tmp_path):
+def test_runs_chart_is_a_png_linked_from_the_markdown(cli, tmp_path):
     pytest.importorskip("matplotlib")
     png = tmp_path / "runs.png"
     md = cli.ok("runs", "--decks", "8", "--coups", "30", "--chart", png)

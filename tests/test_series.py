@@ -413,7 +413,7 @@ def test_a_bad_series_in_a_bets_file_is_one_line_before_any_work(cli, tmp_path):
 
 
 def test_off_the_top_is_fast():
-    """The issue's bound, 1 s: the four pay tables compiled afresh (the solver cache emptied)
+    """The time bound, 1 s: the four pay tables compiled afresh (the solver cache emptied)
     and priced on a shoe not priced before (about 0.07 s; the whole command in a fresh process
     about 0.4 s, most of it Python's start)."""
     import time

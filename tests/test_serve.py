@@ -24,7 +24,6 @@ pytest.importorskip("uvicorn")
 from analyzer.bets.catalog import catalog  # noqa: E402
 from analyzer.cli import serve as serve_module  # noqa: E402
 from analyzer.cli.serve import create_app  # noqa: E402
-from helpers import baccarat  # noqa: E402
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")            # Starlette's note on httpx versions
@@ -34,15 +33,6 @@ with warnings.catch_warnings():
 BETS = ["banker", "player", "tie", "dragon7", "panda8", "lucky6", "player_pair", "perfect_pair", "big_tiger"]
 RANKS = "A23456789TJQK"
 SUITS = "shdc"
-
-
-def cli_error(*argv, stdin: str | None = None) -> str:
-    """The message of ``baccarat ARGV``'s one error line (exit 2; ``--batch`` may have written
-    the lines before the bad one, which the server refuses whole)."""
-    status, out, err = baccarat(*argv, stdin=stdin)
-    assert status == 2 and (out == "" or "--batch" in argv), err
-    assert err.startswith("baccarat: error: ") and err.count("\n") == 1, err
-    return err.removeprefix("baccarat: error: ").rstrip("\n")
 
 
 @pytest.fixture(scope="module")
@@ -68,9 +58,9 @@ def shoes(seed: int, count: int):
 
 
 @pytest.mark.parametrize("remove", shoes(24, 3))
-def test_odds_is_the_cli_document(client, remove):
+def test_odds_is_the_cli_document(cli, client, remove):
     r = client.post("/odds", json={"remove": remove, "bets": BETS})
-    status, out, err = baccarat("odds", "--format", "json", "--remove", remove, "--bets", ",".join(BETS))
+    status, out, err = cli("odds", "--format", "json", "--remove", remove, "--bets", ",".join(BETS))
     assert status == 0, err
     assert r.status_code == 200 and r.headers["content-type"].startswith("application/json")
     assert r.text == out
@@ -88,19 +78,19 @@ def test_odds_is_the_cli_document(client, remove):
     ({"decks": 6, "remove": ["5", "5", "9h"], "rules": "gold", "player_option": "best"},
      ["--decks", "6", "--remove", "5 5 9h", "--rules", "gold", "--player-option", "best"]),
 ])
-def test_odds_options_are_the_clis(client, request_, argv):
+def test_odds_options_are_the_clis(cli, client, request_, argv):
     r = client.post("/odds", json=request_)
-    status, out, err = baccarat("odds", "--format", "json", *argv)
+    status, out, err = cli("odds", "--format", "json", *argv)
     assert status == 0, err
     assert (r.status_code, r.text) == (200, out)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("remove", shoes(2024, 3))
-def test_every_catalog_bet_is_the_clis(client, remove):
+def test_every_catalog_bet_is_the_clis(cli, client, remove):
     """Every catalog bet on random depleted shoes (one compile of the whole catalog)."""
     r = client.post("/odds", json={"remove": remove, "bets": "all"})
-    status, out, err = baccarat("odds", "--format", "json", "--remove", remove, "--bets", "all", "-q")
+    status, out, err = cli("odds", "--format", "json", "--remove", remove, "--bets", "all", "-q")
     assert status == 0, err
     doc = json.loads(r.text)
     assert r.status_code == 200 and r.text == out
@@ -133,9 +123,9 @@ def test_solvers_are_kept_across_requests(client):
      ["--decks", "6", "--remove", "5 5 4", "--rules", "gold", "--player-option", "best", "--bets", "banker,tie"]),
     ({"decks": 6, "rules": "gold", "player_option": "stand"}, ["--decks", "6", "--rules", "gold", "--player-option", "stand"]),
 ])
-def test_eor_is_the_cli_document(client, request_, argv):
+def test_eor_is_the_cli_document(cli, client, request_, argv):
     r = client.post("/eor", json=request_)
-    status, out, err = baccarat("eor", "--format", "json", *argv)
+    status, out, err = cli("eor", "--format", "json", *argv)
     assert status == 0, err
     assert r.status_code == 200 and r.headers["content-type"].startswith("application/json")
     assert r.text == out
@@ -156,8 +146,8 @@ def test_eor_uses_the_servers_solvers(client):
     ({"remove": "5", "bets": ["perfect_pair"]}, ["--remove", "5", "--bets", "perfect_pair"]),   # rank-only
     ({"rules": "gold", "player_option": "sometimes"}, ["--rules", "gold", "--player-option", "sometimes"]),
 ])
-def test_bad_eor_requests_are_the_clis_message(client, request_, argv):
-    assert error_of(client.post("/eor", json=request_)) == cli_error("eor", "--format", "json", *argv)
+def test_bad_eor_requests_are_the_clis_message(cli, client, request_, argv):
+    assert error_of(client.post("/eor", json=request_)) == cli.error("eor", "--format", "json", *argv)
 
 
 def test_eor_takes_no_known_cards_nor_query(client):
@@ -229,16 +219,16 @@ BATCH = [{"decks": 6}, {"remove": "5 5 K 9h"}, {"known": {"1": "9", "3": "K"}},
     ("?table=ez&bets=dragon7&rules=gold&player_option=best",
      ["--table", "ez", "--bets", "dragon7", "--rules", "gold", "--player-option", "best"]),
 ])
-def test_batch_is_the_clis_byte_for_byte(client, tmp_path, query, argv):
+def test_batch_is_the_clis_byte_for_byte(cli, client, tmp_path, query, argv):
     text = "".join(json.dumps(line) + "\n" for line in BATCH)
     path = tmp_path / "shoes.jsonl"
     path.write_text(text)
-    status, out, err = baccarat("odds", "--batch", str(path), *argv, "-q")
+    status, out, err = cli("odds", "--batch", str(path), *argv, "-q")
     assert status == 0, err
     r = client.post("/batch" + query, content=text.encode())
     assert r.status_code == 200 and r.headers["content-type"].startswith("application/x-ndjson")
     assert r.content == out.encode()
-    assert baccarat("odds", "--batch", "-", *argv, "-q", stdin=text)[1] == out
+    assert cli("odds", "--batch", "-", *argv, "-q", stdin=text)[1] == out
 
 
 def test_an_empty_batch_is_an_empty_answer(client):
@@ -269,8 +259,8 @@ def error_of(response, status=400) -> str:
     ({"rules": "gold", "player_option": "sometimes"}, ["--rules", "gold", "--player-option", "sometimes"]),
     ({"player_option": "stand"}, ["--player-option", "stand"]),
 ])
-def test_bad_options_are_the_clis_message(client, request_, argv):
-    assert error_of(client.post("/odds", json=request_)) == cli_error("odds", "--format", "json", *argv)
+def test_bad_options_are_the_clis_message(cli, client, request_, argv):
+    assert error_of(client.post("/odds", json=request_)) == cli.error("odds", "--format", "json", *argv)
 
 
 @pytest.mark.parametrize("body", [
@@ -284,17 +274,17 @@ def test_bad_options_are_the_clis_message(client, request_, argv):
     b'{"decks": 1, "known": {"1": "As", "3": "As"}}',   # a card the shoe lacks
     b'',
 ])
-def test_bad_shoes_are_the_batch_lines_message(client, body):
+def test_bad_shoes_are_the_batch_lines_message(cli, client, body):
     """A body that would be a bad ``--batch`` line: the message of that line (without
     ``standard input line 1:``); as a ``POST /batch``, with it."""
-    line = cli_error("odds", "--batch", "-", stdin=body.decode() + "\n")
+    line = cli.error("odds", "--batch", "-", stdin=body.decode() + "\n", partial=True)
     assert line.startswith("standard input line 1: ")
     assert error_of(client.post("/odds", content=body)) == line.removeprefix("standard input line 1: ")
     if body:
         assert error_of(client.post("/batch", content=body + b"\n")) == line
 
 
-def test_unknown_keys_and_types(client):
+def test_unknown_keys_and_wrong_types_are_named(client):
     assert error_of(client.post("/odds", json={"decks": 6, "bet": ["tie"]})) == (
         "unknown key 'bet' (keys: decks, shoe, remove, known, bets, table, rules, player_option)")
     assert error_of(client.post("/odds", json=[1, 2])) == (
@@ -315,56 +305,58 @@ def test_a_request_never_names_a_rules_file(client, rules, tmp_path):
     assert error_of(client.post("/batch", params={"rules": rules}, content=b"{}\n")) == msg
 
 
-def test_batch_errors(client, monkeypatch):
+def test_batch_errors_are_the_clis_message(cli, client, monkeypatch):
     text = '{"decks": 6}\n{"decks": 6, "remove": "5 5 5 5 5 5 5 5 5 5 5 5 5 5 5 5 5 5 5 5 5 5 5 5 5"}\n'
-    assert error_of(client.post("/batch", content=text.encode())) == cli_error("odds", "--batch", "-", stdin=text)
+    assert error_of(client.post("/batch", content=text.encode())) == cli.error("odds", "--batch", "-", stdin=text,
+                                                                                 partial=True)
     text = '{"decks": 6}\n\n'
-    assert error_of(client.post("/batch", content=text.encode())) == cli_error("odds", "--batch", "-", stdin=text)
-    assert error_of(client.post("/batch?bets=nope", content=b"{}\n")) == cli_error(
-        "odds", "--batch", "-", "--bets", "nope", stdin="{}\n")
+    assert error_of(client.post("/batch", content=text.encode())) == cli.error("odds", "--batch", "-", stdin=text,
+                                                                                 partial=True)
+    assert error_of(client.post("/batch?bets=nope", content=b"{}\n")) == cli.error(
+        "odds", "--batch", "-", "--bets", "nope", stdin="{}\n", partial=True)
     assert error_of(client.post("/batch?bet=tie", content=b"{}\n")) == (
         "unknown query parameter 'bet' (parameters: bets, table, rules, player_option)")
     assert error_of(client.post("/batch?rules=gold&rules=gold", content=b"{}\n")) == (
         "query parameter 'rules' is given twice")
     # rank-only shoe under a suit bet: refused before any line is answered
     text = '{"decks": 6}\n{"remove": "5"}\n'
-    assert error_of(client.post("/batch?bets=perfect_pair", content=text.encode())) == cli_error(
-        "odds", "--batch", "-", "--bets", "perfect_pair", stdin=text)
+    assert error_of(client.post("/batch?bets=perfect_pair", content=text.encode())) == cli.error(
+        "odds", "--batch", "-", "--bets", "perfect_pair", stdin=text, partial=True)
     monkeypatch.setattr(serve_module, "MAX_BATCH_LINES", 3)
     assert error_of(client.post("/batch", content=b"{}\n" * 4), 413) == (
         "more than 3 lines: the most one POST /batch takes (send them in several)")
     assert client.post("/batch", content=b"{}\n" * 3).status_code == 200
 
 
-def test_a_failure_after_the_answer_began_is_its_last_line(client, monkeypatch):
+def test_a_failure_after_the_answer_began_is_its_last_line(cli, client, monkeypatch):
     """The first chunk of lines answered, a later one failing (not foreseeable from the
     lines): the stream ends with one line {"error": ...}."""
     monkeypatch.setattr(serve_module, "BATCH_CHUNK", 1)
     text = '{"decks": 6}\n{"remove": "5"}\n'          # the second line is rank-only
     r = client.post("/batch?bets=perfect_pair", content=text.encode())
-    status, out, err = baccarat("odds", "--batch", "-", "--bets", "perfect_pair", stdin=text)
+    status, out, err = cli("odds", "--batch", "-", "--bets", "perfect_pair", stdin=text)
     assert r.status_code == 200 and status == 2
     first, last = r.text.splitlines()
     assert first + "\n" == out
     assert json.loads(last) == {"error": err.removeprefix("baccarat: error: ").rstrip("\n")}
 
 
-def test_bodies_over_the_limit(client, monkeypatch):
+def test_bodies_over_the_limit(cli, client, monkeypatch):
     monkeypatch.setattr(serve_module, "MAX_ODDS_BYTES", 100)
     assert error_of(client.post("/odds", content=b" " * 101 + b"{}"), 413) == (
         f"request body longer than {100 / 2**20:g} MiB, the most POST /odds takes")
     assert client.post("/odds", content=b" " * 90 + b"{}").status_code == 200
     big = b'{"decks": 6}' + b" " * (2**20)
-    assert error_of(client.post("/batch", content=big + b"\n")) == cli_error(
-        "odds", "--batch", "-", stdin=big.decode() + "\n")
+    assert error_of(client.post("/batch", content=big + b"\n")) == cli.error(
+        "odds", "--batch", "-", stdin=big.decode() + "\n", partial=True)
 
 
-def test_work_over_the_card_budget_is_refused():
+def test_work_over_the_card_budget_is_refused(cli):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         with TestClient(create_app(card_budget="1000")) as c:
             msg = error_of(c.post("/odds", json={"bets": ["all_red"]}))
-    assert msg == cli_error("odds", "--format", "json", "--bets", "all_red", "--card-budget", "1000", "-q")
+    assert msg == cli.error("odds", "--format", "json", "--bets", "all_red", "--card-budget", "1000", "-q")
     assert "more than the budget of 1,000" in msg
 
 
@@ -377,13 +369,13 @@ def test_unknown_paths_and_methods_are_json(client):
 # GET /bets, GET /rules
 
 
-def test_bets_and_rules(client):
+def test_bets_and_rules_are_the_clis_json(cli, client):
     r = client.get("/bets")
-    assert r.status_code == 200 and r.text == baccarat("bets", "--format", "json")[1]
+    assert r.status_code == 200 and r.text == cli("bets", "--format", "json")[1]
     doc = client.get("/rules").json()
     assert list(doc["rules"]) == ["punto_banco", "gold"] and doc["player_options"] == ["draw", "stand", "best"]
     for name in ("punto_banco", "gold"):
-        assert doc["rules"][name] == json.loads(baccarat("rules", "--rules", name, "--format", "json")[1])
+        assert doc["rules"][name] == json.loads(cli("rules", "--rules", name, "--format", "json")[1])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -391,6 +383,7 @@ def test_bets_and_rules(client):
 
 
 def test_odds_does_not_import_the_server():
+    # main() in a fresh interpreter, not the cli fixture: this process has imported the server
     code = ("import sys, io, contextlib\nfrom analyzer.cli import main\n"
             "with contextlib.redirect_stdout(io.StringIO()):\n    assert main(['odds', '--decks', '1']) == 0\n"
             "print(sorted(m for m in ('starlette', 'uvicorn', 'httpx', 'anyio') if m in sys.modules))")
@@ -399,15 +392,15 @@ def test_odds_does_not_import_the_server():
     assert out.stdout.strip() == "[]"
 
 
-def test_bad_serve_options():
-    assert cli_error("serve", "--port", "70000") == "--port must be at most 65,535, got 70,000"
-    assert cli_error("serve", "--port", "x") == "--port must be a whole number, got 'x'"
-    assert cli_error("serve", "--card-budget", "0").startswith("--card-budget must be at least 1")
+def test_bad_serve_options_and_a_taken_port_are_one_line(cli):
+    assert cli.error("serve", "--port", "70000") == "--port must be at most 65,535, got 70,000"
+    assert cli.error("serve", "--port", "x") == "--port must be a whole number, got 'x'"
+    assert cli.error("serve", "--card-budget", "0").startswith("--card-budget must be at least 1")
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen(1)
         port = taken.getsockname()[1]
-        assert cli_error("serve", "--port", str(port)).startswith(f"cannot listen on 127.0.0.1:{port}: ")
+        assert cli.error("serve", "--port", str(port)).startswith(f"cannot listen on 127.0.0.1:{port}: ")
 
 
 def start_server(*argv):
@@ -469,11 +462,11 @@ def run_the_readme_examples(url: str) -> None:
             assert "error" not in json.loads(r.stdout), (command, r.stdout[:300])
 
 
-def test_a_real_server_serves_eight_clients_and_stops_on_sigterm():
+def test_a_real_server_serves_eight_clients_and_stops_on_sigterm(cli):
     p, url = start_server()
     try:
         lines = [json.dumps({"decks": d}) for d in range(1, 9)]
-        expected = {d: baccarat("odds", "--format", "json", "--decks", str(d), "--bets", "banker,dragon7")[1]
+        expected = {d: cli("odds", "--format", "json", "--decks", str(d), "--bets", "banker,dragon7")[1]
                     for d in range(1, 9)}
         results, failures = {}, []
 

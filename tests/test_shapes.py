@@ -1,11 +1,10 @@
-"""The shapes real simulators write (issue 14): each gives the verdicts of the project's own format."""
+"""The shapes real simulators write: each gives the verdicts of the project's own format."""
 
 from __future__ import annotations
 
 import pytest
 
 from analyzer import Shoe
-from analyzer.cli import main
 from analyzer.simcheck.check import CheckError, check_log
 from analyzer.simcheck.logs import LogError, read_hand_log
 from analyzer.simcheck.shapes import read_log, shoe_for
@@ -86,7 +85,7 @@ def test_value_level_shoe_and_totals():
     ("shoe,p1,p2,p3,b1,b2,b3,outcome\n1,9,9,,8,8,,player wins big\n", None,
      "row 2: outcome 'player wins big' is not player, banker or tie"),
 ])
-def test_bad_shapes(text, columns, message):
+def test_a_log_of_no_known_shape_is_refused_naming_why(text, columns, message):
     path = "x.json" if text.startswith(("[", "{")) else "x.csv"
     with pytest.raises(LogError) as e:
         read_log(path, text, columns)
@@ -101,16 +100,17 @@ def test_skip_invalid_counts_the_reasons():
     assert log.coups == 2 and sum(log.skipped.values()) == 2 and log.rows.tolist() == [2, 5]
 
 
-def test_cli_reports_the_shape_and_refuses_unknown_shapes(tmp_path, capsys):
+def test_verify_and_check_report_the_shape_and_refuse_unknown_shapes(tmp_path, cli):
     text, _ = simulate_to_text(EIGHT, 3, 1)
     f = tmp_path / "sim.csv"
     f.write_text(per_card(read_hand_log("h.csv", text)))
-    assert main(["verify", str(f)]) == 0
-    assert "read as per-card columns, ranks with suits, 1 row per coup" in capsys.readouterr().out
-    assert main(["check", str(f), "--quiet", "--reference", "off-the-top"]) == 0
-    assert "Read as per-card columns" in capsys.readouterr().out
+    r = cli("verify", f)
+    assert r.code == 0 and "read as per-card columns, ranks with suits, 1 row per coup" in r.out
+    r = cli("check", f, "--quiet", "--reference", "off-the-top")
+    assert r.code == 0 and "Read as per-card columns" in r.out
     g = tmp_path / "odd.csv"
     g.write_text("when,who\n1,P\n")
-    assert main(["verify", str(g)]) == 2
-    err = capsys.readouterr().err.strip().splitlines()
+    r = cli("verify", g)
+    assert r.code == 2
+    err = r.err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("baccarat: error: ") and "--columns" in err[0]

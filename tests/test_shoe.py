@@ -15,7 +15,7 @@ ALL_RANKS_32 = ",".join(f"{r}=32" for r in RANKS)
 # -- construction -------------------------------------------------------------------
 
 @pytest.mark.parametrize("decks", [1, 2, 6, 8])
-def test_standard(decks):
+def test_standard_shoe_holds_each_card_once_a_deck(decks):
     s = Shoe.standard(decks)
     assert s.cards == 52 * decks
     assert s.suited
@@ -44,7 +44,7 @@ def test_parse_accepts_10_lower_case_and_blanks():
 
 
 @pytest.mark.parametrize("spec, words", [
-    ("10=3; j=2", "not ';'"),            # issue 11: ';' and blank items were silently accepted
+    ("10=3; j=2", "not ';'"),            # ';' and blank items are refused, not skipped
     ("A=3,,2=3", "empty item"),
     ("A=3,2=3,", "empty item"),
 ])
@@ -78,7 +78,7 @@ def test_from_counts_rank_and_card():
     assert Shoe.from_counts({"10": 3, "q": 3}) == Shoe.from_counts({"T": 3, "Q": 3})
 
 
-def test_direct_constructor():
+def test_direct_constructor_checks_its_counts_agree():
     assert Shoe([4] * 13) == Shoe.from_counts({r: 4 for r in RANKS})
     assert Shoe([4] * 13, [1] * 52) == Shoe.standard(1)
     assert Shoe(None, [1] * 52) == Shoe.standard(1)
@@ -115,7 +115,7 @@ def test_equality_and_hash():
     assert (a == "8 decks") is False and a != 416
 
 
-def test_immutable():
+def test_shoe_is_immutable():
     s = Shoe.standard(1)
     with pytest.raises(AttributeError):
         s.cards = 3
@@ -145,21 +145,21 @@ def test_repr_round_trip_and_spec(make):
     assert Shoe.parse(shoe.spec()) == shoe
 
 
-def test_spec_text():
+def test_spec_text_is_canonical():
     assert Shoe.parse("K=4, A=2, 5=3").spec() == "A=2,5=3,K=4"        # canonical order, no zeros
     assert Shoe.standard(1).spec().startswith("As=1,Ah=1,Ad=1,Ac=1,2s=1,")
     assert Shoe.parse("Td=1,As=5").spec() == "As=5,Td=1"
     assert "=0" not in Shoe.standard(1).remove("As").spec()
 
 
-def test_value_counts():
+def test_value_counts_count_tens_as_zero():
     assert Shoe.standard(8).value_counts == (128,) + (32,) * 9
     s = Shoe.from_counts({"K": 2, "T": 1, "Q": 1, "A": 3, "9": 4, "5": 1})
     assert s.value_counts == (4, 3, 0, 0, 0, 1, 0, 0, 0, 4)
     assert sum(s.value_counts) == s.cards
 
 
-def test_decks_property():
+def test_decks_is_none_unless_exactly_standard():
     assert Shoe.standard(3).decks == 3
     assert Shoe.parse(ALL_RANKS_32).decks is None          # rank-only: not exactly standard
     assert Shoe.standard(8).remove("As").decks is None
@@ -209,7 +209,7 @@ def test_remove_rank_then_suit_stays_rank_only():
 
 # -- bad input ----------------------------------------------------------------------
 
-def test_error_classes():
+def test_errors_are_value_errors_and_baccarat_errors():
     assert issubclass(ShoeError, ValueError) and issubclass(CardError, ValueError)
     assert issubclass(ShoeError, BaccaratError) and issubclass(CardError, BaccaratError)
 
@@ -267,7 +267,7 @@ def test_error_classes():
     (lambda: Shoe.parse(None), ShoeError, r"empty shoe specification"),
     (lambda: Shoe.from_counts({}), ShoeError, r"empty shoe specification"),
 ])
-def test_bad_input(make, exc, message):
+def test_bad_shoe_input_is_one_short_line(make, exc, message):
     with pytest.raises(exc, match=message) as info:
         make()
     text = str(info.value)

@@ -181,7 +181,7 @@ def metric(decks: int, bet_id: str, name: str, event: str | None = None) -> Frac
 
 @pytest.mark.parametrize("figure", DATA["figure"],
                          ids=lambda f: f"{f['bet']}-{f['metric']}-{f['decks']}-{f['source']}")
-def test_published_figure(figure):
+def test_published_figure_rounds_from_ours(figure):
     x = metric(figure["decks"], figure["bet"], figure["metric"], figure.get("event"))
     assert rounds_to(x, figure["value"]), float(x)
 

@@ -136,7 +136,7 @@ def _ways_id(entry):
 
 
 @pytest.mark.parametrize("entry", PUBLISHED["ways"], ids=_ways_id)
-def test_published_ways(entry):
+def test_published_ways_are_our_exact_counts(entry):
     exact = entry["exact"] if entry["status"] == "rounded" else entry["ways"]
     if entry["status"] == "rounded":
         # the page's figure is the exact count rounded, never the exact count itself
@@ -161,7 +161,7 @@ def test_published_two_card_ratios(entry):
 
 
 @pytest.mark.parametrize("entry", PUBLISHED["probability"], ids=_ways_id)
-def test_published_probabilities(entry):
+def test_published_probabilities_round_from_ours(entry):
     ways = when_ways(entry["when"]) if "when" in entry else event_ways(entry["bet"], entry["event"])
     assert rounds_to(Fraction(ways, DEALS_8), entry["value"])
 

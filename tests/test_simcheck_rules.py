@@ -1,4 +1,4 @@
-"""`--rules` / `--player-option` on `baccarat simulate` and `baccarat verify` (issue 13).
+"""`--rules` / `--player-option` on `baccarat simulate` and `baccarat verify`.
 
 A Gold simulator's log replays clean under Gold and breaks Punto Banco's Banker cells;
 its frequencies match the exact Gold odds (fixed seeds); small shoes are replayed card
@@ -13,7 +13,6 @@ import numpy as np
 import pytest
 
 from analyzer import Shoe, analyze
-from analyzer.cli import main
 from analyzer.core.rules import GOLD, PUNTO_BANCO
 from analyzer.simcheck.logs import read_hand_log
 from analyzer.simcheck.simulate import Faults, _base_cards, simulate, simulate_to_text
@@ -42,37 +41,38 @@ def test_a_gold_log_verifies_under_gold_and_breaks_punto_banco():
                for v in under_gold.violations)
 
 
-def test_verify_names_the_rule_set_and_its_cells(tmp_path, capsys):
+def test_verify_names_the_rule_set_and_its_cells(tmp_path, cli):
     # Gold: Banker 4 draws only on a Player's third card of 3-7, so drawing on an 8 is wrong;
     # Banker 6 never draws after the Player drew.  Both are fine in Punto Banco... except 4/8.
     log = tmp_path / "h.csv"
     log.write_text("shoe,player,banker,outcome\n1,2 3 8,4 K 5,banker\n1,2 3 6,6 K,player\n")
-    assert main(["verify", str(log), "--decks", "1", "--rules", "gold"]) == 1
-    out = capsys.readouterr().out
+    r = cli("verify", log, "--decks", "1", "--rules", "gold")
+    assert r.code == 1
+    out = r.out
     assert "rules gold" in out.splitlines()[0]
     assert ("row 2: banker drew on 4 although player's third card was 8 "
             "(gold: banker on 4 draws on a player's third card of 3-7)") in out
-    assert main(["verify", str(log), "--decks", "1"]) == 1
-    out = capsys.readouterr().out
+    r = cli("verify", log, "--decks", "1")
+    assert r.code == 1
+    out = r.out
     assert "rules" not in out.splitlines()[0]
     assert "row 3: banker stood on 6 although player's third card was 6\n" in out
-    assert main(["verify", str(log), "--decks", "1", "--rules", "gold", "--format", "json"]) == 1
-    doc = json.loads(capsys.readouterr().out)
+    r = cli("verify", log, "--decks", "1", "--rules", "gold", "--format", "json")
+    assert r.code == 1
+    doc = json.loads(r.out)
     assert doc["rules"].startswith("gold") and doc["listed"][0]["rule"] == "banker"
 
 
-def test_the_player_option_is_free_unless_chosen(tmp_path, capsys):
+def test_the_player_option_is_free_unless_chosen(tmp_path, cli):
     log = tmp_path / "h.csv"
     # the Player stands on 5 (2 3), the Banker on 7 stands
     log.write_text("shoe,player,banker,outcome\n1,2 3,7 K,banker\n")
-    assert main(["verify", str(log), "--decks", "1", "--rules", "gold"]) == 0
-    capsys.readouterr()
-    assert main(["verify", str(log), "--decks", "1", "--rules", "gold", "--player-option", "stand"]) == 0
-    capsys.readouterr()
-    assert main(["verify", str(log), "--decks", "1", "--rules", "gold", "--player-option", "draw"]) == 1
-    assert "player stood on 5 (gold, Player draws on 5: player draws on 0-5)" in capsys.readouterr().out
-    assert main(["verify", str(log), "--decks", "1"]) == 1
-    assert "player stood on 5 (player draws on 0-5)" in capsys.readouterr().out
+    assert cli("verify", log, "--decks", "1", "--rules", "gold").code == 0
+    assert cli("verify", log, "--decks", "1", "--rules", "gold", "--player-option", "stand").code == 0
+    r = cli("verify", log, "--decks", "1", "--rules", "gold", "--player-option", "draw")
+    assert r.code == 1 and "player stood on 5 (gold, Player draws on 5: player draws on 0-5)" in r.out
+    r = cli("verify", log, "--decks", "1")
+    assert r.code == 1 and "player stood on 5 (player draws on 0-5)" in r.out
     # a simulator told to stand on 5 never draws there
     text, _ = simulate_to_text(ONE, 30, 2, rules=GOLD.with_player_option("stand"))
     log2 = read_hand_log("s.csv", text)
@@ -133,16 +133,15 @@ def _names(codes):
     return out
 
 
-def test_simulate_cli_names_the_rules(tmp_path, capsys):
+def test_simulate_names_its_rules_and_refuses_a_player_option_without_them(tmp_path, cli):
     log = tmp_path / "g.csv"
-    assert main(["simulate", "--decks", "1", "--shoes", "5", "--seed", "1", "--rules", "gold",
-                 "--player-option", "stand", "--log", str(log), "-q"]) == 0
-    out = capsys.readouterr().out
-    assert out.endswith(", rules gold, Player stands on 5); log " + str(log) + "\n")
-    assert main(["verify", str(log), "--decks", "1", "--rules", "gold", "--player-option", "stand", "-q"]) == 0
-    capsys.readouterr()
-    assert main(["simulate", "--decks", "1", "--shoes", "5", "--seed", "1", "--player-option", "draw"]) == 2
-    assert capsys.readouterr().err.count("\n") == 1
+    r = cli("simulate", "--decks", "1", "--shoes", "5", "--seed", "1", "--rules", "gold",
+            "--player-option", "stand", "--log", log, "-q")
+    assert r.code == 0
+    assert r.out.endswith(", rules gold, Player stands on 5); log " + str(log) + "\n")
+    assert cli("verify", log, "--decks", "1", "--rules", "gold", "--player-option", "stand", "-q").code == 0
+    r = cli("simulate", "--decks", "1", "--shoes", "5", "--seed", "1", "--player-option", "draw")
+    assert r.code == 2 and r.err.count("\n") == 1
 
 
 def test_a_faulty_gold_cell_is_caught_under_gold():

@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 
 from analyzer import Shoe
-from analyzer.cli import main
 from analyzer.simcheck.logs import CARD_POINT, read_hand_log
 from analyzer.simcheck.tallies import read_tallies
 from analyzer.core.rules import play_coup
@@ -119,23 +118,25 @@ def test_faults_parse_and_change_what_they_should():
     (dict(cut_card=417), "deeper than the shoe"),
     (dict(cut_card=5), "--cut-card must be a whole number >= 6"),
 ])
-def test_bad_arguments(kw, message):
+def test_bad_simulate_arguments_raise_simulation_error(kw, message):
     args = dict(shoe=EIGHT, shoes=1, seed=1)
     args.update(kw)
     with pytest.raises(SimulationError, match=message):
         simulate(**args)
 
 
-def test_simulate_cli(tmp_path, capsys):
+def test_simulate_writes_its_log_and_tallies_and_prints_tallies_without_them(tmp_path, cli):
     log, tallies = tmp_path / "h.csv", tmp_path / "t.csv"
-    assert main(["simulate", "--decks", "6", "--shoes", "3", "--seed", "7", "--log", str(log),
-                 "--tallies", str(tallies), "--burn", "--cut-card", "30"]) == 0
-    out = capsys.readouterr().out
+    r = cli("simulate", "--decks", "6", "--shoes", "3", "--seed", "7", "--log", log,
+            "--tallies", tallies, "--burn", "--cut-card", "30")
+    assert r.code == 0
+    out = r.out
     assert out.startswith("simulated ") and "6 decks (312 cards)" in out and "seed 7, cut card 30, burn" in out
     assert log.read_text().startswith("shoe,player,banker,outcome,seen\n")
     assert read_tallies(str(tallies), tallies.read_text()).coups == read_hand_log(str(log)).coups
-    assert main(["simulate", "--shoes", "1", "--seed", "7", "--bets", "tie"]) == 0
-    out = capsys.readouterr().out
+    r = cli("simulate", "--shoes", "1", "--seed", "7", "--bets", "tie")
+    assert r.code == 0
+    out = r.out
     assert out.startswith("category,count,total_return\n") and "bet:tie," in out and "bet:banker" not in out
     assert not list(tmp_path.glob(".*tmp")), "no temporary files left behind"
 
@@ -150,10 +151,10 @@ def test_simulate_cli(tmp_path, capsys):
     (["--shoes", "2", "--seed", "1", "--bets", "nosuch"], "unknown bet 'nosuch'"),
     (["--shoes", "2", "--seed", "1", "--bets", "all"], "reads ranks or suits"),
 ])
-def test_simulate_cli_bad_input(tmp_path, capsys, monkeypatch, args, message):
+def test_simulate_refuses_bad_input_in_one_line_writing_nothing(tmp_path, cli, monkeypatch, args, message):
     monkeypatch.chdir(tmp_path)
-    assert main(["simulate", *args]) == 2
-    captured = capsys.readouterr()
+    captured = cli("simulate", *args)
+    assert captured.code == 2
     assert captured.out == "" and message in captured.err and captured.err.count("\n") == 1
     assert not list(tmp_path.iterdir())
 

@@ -10,7 +10,6 @@ from collections import Counter
 import pytest
 
 from analyzer import Shoe
-from analyzer.cli import main
 from analyzer.simcheck.logs import read_hand_log
 from analyzer.simcheck.simulate import simulate_to_text
 from analyzer.simcheck.verify import replay
@@ -62,12 +61,12 @@ def test_memory_does_not_grow_with_the_shoes_long_run(tmp_path):
     assert large - small < 20 * 1024, (small, large)
 
 
-def test_more_shoes_than_the_tallies_count_exactly_is_refused_before_work(tmp_path, capsys, monkeypatch):
+def test_more_shoes_than_the_tallies_count_exactly_is_refused_before_work(tmp_path, cli, monkeypatch):
     monkeypatch.chdir(tmp_path)
     t = time.perf_counter()
-    assert main(["simulate", "--shoes", "999999999999999999", "--seed", "1", "--log", "h.csv"]) == 2
+    captured = cli("simulate", "--shoes", "999999999999999999", "--seed", "1", "--log", "h.csv")
+    assert captured.code == 2
     assert time.perf_counter() - t < 10
-    captured = capsys.readouterr()
     assert captured.out == "" and captured.err.count("\n") == 1
     assert "more coups than the tallies count exactly" in captured.err
     assert list(tmp_path.iterdir()) == []

@@ -185,13 +185,10 @@ def test_ev_and_variance_are_kept_exact():
     assert a == b
 
 
-def test_batch_chunks_equal_line_by_line(capsys, tmp_path, monkeypatch):
+def test_batch_chunks_equal_line_by_line(cli, tmp_path):
     # a regular file goes through solve_many 64 lines at a time; standard input line by
     # line: the same output, and a bad line leaves the lines before it answered
-    import io
     import json
-    import sys
-    from analyzer.cli import main
     rng = random.Random(4)
     lines = []
     for i in range(150):
@@ -202,16 +199,14 @@ def test_batch_chunks_equal_line_by_line(capsys, tmp_path, monkeypatch):
     path = tmp_path / "shoes.jsonl"
     path.write_text("\n".join(lines) + "\n")
     argv = ["odds", "--bets", "player,banker,tie,player_pair,perfect_pair,dragon_bonus_banker", "--batch"]
-    assert main(argv + [str(path)]) == 0
-    chunked, err = capsys.readouterr()
-    assert err == ""
-    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(path.read_bytes())))
-    assert main(argv + ["-"]) == 0
-    one_by_one, _ = capsys.readouterr()
+    chunked = cli.ok(*argv, path)
+    r = cli(*argv, "-", stdin=path.read_bytes())
+    assert r.code == 0
+    one_by_one = r.out
     assert chunked == one_by_one and chunked.count("\n") == 150
     bad = lines[:100] + ['{"remove": "5"}'] + lines[100:]           # suits unknown: perfect_pair fails
     path.write_text("\n".join(bad) + "\n")
-    assert main(argv + [str(path)]) == 2
-    out, err = capsys.readouterr()
+    code, out, err = cli(*argv, path)
+    assert code == 2
     assert out.splitlines() == chunked.splitlines()[:100]
     assert "line 101: bet 'perfect_pair' reads suits" in err

@@ -1,4 +1,4 @@
-"""Outcome-only logs (issue 14): frequencies, run lengths and serial dependence."""
+"""Outcome-only logs: frequencies, run lengths and serial dependence."""
 
 from __future__ import annotations
 
@@ -9,12 +9,11 @@ import numpy as np
 import pytest
 
 from analyzer import Shoe
-from analyzer.cli import main
 from analyzer.simcheck.check import report_csv, report_json, report_markdown
-from analyzer.simcheck.logs import OUTCOME_NAMES, read_hand_log
+from analyzer.simcheck.logs import read_hand_log
 from analyzer.simcheck.shapes import read_log
 from analyzer.simcheck.simulate import simulate_to_text
-from analyzer.simcheck.streaks import (AFFINE_FROM, MAX_RUN, check_outcomes, expected_runs, run_cov,
+from analyzer.simcheck.streaks import (AFFINE_FROM, check_outcomes, expected_runs, run_cov,
                                        run_lengths, run_moments)
 
 EIGHT = Shoe.standard(8)
@@ -141,23 +140,23 @@ def test_a_streaky_simulator_fails_at_10000_coups():
         assert not next(t for t in bad.tests if t.name.startswith("chi-square outcome")).rejected
 
 
-def test_cli_checks_outcome_logs(tmp_path, capsys, dealt):
+def test_check_passes_fair_bead_strings_fails_streaky_ones_and_refuses_bad_beads(tmp_path, cli, dealt):
     f = tmp_path / "beads.csv"
     f.write_text(_beads(dealt))
-    assert main(["check", str(f), "--quiet"]) == 0
-    assert "PASS" in capsys.readouterr().out
+    r = cli("check", f, "--quiet")
+    assert r.code == 0 and "PASS" in r.out
     g = tmp_path / "streaky.csv"
     g.write_text(_iid_shoes(1, repeat=0.05))
-    assert main(["check", str(g), "--quiet", "--format", "csv"]) == 1
-    assert "z serial repeats" in capsys.readouterr().out
-    for args in (["check", str(f), "--reference", "shoe-aware"], ["verify", str(f)]):
-        assert main(args) == 2
-        captured = capsys.readouterr()
+    r = cli("check", g, "--quiet", "--format", "csv")
+    assert r.code == 1 and "z serial repeats" in r.out
+    for args in (["check", f, "--reference", "shoe-aware"], ["verify", f]):
+        captured = cli(*args)
+        assert captured.code == 2
         assert captured.out == "" and captured.err.startswith("baccarat: error: ")
     h = tmp_path / "bad.csv"
     h.write_text("shoe,results\n1,BPPXB\n")
-    assert main(["check", str(h)]) == 2
-    assert "row 2: bead string has 'X' at position 4" in capsys.readouterr().err
+    r = cli("check", h)
+    assert r.code == 2 and "row 2: bead string has 'X' at position 4" in r.err
 
 
 @pytest.mark.slow

@@ -24,13 +24,11 @@ from __future__ import annotations
 
 import csv
 import json
-import os
 import signal
 import subprocess
 import sys
 import time
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 
@@ -38,9 +36,9 @@ from analyzer import Shoe, analyze
 from analyzer.core.engine import POSITIONS, falling
 from analyzer.studies import Aggregate, StudyParams, deal_shoe, run_chunk, run_study, summarize, trace_shoe
 from analyzer.studies.format import study_dict
+from helpers import process_env
 
 EZ = ("ez_banker", "player", "tie", "dragon7", "panda8")
-REPO = Path(__file__).resolve().parents[1]
 
 JACOBSON_DRAGON = {"A": 0, "2": 0, "3": 0, "4": -1, "5": -1, "6": -1, "7": -1, "8": 2, "9": 2}
 JACOBSON_PANDA = {"A": 1, "2": 1, "3": -2, "4": -2, "5": -2, "6": -1, "7": -1, "8": -2, "9": 4,
@@ -212,7 +210,7 @@ def test_interrupted_study_keeps_finished_chunks_and_resumes(tmp_path, cli):
     state = tmp_path / "state"
     args = ["study", "--shoes", "240", "--seed", "8", "--chunk-shoes", "3", "--bets", "dragon7",
             "--count", "none", "--state", str(state), "--format", "json"]
-    env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env = process_env()
     proc = subprocess.Popen([sys.executable, "-m", "analyzer", *args, "-q"], cwd=tmp_path, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60

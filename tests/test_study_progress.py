@@ -1,4 +1,4 @@
-"""A study of one large shoe shows its progress as it goes (issue 23, runaway 8).
+"""A study of one large shoe shows its progress as it goes.
 
 Before, ``study --decks 10000 --shoes 1`` showed a bar stuck at 0/1 for minutes: the bar
 moved once per finished chunk, and the exact summary after the last chunk (which took

@@ -1,6 +1,6 @@
 """Studies keep their own state folder (refuse a foreign one, resume their own), --jobs is
 capped by the CPUs, study and check outputs are checked before the work, and Ctrl-C stops a
-Dask study or a forked check without a worker traceback (issue 11)."""
+Dask study or a forked check without a worker traceback."""
 
 from __future__ import annotations
 
@@ -8,47 +8,38 @@ import os
 
 import pytest
 
-from analyzer.cli import main
 
 
-def _err(capsys) -> str:
-    err = capsys.readouterr().err
-    assert err.startswith("baccarat: error:") and len(err.splitlines()) == 1, err
-    return err
-
-
-def test_study_refuses_a_foreign_study_json(tmp_path, capsys):
+def test_study_refuses_a_foreign_study_json(tmp_path, cli):
     state = tmp_path / "state"
     state.mkdir()
     (state / "study.json").write_text('{"mine": true}\n')
-    assert main(["study", "--shoes", "2", "--state", str(state), "-q"]) == 2
-    assert "did not write" in _err(capsys)
+    assert "did not write" in cli.error("study", "--shoes", "2", "--state", state, "-q")
     assert (state / "study.json").read_text() == '{"mine": true}\n'
 
 
-def test_study_refuses_a_folder_with_other_files(tmp_path, capsys):
+def test_study_refuses_a_folder_with_other_files(tmp_path, cli):
     (tmp_path / "notes.txt").write_text("mine")
-    assert main(["study", "--shoes", "2", "--state", str(tmp_path), "-q"]) == 2
-    assert "not empty" in _err(capsys)
+    assert "not empty" in cli.error("study", "--shoes", "2", "--state", tmp_path, "-q")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
 
 
-def test_study_resumes_its_own_state(tmp_path, capsys):
+def test_study_resumes_its_own_state(tmp_path, cli):
     state = tmp_path / "state"
-    args = ["study", "--shoes", "2", "--decks", "1", "--state", str(state), "-q", "--format", "json"]
-    assert main(args) == 0
-    first = capsys.readouterr().out
-    assert main(args) == 0
-    assert capsys.readouterr().out.split('"run"')[0] == first.split('"run"')[0]
+    args = ["study", "--shoes", "2", "--decks", "1", "--state", state, "-q", "--format", "json"]
+    first = cli(*args)
+    assert first.code == 0
+    again = cli(*args)
+    assert again.code == 0
+    assert again.out.split('"run"')[0] == first.out.split('"run"')[0]
 
 
-def test_jobs_are_capped_by_the_cpus(capsys):
+def test_jobs_are_capped_by_the_cpus(cli):
     cpus = len(os.sched_getaffinity(0))
-    assert main(["study", "--shoes", "2", "--jobs", str(cpus + 1), "--no-state", "-q"]) == 2
-    assert "CPU" in _err(capsys)
+    assert "CPU" in cli.error("study", "--shoes", "2", "--jobs", cpus + 1, "--no-state", "-q")
 
 
-def test_study_output_is_checked_before_the_work(tmp_path, capsys, monkeypatch):
+def test_study_output_is_checked_before_the_work(tmp_path, cli, monkeypatch):
     import analyzer.studies.runner as runner
 
     def never(*a, **k):
@@ -56,8 +47,7 @@ def test_study_output_is_checked_before_the_work(tmp_path, capsys, monkeypatch):
 
     monkeypatch.setattr(runner, "run_study", never)
     bad = str(tmp_path / "missing" / "out.json")
-    assert main(["study", "--shoes", "2", "--no-state", "-q", "--output", bad]) == 2
-    assert "does not exist" in _err(capsys)
+    assert "does not exist" in cli.error("study", "--shoes", "2", "--no-state", "-q", "--output", bad)
 
 
 @pytest.mark.parametrize("argv, words", [
@@ -68,11 +58,10 @@ def test_study_output_is_checked_before_the_work(tmp_path, capsys, monkeypatch):
     (["verify", "examples/hands.csv", "--output", "/nonexistent-dir/x.md"], "does not exist"),
     (["simulate", "--shoes", "2", "--seed", "1", "--log", "/nonexistent-dir/l.csv"], "does not exist"),
 ])
-def test_simcheck_inputs_and_outputs_checked_first(argv, words, capsys, monkeypatch):
+def test_simcheck_inputs_and_outputs_checked_first(argv, words, cli, monkeypatch):
     from pathlib import Path
     monkeypatch.chdir(Path(__file__).resolve().parents[1])
-    assert main(argv) == 2
-    assert words in _err(capsys)
+    assert words in cli.error(*argv)
 
 
 def _interrupt_when(cmd, ready, tmp_path, timeout=120):
@@ -117,9 +106,9 @@ def test_ctrl_c_during_a_dask_study_prints_no_worker_traceback(tmp_path):
 
 
 @pytest.mark.slow
-def test_ctrl_c_during_a_forked_check_prints_no_worker_traceback(tmp_path):
+def test_ctrl_c_during_a_forked_check_prints_no_worker_traceback(tmp_path, cli):
     log = tmp_path / "hands.csv"
-    assert main(["simulate", "--shoes", "8000", "--seed", "3", "--log", str(log), "-q"]) == 0
+    assert cli("simulate", "--shoes", "8000", "--seed", "3", "--log", log, "-q").code == 0
     rc, err = _interrupt_when(["check", str(log), "--jobs", "2", "-q"], lambda pid: _children(pid) >= 2,
                               tmp_path)
     assert rc == 130 and err.strip() == "baccarat: interrupted", err

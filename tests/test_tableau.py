@@ -1,4 +1,4 @@
-"""One drawing tableau (issue 22, item 2): :func:`analyzer.core.rules.deal` is the one place a
+"""One drawing tableau: :func:`analyzer.core.rules.deal` is the one place a
 rule set is played, and :func:`~analyzer.core.rules.play_coup` is one row of it.
 
 ``deal`` is checked against the rules stated again here, card by card, from the rules
@@ -119,7 +119,7 @@ def test_deal_is_the_prose_of_the_shipped_rule_sets():
             assert {name: field[k].item() for name, field in d._asdict().items()} == want
 
 
-def test_winner_codes():
+def test_winner_codes_follow_the_totals():
     pt, bt = np.indices((10, 10)).reshape(2, -1)
     codes = winner_codes(pt, bt)
     assert codes.dtype == np.int8

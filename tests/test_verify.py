@@ -6,7 +6,6 @@ import json
 import pytest
 
 from analyzer import Shoe
-from analyzer.cli import main
 from analyzer.simcheck.logs import LogError, read_hand_log
 from analyzer.simcheck.tallies import read_tallies
 from analyzer.core.rules import BANKER_DRAWS, play_coup
@@ -111,7 +110,7 @@ def test_shoe_id_must_not_come_back():
                    "ids must change at each new shoe and not repeat"]
 
 
-def test_ordinals():
+def test_ordinals_have_english_suffixes():
     assert [ordinal(n) for n in (1, 2, 3, 11, 22, 101, 112)] == ["1st", "2nd", "3rd", "11th", "22nd",
                                                                   "101st", "112th"]
 
@@ -157,7 +156,7 @@ def test_extra_columns_are_ignored_and_order_is_free():
     ("shoe,shoe,player,banker\n", "hands.csv: row 1: column 'shoe' appears twice"),
     ("shoe,player,banker\n1,7h,8c,9d Ks\n", "hands.csv: row 2: 4 fields but the header has 3 (quote"),
 ])
-def test_bad_logs(text, message):
+def test_a_bad_hand_log_is_refused_naming_why(text, message):
     with pytest.raises(LogError) as e:
         read_hand_log("hands.csv", text)
     assert str(e.value).startswith(message)
@@ -170,7 +169,7 @@ def test_bad_logs(text, message):
     ('{"shoe": true, "player": "7 8", "banker": "9 K"}', "row 1: shoe id must be text"),
     ('{"shoe": 1, "player": 78, "banker": "9 K"}', "row 1: player must be a text of card names"),
 ])
-def test_bad_jsonl(line, message):
+def test_a_bad_json_lines_log_is_refused_naming_its_file(line, message):
     with pytest.raises(LogError) as e:
         read_hand_log("hands.jsonl", line + "\n")
     assert f"hands.jsonl: {message}" in str(e.value)
@@ -198,7 +197,7 @@ def test_bad_jsonl(line, message):
     ("category,count,total_return\nplayer,1,\nbanker,1,\ntie,1,\nbet:tie,3,nan\n",
      "t.csv: row 5: total_return 'nan' is not an exact number"),
 ])
-def test_bad_tallies(text, message):
+def test_a_bad_tallies_file_is_refused_naming_why(text, message):
     with pytest.raises(LogError) as e:
         read_tallies("t.csv", text)
     assert message in str(e.value)
@@ -212,22 +211,24 @@ def test_tallies_read_exact_returns():
 
 # -- the command ---------------------------------------------------------------------------
 
-def test_verify_cli_exit_codes_and_formats(tmp_path, capsys):
+def test_verify_exits_0_on_a_good_log_and_1_on_violations_in_each_format(tmp_path, cli):
     good = tmp_path / "good.csv"
     good.write_text("shoe,player,banker,outcome\n1,7 8,9 K,banker\n")
-    assert main(["verify", str(good)]) == 0
-    assert "OK: every coup follows" in capsys.readouterr().out
+    r = cli("verify", good)
+    assert r.code == 0 and "OK: every coup follows" in r.out
     bad = tmp_path / "bad.csv"
     bad.write_text("shoe,player,banker,outcome\n1,7 8,9 K,banker\n1,2 3 4,K 5,player\n1,K 3,K 7,banker\n")
-    assert main(["verify", str(bad)]) == 1
-    out = capsys.readouterr().out
+    r = cli("verify", bad)
+    assert r.code == 1
+    out = r.out
     assert "row 3: banker stood on 5 although player's third card was 4" in out
     assert "row 4: player stood on 3" in out and "FAIL: 2 violations in 2 rows." in out
-    assert main(["verify", str(bad), "--format", "json", "--max-violations", "1"]) == 1
-    doc = json.loads(capsys.readouterr().out)
+    r = cli("verify", bad, "--format", "json", "--max-violations", "1")
+    assert r.code == 1
+    doc = json.loads(r.out)
     assert doc["violations"] == 2 and len(doc["listed"]) == 1 and doc["listed"][0]["rule"] == "banker"
-    assert main(["verify", str(bad), "--format", "csv"]) == 1
-    assert capsys.readouterr().out.splitlines()[1].startswith("3,1,banker,")
+    r = cli("verify", bad, "--format", "csv")
+    assert r.code == 1 and r.out.splitlines()[1].startswith("3,1,banker,")
 
 
 @pytest.mark.parametrize("content, args, message", [
@@ -237,12 +238,12 @@ def test_verify_cli_exit_codes_and_formats(tmp_path, capsys):
     ("", [], "empty file"),
     ("shoe,player,banker\n1,7 8,9 Q\n", ["--max-violations", "-1"], "--max-violations must be"),
 ])
-def test_verify_cli_bad_input(tmp_path, capsys, content, args, message):
+def test_verify_refuses_bad_input_in_one_line(tmp_path, cli, content, args, message):
     path = tmp_path / "h.csv"
     if content is not None:
         path.write_text(content)
-    assert main(["verify", str(path), *args]) == 2
-    captured = capsys.readouterr()
+    captured = cli("verify", path, *args)
+    assert captured.code == 2
     assert captured.out == ""
     err = captured.err.strip()
     assert err.startswith("baccarat: error: ") and message in err and "\n" not in err
