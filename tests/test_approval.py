@@ -71,6 +71,7 @@ def hand_mix(cards: list[str], amounts: dict[str, Fraction]):
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cards=rank_shoes(), amounts=st.lists(st.integers(0, 100), min_size=4, max_size=4).filter(any),
        hph=st.integers(1, 500), hpd=st.integers(1, 24))
+@pytest.mark.slow  # 6 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_award_frequencies_and_win_to_drop_match_a_hand_computation(cards, amounts, hph, hpd):
     shoe = shoe_of(cards)
     amounts = {b: Fraction(a) for b, a in zip(MAIN, amounts)}
@@ -167,6 +168,7 @@ def test_rare_award_flags_from_the_command_line(tmp_path, cli):
     assert "Flagged: 2 awards rarer than 1 in 100,000,000 or the stated limit 1 in 10,000,000" in md
 
 
+@pytest.mark.slow  # about 1 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_verification_z_scores_are_simcheck_statistics():
     sheet = parsheet(Shoe.standard(8), catalog().select(["banker", "player", "tie"]), by_decks=(8,))
     v = verify_sheet(sheet, 30_000, seed=5)
@@ -193,6 +195,7 @@ def test_verification_z_scores_are_simcheck_statistics():
         [c.observed for c in v.cells["tie"]]
 
 
+@pytest.mark.slow  # 4 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_verification_catches_a_wrong_table():
     """A table whose tie is 10% too likely (z about 10 at 100,000 rounds) fails; the right one passes."""
     import dataclasses
@@ -284,6 +287,7 @@ def test_api_refuses_bad_values():
         approval(sheet, {"banker": Fraction(1)})
 
 
+@pytest.mark.slow  # about 1 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_verification_deals_the_sheets_rules():
     """Under Baccarat Gold (its own Banker table) the appendix's counts are the reference
     simulator's under those rules, seed for seed, and they pass against the Gold table."""

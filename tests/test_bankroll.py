@@ -157,6 +157,7 @@ def test_bankroll_json_is_the_exact_session_of_the_library(cli, tmp_path):
     assert code == 0 and "off the top" in out and "| 50%" in out
 
 
+@pytest.mark.slow  # about 1 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_bankroll_chart_is_a_png(cli, tmp_path):
     pytest.importorskip("matplotlib")
     path = tmp_path / "b.png"

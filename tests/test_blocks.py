@@ -227,6 +227,7 @@ def test_solver_results_equal_python_integers_on_every_path():
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.lists(st.one_of(st.integers(0, 60_000), st.integers(0, 2**70)), min_size=10, max_size=10)
                 .filter(lambda c: sum(c) >= 6), min_size=1, max_size=12))
+@pytest.mark.slow  # about 1 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_wrapped_sums_and_their_primes(shoes):
     """The sums modulo 2**64 in wrapping uint64 (counts beyond 2**64 too), and the primes
     they stand in for: every count against Python integers."""

@@ -124,6 +124,7 @@ def test_breakeven_ev_at_current_payout_is_the_ev(a8):
             assert b.ev.subs(b.symbol, b.pays) == 0, bet_id
 
 
+@pytest.mark.slow  # about 1 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_breakeven_root_is_the_one_sympy_solves(a8):
     # The break-even payout is read on integers (-rest / ways): sympy's solver finds the same root
     # of the same EV, for every event of every catalog bet.

@@ -48,6 +48,7 @@ def _depleted(rng: random.Random) -> Shoe:
     return shoe.remove(" ".join(rng.sample(cards, rng.randint(0, 12))))
 
 
+@pytest.mark.slow  # about 1 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_a_second_run_loads_the_tables_and_prints_the_same(cache_dir, cli):
     cold, _ = _odds(cli)
     files = sorted(cache_dir.glob("*.npz"))
@@ -62,6 +63,7 @@ def test_a_second_run_loads_the_tables_and_prints_the_same(cache_dir, cli):
     assert all(after[p][0] == before[p][0] and after[p][1] > before[p][1] for p in files)
 
 
+@pytest.mark.slow  # about 1 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_stored_tables_count_as_compiled_ones_on_depleted_shoes(tmp_path):
     """The library's ``store=``: a solver built from stored tables gives the same analyses,
     one shoe at a time and in batches, as one that compiled them."""
@@ -80,7 +82,8 @@ def test_stored_tables_count_as_compiled_ones_on_depleted_shoes(tmp_path):
                                                                        for s in shoes]
 
 
-@pytest.mark.parametrize("damage", ["flip", "truncate", "foreign", "swap"])
+# one damage in the default run, the others in .ci/run's slow run (2 s of CPU each)
+@pytest.mark.parametrize("damage", ["flip", *(pytest.param(d, marks=pytest.mark.slow) for d in ("truncate", "foreign", "swap"))])
 def test_a_damaged_or_foreign_file_is_compiled_again(cache_dir, cli, damage):
     cold, _ = _odds(cli)
     files = sorted(cache_dir.glob("*.npz"), key=lambda p: -p.stat().st_size)
@@ -156,6 +159,7 @@ def test_the_folder_stays_within_its_bound(tmp_path):
     assert total <= 10_000 and store.load("k19") is not None and store.load("k0") is None
 
 
+@pytest.mark.slow  # 4 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_two_processes_racing_on_one_folder(cache_dir):
     env = process_env(BACCARAT_CACHE_DIR=str(cache_dir), BACCARAT_NO_CACHE=None)
     cmd = [sys.executable, "-m", "analyzer", "odds", "--bets", "lucky_match,all_red", "--format", "json"]

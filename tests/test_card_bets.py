@@ -137,6 +137,7 @@ def lucky_win():
     return load_bets_file(LUCKY_WIN_FILE).bet("lucky_win_player")
 
 
+@pytest.mark.slow  # 6 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_lucky_win_player_is_jacobsons_edge(eight):
     bet = lucky_win()
     assert {e.event: e.pays for e in bet.events} == LUCKY_WIN_PAYS and bet.otherwise == -1
@@ -150,6 +151,7 @@ def test_lucky_win_player_is_jacobsons_edge(eight):
     assert ways["1 in other suit"] == 3 * ways["1 in spades"]        # the full shoe's suits alike
 
 
+@pytest.mark.slow  # about 1 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_lucky_win_player_against_every_ordered_deal():
     """Every ordered deal of a small suited shoe, the bet settled from the cards by its rules
     (no condition language): the Player wins with 5 or less; a 1 pays by its cards' suits."""

@@ -328,6 +328,7 @@ def engine_tiny(text: str):
     return full_solver().solve(tiny_shoe(text))
 
 
+@pytest.mark.slow  # 2 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_tiny_shoes_are_suited_and_sized():
     for text in TINY_SHOES:
         shoe = tiny_shoe(text)
@@ -370,6 +371,7 @@ def test_tiny_shoe_main_outcomes_match_oracle():
 # Value-only bets on a full depleted shoe, against a plain walk over point values
 # =====================================================================================
 
+@pytest.mark.slow  # 5 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_value_bets_match_value_walk_on_a_depleted_8_deck_shoe():
     shoe = Shoe.standard(8).remove("5 5 5 9 9 K 6 6 6 6 2 T T T T 8")
     value_ids = [b for b in ALL_IDS if b not in CARD_BETS]

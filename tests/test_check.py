@@ -186,6 +186,7 @@ def test_false_alarm_rate_shoe_aware():
     assert 0.06 < rate < 0.14
 
 
+@pytest.mark.slow  # 8 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_false_alarm_rate_off_the_top_tallies():
     # Coups dealt off the top of a fresh shoe (cut card 52: one coup per 1-deck shoe): 100 runs of 2,000 coups.
     reports = [check_tallies(simulate(ONE, 2000, 20_000 + s, cut_card=52).as_tallies(), ONE,
@@ -210,6 +211,7 @@ def test_false_alarm_rate_at_alpha_001_many_seeds():
 
 # -- broken simulators, each caught by the check that should catch it -----------------------------
 
+@pytest.mark.slow  # 3 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_biased_shuffle_caught_shoe_aware_not_off_the_top():
     # The naive swap shuffle of a shoe built rank by rank.  Every coup still follows the rules and
     # every shoe holds the right cards (verify passes), and the aggregate frequencies are right
@@ -232,6 +234,7 @@ def test_biased_shuffle_caught_for_every_seed_at_200k_hands():
         assert check_log(log, EIGHT).verdict == "FAIL", seed
 
 
+@pytest.mark.slow  # 3 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_dealing_with_replacement_caught_by_statistics_in_tallies():
     # Tallies have no cards, so only statistics can see cards drawn with replacement.  From a 1-deck
     # shoe (where with and without replacement differ most) 200,000 hands give p < 1e-12; the same
@@ -254,6 +257,7 @@ def test_with_replacement_log_refused_by_check():
         check_log(log, EIGHT)
 
 
+@pytest.mark.slow  # about 1 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_commission_paid_as_4_percent_caught_by_the_bet_check():
     # Exact: with every coup bet, the Banker return is fixed by the outcome counts (0.95 a win).
     small = simulate(EIGHT, 120, 8, faults=Faults(banker_pays=Fraction(24, 25)))
@@ -317,6 +321,7 @@ def test_coups_with_fewer_than_six_unseen_cards_are_left_out():
 
 # -- bets -----------------------------------------------------------------------------------
 
+@pytest.mark.slow  # about 1 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_catalog_side_bets_on_point_values_work_in_both_references():
     from analyzer.bets.catalog import catalog
     from analyzer.simcheck.families import value_only
@@ -438,6 +443,7 @@ def test_exact_sums_for_huge_payouts_and_huge_shoes(decks, cut):
     assert ref.families["outcome"].expected == exp
 
 
+@pytest.mark.slow  # about 1 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_jobs_give_the_same_result():
     log, _ = log_from_sim(EIGHT, 120, 31)
     one = check_log(log, EIGHT)

@@ -81,6 +81,7 @@ def test_a_running_scheduler_gives_the_same_report(log, cluster, cli):
     assert without_engine(got, f"Dask scheduler {address}") == reports(log, [], cli)
 
 
+@pytest.mark.slow  # 2 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_jobs_fork_one_pool_per_check(log, monkeypatch):
     """``jobs`` > 1: the processes are forked once for a log read in many chunks, not per chunk,
     and the report is the one-job report."""
@@ -101,6 +102,7 @@ def test_jobs_fork_one_pool_per_check(log, monkeypatch):
     assert report_json(forked) == report_json(check_stream(open_log(log), shoe))
 
 
+@pytest.mark.slow  # 2 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_one_client_per_check_and_the_families_scattered_once(log, cluster, monkeypatch):
     """A log read in many chunks: each chunk's groups go to the workers, the shared part once."""
     monkeypatch.setattr(stream_mod, "CHUNK", 9000)
@@ -160,6 +162,7 @@ def test_missing_cluster_extra_is_one_line(log, cli, monkeypatch):
                    "python -m pip install 'baccarat-analyzer[cluster]'\n")
 
 
+@pytest.mark.slow  # 3 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_a_task_failing_on_a_worker_is_one_line(log, cluster, cli, monkeypatch):
     def broken(*args):
         raise ModuleNotFoundError("No module named 'analyzer.simcheck.gone'")

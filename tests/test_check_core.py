@@ -127,6 +127,7 @@ def _brute(vc) -> dict:
             "totals": [t["totals"][(p, b)] for p in range(10) for b in range(10)]}
 
 
+@pytest.mark.slow  # 2 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_counter_ways_equal_a_brute_force_walk_of_the_deals():
     """Small shoes, an 8-deck shoe with cards dealt and a 10,000-deck shoe: the outcome, cards and
     totals cells are the deals the oracle counts coup by coup (no engine code)."""

@@ -64,6 +64,7 @@ def test_exact_law_is_the_count_over_every_order_of_the_shoe(counts, burn, cut, 
     assert exact_law(counts, p) == {k: Fraction(c, whole) for k, c in tally.items()}
 
 
+@pytest.mark.slow  # about 1 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_simulated_counts_agree_with_the_exact_law():
     values = SMALL.value_counts
     for burn, cut in (("none", 6), ("standard", 6), ("1", 6)):
@@ -145,6 +146,7 @@ def test_check_tests_coups_per_shoe_only_under_a_declared_procedure(tmp_path, cl
     assert r.code == 2 and "tallies have no shoe boundaries" in r.err
 
 
+@pytest.mark.slow  # about 1 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_outcome_only_log_coups_per_shoe_rejects_a_wrong_cut_card(tmp_path, cli):
     text, _ = simulate_to_text(Shoe.standard(8), 200, 8, cut_card=14)
     log = read_hand_log("h.csv", text)

@@ -39,6 +39,7 @@ def test_reference_follows_the_rules():
     assert e[STAND.name][0] > e[DRAW.name][0]
 
 
+@pytest.mark.slow  # 2 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_gold_log_passes_under_gold_and_is_rejected_under_punto_banco(gold_logs, tmp_path, cli):
     for play, path in gold_logs.items():
         rules = GOLD.with_player_option(play)

@@ -20,6 +20,7 @@ EIGHT = Shoe.standard(8)
 PLAIN = "int64"              # the core's plain (cells x 5005) integer product
 
 
+@pytest.mark.slow  # about 1 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_prefix_ways_equal_the_plain_product():
     rng = np.random.default_rng(11)
     for bets, cats in [(("player", "banker", "tie"), ("outcome", "cards", "totals")), ((), ("outcome",)),
@@ -32,6 +33,7 @@ def test_prefix_ways_equal_the_plain_product():
         assert np.array_equal(c.ways(vc), c.ways(vc, backend=PLAIN))
 
 
+@pytest.mark.slow  # about 1 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_shoe_aware_sums_equal_the_plain_path_on_a_simulated_log():
     text, _ = simulate_to_text(EIGHT, 20, 3)
     log = read_hand_log("sim.csv", text)
@@ -108,6 +110,7 @@ def test_batch_sums_equal_python_integer_sums():
     assert list(s1[0]) == [7 * 128 * (2**53 - 1)] * 2 and list(s2[0]) == [7 * 128 * (2**53 - 1) ** 2] * 2
 
 
+@pytest.mark.slow  # about 1 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_shoe_aware_reference_equals_exact_fractions_per_coup():
     """Expected counts, variances, expected returns and their variances: the sums over coups of each
     coup's exact Fractions (from the plain product's ways), for main bets and dragon7."""
@@ -133,6 +136,7 @@ def test_shoe_aware_reference_equals_exact_fractions_per_coup():
             assert fr.return_variance == sum((s - e * e for s, e in zip(second, ev)), Fraction(0))
 
 
+@pytest.mark.slow  # 2 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_check_reports_are_identical_on_the_plain_product():
     """Whole reports (JSON, Markdown) are the same byte for byte whichever way the ways are counted."""
     from analyzer.core.rules import GOLD

@@ -105,7 +105,8 @@ def test_every_candidate_split_gives_the_same_counts(bet_id, shoe_list):
 
 
 #: the card cases whose oracle takes seconds, with the slow tests (.ci/run runs them)
-SLOW_CARD_CASES = {"cards == 6 and not player_card3_face and banker_card3_face"}
+SLOW_CARD_CASES = {"cards == 6 and not player_card3_face and banker_card3_face", "all(all, colour == red)",
+                   "card5_rank == 8 or card6_suit == spades", "any(banker, colour == black) and winner == player"}
 
 
 @pytest.mark.parametrize("text", [pytest.param(t, marks=pytest.mark.slow) if t in SLOW_CARD_CASES else t
@@ -134,6 +135,7 @@ def test_batch_ways_of_random_compositions_are_the_product_paths(counts, bet_id)
 _TABS: dict = {}
 
 
+@pytest.mark.slow  # 8 s of CPU: in .ci/run's slow run (known cards and Gold batched: tests/test_fuzz_cells_known_groups.py in the default run)
 @pytest.mark.parametrize("known", [None, {"1": "9h"}, {"2": "K", "5": "9d"}])
 @pytest.mark.parametrize("rules", [None, "gold"])
 def test_batches_with_known_cards_and_other_rules(known, rules):
@@ -258,7 +260,7 @@ def _one_more(a):
 def test_a_damaged_kept_plan_is_built_again(name, change):
     """A stored plan is checked (its arrays, its coefficients' sums, its count of one shoe)
     before use; a damaged one is ignored, built again and saved over."""
-    tab = tab_for("contrast_bonus")
+    tab = tab_for("all_red")
     t, store = tab.ways_table, DictStore()
     first = WaysTable(t.coef, t.idx, t.off, t.k, t.classes)
     first.keep_plans_in(store, "plan")

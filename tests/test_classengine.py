@@ -52,6 +52,7 @@ def test_agrees_with_the_first_two_card_engine(text):
         assert tab.ways(shoe) == old.ways(counts, shoe.value_counts)
 
 
+@pytest.mark.slow  # 7 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_fast_paths_match_the_plain_pass():
     """The per-event passes (all(...)) and the multiset pass (symmetric bets)
     give the same exact counts as one plain pass over every sequence."""

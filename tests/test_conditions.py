@@ -75,6 +75,7 @@ def test_deep_nesting_is_a_clear_error_and_moderate_nesting_works():
         Condition.parse("not " * 1000 + "natural")
 
 
+@pytest.mark.slow  # about 1 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_long_chains_evaluate_without_recursion():
     chain = " and ".join(["natural"] * 1000)
     assert ways(chain) == ways("natural")
@@ -139,6 +140,7 @@ def _sum_value(terms, row):
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_sums(), st.sampled_from(["==", "!=", "<", "<=", ">", ">="]), _sums())
+@pytest.mark.slow  # about 1 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_comparisons_match_python_integers(left, op, right):
     text = f"{_sum_text(left)} {op} {_sum_text(right)}"
     mask = Condition.parse(text).mask(FEATS)
@@ -232,6 +234,7 @@ def test_empty_bets_file_is_refused(tmp_path, cli):
     assert r.code == 2 and "no [[bet]]" in r.err
 
 
+@pytest.mark.slow  # 2 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_card_engine_refuses_a_runaway_bet_up_front():
     from analyzer import Solver
     cat = parse_catalog('''

@@ -77,6 +77,7 @@ def test_the_search_counts_and_ranks_as_brute_force(problem):
     assert nearest.complete and nearest.best == found.best
 
 
+@pytest.mark.slow  # about 1 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_a_search_past_its_budget_says_so():
     found = search([5, 3, 2, 1], [0] * 4, [30] * 4, 0, 10**6, (100, 1), limit=3, budget=50, monotone=False)
     assert not found.complete and found.nodes == 50
@@ -206,6 +207,7 @@ STREAK_EDGES = {"banker_streak": "9.4006%", "banker_streak_2": "11.8293%", "bank
 STREAK_FIXED = ("4=10", "5=15", "7=40", "8=60")       # the pays the four tables share but 6
 
 
+@pytest.mark.slow  # 7 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_the_designer_prices_a_series_bet_by_run_length_and_odds_agrees(cli):
     """A series bet's events are its paid run lengths, each at its exact probability off the
     top of the shoe; every table listed is priced again as a series bet (the path of

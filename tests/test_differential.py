@@ -228,6 +228,7 @@ def check_same_meaning(data):
 
 @settings(SETTINGS, max_examples=8)
 @given(st.data())
+@pytest.mark.slow  # 3 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_conditions_that_mean_the_same_count_the_same(data):
     """8 examples (100 in the slow test below)."""
     check_same_meaning(data)

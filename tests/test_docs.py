@@ -197,6 +197,7 @@ def test_the_pages_are_doctests_of_the_default_run():
     assert [p.name for p in DOCS.glob("*.md") if ">>> " in p.read_text()], "no page has a doctest"
 
 
+@pytest.mark.slow  # 3 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_the_site_builds_strictly(tmp_path):
     """``mkdocs build --strict``: a broken link, anchor or API reference fails (the docs extra;
     .ci/run builds it too)."""

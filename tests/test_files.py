@@ -181,6 +181,7 @@ def test_dev_stdout_appended_to_a_log_keeps_the_log(tmp_path, cli):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["log.txt"]
 
 
+@pytest.mark.slow  # about 1 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_dev_stdout_and_proc_fd_write_into_a_pipe_and_a_descriptor(tmp_path, cli):
     r = cli.shell(f"{ODDS} -o /dev/stdout | cat", tmp_path)
     assert r.returncode == 0, r.stderr

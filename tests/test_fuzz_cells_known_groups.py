@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
+import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -154,6 +155,7 @@ def _rows_decoded(rows) -> dict[int, frozenset[int]] | None:
 
 @SLOWER
 @given(rules_file(), small_shoe(min_cards=6, max_cards=8))
+@pytest.mark.slow  # 2 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_a_rules_file_of_fuzzed_cells_loads_round_trips_and_deals_as_written(drawn, cards):
     text, doc, rows = drawn
     try:
@@ -213,6 +215,7 @@ def any_known(draw, cards):
 
 @SLOWER
 @given(st.sampled_from(BET_IDS), st.data())
+@pytest.mark.slow  # about 1 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_every_catalog_bet_with_known_cards_counts_as_every_deal(bet_id, data):
     cards = data.draw(small_shoe(min_cards=7, max_cards=9))
     known = data.draw(any_known(cards))
@@ -259,6 +262,7 @@ def can_be_one_card(names) -> bool:
        st.sampled_from(["count({g}, {p}) >= 1", "all({g}, {p})", "pairs({g}) >= 1", "flush({g})",
                         "kinds({g}, 1) >= 2"]),
        small_shoe(min_cards=7, max_cards=9))
+@pytest.mark.slow  # 2 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_a_group_is_refused_exactly_when_two_names_can_be_one_card(names, predicate, shape, cards):
     text = shape.format(g="[" + ", ".join(names) + "]", p=predicate)
     try:
@@ -285,6 +289,7 @@ def test_a_group_is_refused_exactly_when_two_names_can_be_one_card(names, predic
 
 
 
+@pytest.mark.slow  # 5 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_the_players_third_card_and_the_sixth_card_are_two_cards():
     """``[player_card3, card6]`` never names one card (the sixth card is the Banker's
     third, dealt only after the Player's); it was refused with "they can be the same

@@ -90,6 +90,7 @@ def test_sum_over_a_position_gives_back_the_unconditional_counts(shoe):
         assert prob == {b: base.bet(b).ev for b in base.bets}
 
 
+@pytest.mark.slow  # about 1 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_sum_over_every_card_of_a_suited_shoe():
     shoe = Shoe.standard(1).remove("5s 9h Kd")
     base = Solver(MAIN).solve(shoe)
@@ -109,6 +110,7 @@ def known_card_edge(pos: int, shoe: Shoe, bets=("player", "banker")) -> Fraction
     return known_card_edges(shoe, {"bets": catalog().select(list(bets))})["bets"][pos]
 
 
+@pytest.mark.slow  # 3 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_jacobson_known_card_edges():
     shoe = Shoe.standard(8)
     edges = {pos: known_card_edge(pos, shoe) for pos in range(1, 7)}

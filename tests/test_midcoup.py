@@ -56,6 +56,7 @@ def test_known_card_report_prices_the_groups_together():
         0.473, 0.0, 0.473, 0.0, 43.659, 0.309]
 
 
+@pytest.mark.slow  # 5 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_midcoup_gold_table_counts_the_wizard_of_odds_outcomes(cli):
     doc = cli.json("midcoup", "--table", "gold", "--format", "json")
     # Wizard of Odds, "Baccarat Gold", 8 decks, the Player drawing on 5 (as in tests/test_gold.py)

@@ -74,6 +74,7 @@ def test_value_level_logs_use_point_values():
     assert "not tested" in note and "value-level" in note and "--card-order" in note
 
 
+@pytest.mark.slow  # about 1 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_check_fails_a_riffled_shoe_on_card_order_unless_told_not_to_test_it(tmp_path, cli):
     f = tmp_path / "h.csv"
     assert cli("simulate", "--shoes", "10", "--seed", "5", "--fault", "riffles=4", "--log", f).code == 0

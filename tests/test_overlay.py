@@ -147,9 +147,10 @@ SHOES = [
     "overlay",
     [
         Overlay.of(k=1, multipliers={2: "1/2", 5: "1/2"}, fee=0),
-        Overlay.of(k={0: "1/4", 2: "3/4"}, multipliers={3: "2/3", 8: "1/3"}, fee=0),
-        Overlay.of(k=2, multipliers={2: "1/3", 8: "2/3"}, fee=0, per="identity"),
-        Overlay.of(k=2, multipliers={4: 1}, fee=0, cap=8),
+        # the others (1-2.5 s of CPU each) in .ci/run's slow run
+        pytest.param(Overlay.of(k={0: "1/4", 2: "3/4"}, multipliers={3: "2/3", 8: "1/3"}, fee=0), marks=pytest.mark.slow),
+        pytest.param(Overlay.of(k=2, multipliers={2: "1/3", 8: "2/3"}, fee=0, per="identity"), marks=pytest.mark.slow),
+        pytest.param(Overlay.of(k=2, multipliers={4: 1}, fee=0, cap=8), marks=pytest.mark.slow),
     ],
 )
 def test_overlay_returns_match_a_brute_force_of_deals_and_draws(cards, overlay):
@@ -160,6 +161,7 @@ def test_overlay_returns_match_a_brute_force_of_deals_and_draws(cards, overlay):
         assert price(ways, bet, overlay).returned == expect[name], name
 
 
+@pytest.mark.slow  # about 1 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_pattern_counts_of_eight_decks_agree_with_the_engine():
     shoe = Shoe.standard(8)
     ways, a = pattern_ways(shoe), analyze(shoe)
@@ -223,6 +225,7 @@ def monte_carlo(overlay_k: int, multipliers: dict, n: int, seed: int, chunk: int
     return out
 
 
+@pytest.mark.slow  # 2 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_overlay_returns_match_a_monte_carlo_on_eight_decks():
     multipliers = {2: "0.4", 3: "0.3", 4: "0.15", 5: "0.1", 8: "0.05"}
     overlay = Overlay.of(k=3, multipliers=multipliers, fee=0)
@@ -260,6 +263,7 @@ def eight_decks():
     return pattern_ways(Shoe.standard(8))
 
 
+@pytest.mark.slow  # 2 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_the_inverse_finds_lightning_weights_for_player_and_tie(eight_decks):
     # Player 98.76% and Tie 94.51% (the published figures, LIGHTNING's sources): two
     # Lightning cards with weights over x2 x3 x4 x5 x8 reproduce both to the 0.01%
@@ -274,6 +278,7 @@ def test_the_inverse_finds_lightning_weights_for_player_and_tie(eight_decks):
     assert not one.reproduces and round(float(one.results["player"].rtp), 4) == 0.9542
 
 
+@pytest.mark.slow  # 2 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_no_searched_lightning_overlay_reproduces_all_three_published_rtps(eight_decks):
     # With the Banker's 98.59% as well, the closest of each family misses by more than
     # the rounding of the published figures (the Banker sits at 98.595% or above).
@@ -286,6 +291,7 @@ def test_no_searched_lightning_overlay_reproduces_all_three_published_rtps(eight
 # --- the command ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # about 1 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_the_command_gives_the_exact_rtps(cli):
     import json
 
@@ -331,6 +337,7 @@ def test_bad_input_is_one_line_and_exit_2(cli, argv, message):
     assert len(lines) == 1 and lines[0].startswith("baccarat: error: ") and message in lines[0], err
 
 
+@pytest.mark.slow  # about 1 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_the_published_pair_rtp_is_not_reproduced_with_player_and_tie(eight_decks):
     # The pairs' 94.95% (livecasinodata.com) with Player 98.76% and Tie 94.51%: the
     # closest overlay of k = 2 misses by more than 1% (the pairs pay 9:1 times M).
@@ -350,6 +357,7 @@ def test_pair_counts_are_the_pairs_of_the_shoe():
     assert round(float(Fraction(sum(ways["player_pair"].values()), deals)), 4) == 0.0747
 
 
+@pytest.mark.slow  # about 1 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_other_rules_and_a_depleted_shoe_agree_with_the_engine():
     from analyzer import load_rules
 
@@ -360,6 +368,7 @@ def test_other_rules_and_a_depleted_shoe_agree_with_the_engine():
         assert sum(ways[name].values()) == a.ways(name), name
 
 
+@pytest.mark.slow  # 3 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_the_per_identity_reading_reproduces_no_lightning_family(eight_decks):
     # A repeated identity multiplying once: the closest overlay misses the published
     # Player, Banker and Tie by more than 1% (k = 5 and k uniform on 1-5 shown).

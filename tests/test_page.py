@@ -348,6 +348,7 @@ def test_a_positive_ev_stands_out(page):
     assert {b for b, cells in page.rows().items() if cells[2] == "+EV"} == ahead
 
 
+@pytest.mark.slow  # 7 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_the_effects_of_removal_are_one_click_away(page):
     page.open("#decks=8&bets=banker,player,tie&dealt=5,K,9,x")
     page.click("#eor-panel summary")

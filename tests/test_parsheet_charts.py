@@ -8,6 +8,7 @@ import pytest
 pytest.importorskip("matplotlib")
 
 
+@pytest.mark.slow  # 2 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_charts_per_wager_are_deterministic(tmp_path, cli):
     a, b = tmp_path / "a", tmp_path / "b"
     for out in (a, b):

@@ -199,6 +199,7 @@ def test_every_revealed_tuple_sums_back_to_the_shoe():
     assert sum(counts.player) == plain.ways("player") and counts.deals == plain.deals
 
 
+@pytest.mark.slow  # 2 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_the_inverse_reproduces_none_of_the_family_and_some_mixtures():
     counts = eight_decks()
     rows = inverse(counts)

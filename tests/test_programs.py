@@ -102,7 +102,7 @@ def convolution(terms, n):
     return [int(c) for c in poly]
 
 
-@pytest.mark.parametrize("bet,n", [pytest.param("banker", 150, marks=pytest.mark.slow), ("player", 400), ("tie", 300)])
+@pytest.mark.parametrize("bet,n", [pytest.param("banker", 150, marks=pytest.mark.slow), pytest.param("player", 400, marks=pytest.mark.slow), ("tie", 300)])
 def test_long_trip_against_integer_convolution(bet, n):
     r = analyze(Shoe.standard(8), [bet]).bet(bet)
     p = trip_plan(r, n)
@@ -540,6 +540,7 @@ def test_bounded_sessions_on_generated_bets(weights, system, bankroll, coups):
     assert b[3][2].contains(exact.expected_coups) and b[4][2].contains(exact.mean_final)
 
 
+@pytest.mark.slow  # 2 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_a_long_martingale_needs_bounded(cli):
     argv = ["bankroll", "--bet", "player", "--bankroll", "20", "--coups", "3000", "--system", "martingale",
             "--limit", "16", "--quiet"]

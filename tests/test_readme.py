@@ -136,6 +136,9 @@ SLOW = {
     "--hands 10000 --stake 100",              # a 10,000-hand trip, exact: 3 s
     "--hands 2000 --rebate 12.5",             # a 2,000-hand trip with its chart: 2.3 s
     "--hands 1000 --stake 2",                 # a 1,000-hand trip of a two-bet mix: 2.3 s
+    "--bet banker_streak --edge 9%:10%",      # a series bet's menu, with export's blocks: 3 s
+    "peek --inverse",                         # every reveal rule of the family: 1.7 s
+    "--shoes 2000 --burn standard --chart",   # 2,000 dealt shoes beside the exact runs: 1.3 s
     "overlay --inverse",                      # the inverse over every Lightning family: 6-7 s
     "--bets-file examples/lucky_win.toml",    # Lucky Win's suit-reading table: 3 s to compile
 }

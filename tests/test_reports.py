@@ -267,6 +267,7 @@ def test_report_commands_write_their_tables(cli):
     assert r.code == 0 and "Break-even payout for `tie`" in r.out
 
 
+@pytest.mark.slow  # about 1 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_report_folder_must_be_new_empty_or_ours(tmp_path, monkeypatch, cli, small_reports):
     """--out . must not overwrite a README.md of the project; --out '' and --out x.md are refused."""
     monkeypatch.setenv("BACCARAT_NO_PLOTS", "1")

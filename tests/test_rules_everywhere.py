@@ -62,6 +62,7 @@ def test_default_output_is_byte_identical(cli, default_file, case):
         assert code == 0 and out == base, spec
 
 
+@pytest.mark.slow  # about 1 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_known_card_edges_default_and_gold(cli, default_file):
     argv = ["midcoup", "--table", "known-card-edges", "--shoe", "3=6,5=6,8=6,K=8", "--format", "json"]
     code, base, _ = cli(*argv)
@@ -203,6 +204,7 @@ def test_midcoup_gold_table_refuses_a_player_option_and_a_rule_set_without_optio
     assert code == 2 and "offers none" in err and err.count("\n") == 1
 
 
+@pytest.mark.slow  # 2 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_report_under_gold(tmp_path, cli, monkeypatch, small_reports):
     """Every step and file of the folder, on the three-bet catalog: every report names Gold,
     the numbers are Gold's."""

@@ -206,6 +206,7 @@ def test_no_skip_against_every_sequence_of_cap_coups(bet, cards):
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(series_bets(), small_shoe(min_cards=7, max_cards=9))
+@pytest.mark.slow  # about 1 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_with_skips_against_every_sequence_of_a_few_more_coups(bet, cards):
     """With skipped coups a bet may outlast any number of coups: over all sequences of
     ``cap + 3`` coups, each length's exact probability lies between the weight settled at
@@ -250,6 +251,7 @@ def test_length_weights_sum_to_the_cases_and_reduce_once():
 
 # -- the reference simulator ----------------------------------------------------------------
 
+@pytest.mark.slow  # about 1 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_monte_carlo_of_the_reference_simulator():
     """The reference simulator dealing one coup from each freshly shuffled eight-deck shoe
     (cut card at the top): independent coups off the top.  Banker Streak settled over those
@@ -365,6 +367,7 @@ def test_batch_lines_are_the_json_documents(cli):
         assert line == json.dumps(doc, allow_nan=False, separators=(",", ":"))
 
 
+@pytest.mark.slow  # 2 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_existing_outputs_keep_their_bytes_without_series(cli):
     """``--bets all`` is the bets settled on one coup: no series section, no series key."""
     doc = cli.json("odds", "--bets", "all", "--format", "json")

@@ -494,6 +494,7 @@ def eight_decks() -> Counter:
     return first_principles({r: 16 for r in RANKS}, {r: 16 for r in RANKS})
 
 
+@pytest.mark.slow  # 4 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_research_only_bets_match_wizard_8_decks():
     got = eight_decks()
     assert got["deals"] == DEALS_8
@@ -526,6 +527,7 @@ def test_research_only_bets_match_wizard_8_decks():
     assert rounds_to(100 * (1 - 25 * Fraction(got["black"], DEALS_8)), "6.52")
 
 
+@pytest.mark.slow  # 2 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_colour_counts_match_wizard_contrast_bonus_8_decks():
     # Contrast Bonus (Player all one colour, Banker all the other) is published; in a
     # standard shoe every point value is half red, half black, so given the values the

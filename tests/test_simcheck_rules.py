@@ -80,6 +80,7 @@ def test_the_player_option_is_free_unless_chosen(tmp_path, cli):
     assert {v.rule for v in replay(log2, ONE, rules=GOLD.with_player_option("draw")).violations} == {"player"}
 
 
+@pytest.mark.slow  # about 1 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_gold_frequencies_match_the_exact_gold_odds():
     result = simulate(EIGHT, 2000, 13, rules=GOLD)
     n = result.coups

@@ -17,6 +17,7 @@ from analyzer.simcheck.verify import replay
 EIGHT = Shoe.standard(8)
 
 
+@pytest.mark.slow  # 2 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_tallies_of_a_run_longer_than_one_batch_match_its_log():
     # 3,500 shoes deal some 280,000 coups: more than one batch of coups added to the tallies
     text, result = simulate_to_text(EIGHT, 3_500, 5, bets=("player", "banker", "tie", "dragon7"))
@@ -45,6 +46,7 @@ def _peak_rss_kib(args, cwd):
     return usage.ru_maxrss
 
 
+@pytest.mark.slow  # 2 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_memory_does_not_grow_with_the_shoes(tmp_path):
     # 24 times the shoes, about a million coups more: the peak grows by a few MB (the per-coup
     # lists it replaces grew it by some 50 MB here, about 1 GB at 200,000 shoes)

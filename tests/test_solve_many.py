@@ -91,6 +91,7 @@ def test_value_batches_equal_python_integers():
     assert s._tab.ways_many(counts, chunk=5) == [s._tab.ways(vc) for vc in counts]
 
 
+@pytest.mark.slow  # about 1 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_pair_fast_path_equals_the_value_path():
     # the closed form over classes, single and batched, against the crossing with
     # the 10**4 point-value sequences, on many random shoes, both integer paths
@@ -109,6 +110,7 @@ def test_pair_fast_path_equals_the_value_path():
         assert tab.ways_many(counts, values, chunk=7) == slow
 
 
+@pytest.mark.slow  # about 1 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_general_signature_path_equals_the_value_path():
     # value-free events whose signatures are not "equal or not" (the first card's
     # rank): the generic correction formula over signatures, not the closed form
@@ -185,6 +187,7 @@ def test_ev_and_variance_are_kept_exact():
     assert a == b
 
 
+@pytest.mark.slow  # 4 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_batch_chunks_equal_line_by_line(cli, tmp_path):
     # a regular file goes through solve_many 64 lines at a time; standard input line by
     # line: the same output, and a bad line leaves the lines before it answered

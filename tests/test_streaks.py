@@ -59,6 +59,7 @@ def test_run_moments_against_brute_force(K):
                 assert float(expected_runs(q[o], n, k, at_least=(k == K))) == pytest.approx(m[o * K + k - 1])
 
 
+@pytest.mark.slow  # about 1 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_covariance_is_affine_beyond_a_few_runs():
     p = tuple(float(x) for x in p8())
     _, covs = run_moments(p, AFFINE_FROM + 15)
@@ -128,6 +129,7 @@ def _iid_shoes(seed, shoes=125, per_shoe=80, repeat=0.0):
     return "\n".join(lines) + "\n"
 
 
+@pytest.mark.slow  # 2 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_a_streaky_simulator_fails_at_10000_coups():
     """Right frequencies, 5% of coups copying the one before (repeat rate +2.9 points): caught by the
     serial test at 10,000 coups (8 seeds of 8), while the correct one passes (8 of 8)."""

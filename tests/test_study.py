@@ -82,6 +82,7 @@ def test_one_shoe_every_coup_equals_a_fresh_analysis():
         assert res.bet(b)["mean_ev"] == sum((c.evs[b] for c in coups), Fraction(0)) / len(coups)
 
 
+@pytest.mark.slow  # 2 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_cli_trace_matches_baccarat_odds_on_every_coup(cli, tmp_path):
     trace = tmp_path / "trace.csv"
     code, out, err = cli("study", "--shoes", "1", "--seed", "77", "--bets", "dragon7,panda8,tie",
@@ -206,6 +207,7 @@ def test_state_directory_of_another_study_is_refused(tmp_path, cli):
     assert code == 2 and "another study" in err
 
 
+@pytest.mark.slow  # about 1 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_interrupted_study_keeps_finished_chunks_and_resumes(tmp_path, cli):
     state = tmp_path / "state"
     args = ["study", "--shoes", "240", "--seed", "8", "--chunk-shoes", "3", "--bets", "dragon7",
@@ -329,6 +331,7 @@ def test_pair_bets_have_no_linear_count(capsys):
 
 
 # ----------------------------------------------------------------------------- output
+@pytest.mark.slow  # about 1 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_outputs_markdown_csv_json_and_chart(tmp_path, cli, monkeypatch):
     base = ["study", "--shoes", "6", "--seed", "3", "--bets", "tie,dragon7", "--state", str(tmp_path / "s"), "-q"]
     code, md, err = cli(*base)

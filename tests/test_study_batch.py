@@ -85,6 +85,7 @@ def check(bet_ids, ranks, cards, rules=None, every: int = 1):
     return bets, got
 
 
+@pytest.mark.slow  # about 1 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_card_and_value_bets_on_suited_depleted_shoes_in_batches(monkeypatch):
     # 300 coups in one call: past the card engine's batch-plan threshold (256 shoes), and,
     # with at most 64 coups a solve_many call, several calls
@@ -103,6 +104,7 @@ def test_value_and_rank_bets_on_rank_only_shoes():
     assert {bet_level(b) for b in bets} == {"value", "rank"}
 
 
+@pytest.mark.slow  # 2 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_every_catalog_bet():
     # --bets all: 300 coups counted together, a sample of them solved alone
     starts = [standard(1), standard(2), odd_shoe(7)]

@@ -168,6 +168,7 @@ def _play_coup_is_one_row_of_deal(rules):
     return calls
 
 
+@pytest.mark.slow  # 4 s of CPU: in .ci/run's slow run, out of the default run's 5 minutes
 def test_play_coup_is_one_row_of_deal_under_punto_banco():
     assert _play_coup_is_one_row_of_deal(PUNTO_BANCO) > 10**4
     assert play_coup([2, 4, 3, 2, 7, 2], None) == play_coup([2, 4, 3, 2, 7, 2], PUNTO_BANCO)
