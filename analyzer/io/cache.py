@@ -3,7 +3,11 @@
 Compiling the card bets of the catalog takes seconds (every sequence of card classes
 they read is enumerated); counting a shoe with the compiled tables takes a fraction of
 a millisecond.  :class:`TableCache` keeps what :class:`analyzer.core.solver.Solver`
-compiles, so that a second run of ``baccarat odds --bets all`` loads its tables instead.
+compiles, so that a second run of ``baccarat odds --bets all`` loads its tables instead:
+the card engine's tables, the value engine's rows of the bets, and the float64 batch plans
+of the card bets (:meth:`analyzer.core.ways.WaysTable.keep_plans_in`, built once a batch
+has counted some shoes, then loaded by later batches, which count with them from their
+first shoe).
 
 * **Where**: the platform's user cache directory (``platformdirs``:
   ``~/.cache/baccarat-analyzer`` on Linux), or ``$BACCARAT_CACHE_DIR``; off with
