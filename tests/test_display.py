@@ -218,7 +218,9 @@ def results(tmp_path_factory) -> dict:
     from analyzer import load_rules
     from analyzer.bets.series import price_series
     from analyzer.reports.approval import approval
-    from analyzer.reports.bankroll import bankroll_session
+    from analyzer.reports.bankroll import bankroll_session, plan
+    from analyzer.reports.bankroll_bounded import bounded_session
+    from analyzer.studies.runs import deal_runs
     from analyzer.reports.programs import best_exits, program, rolling_chips, tiers_of
     from analyzer.simcheck.confirm import verify_sheet
     from analyzer.simcheck.logs import read_hand_log
@@ -247,6 +249,9 @@ def results(tmp_path_factory) -> dict:
         "StreamReplay": replay_stream(open_log(log), shoe),
         "Rules": load_rules("gold").with_player_option("draw"),
         "Catalog": catalog(),
+        "BoundedResult": bounded_session(plan([(e.probability, e.pays) for e in banker.events], 50, 1, 100,
+                                              "martingale", 8)),
+        "DealtRuns": deal_runs(Shoe.standard(1), 20, seed=1),
     }
 
 
@@ -267,6 +272,10 @@ def test_every_result_type_has_a_short_one_line_repr(results):
     assert f"median {dict(got['RollingChips'].wash_quantiles)[Fraction(1, 2)]} hands" in repr(got["RollingChips"])
     s = got["SeriesResult"]
     assert f"house edge {float(s.house_edge) * 100:.4f}%" in repr(s)
+    bounded = got["BoundedResult"]
+    assert f"martingale from 50 (unit 1, limit 8), 100 coups: ruin {bounded.ruin}," in repr(bounded)
+    runs = got["DealtRuns"]
+    assert f"mean longest run: player {float(runs.longest['player'].mean()):.4g}" in repr(runs)
     a = got["Approval"]
     assert f"win to drop {float(a.win_to_drop.hold) * 100:.4f}%" in repr(a) and f"{len(a.awards)} awards" in repr(a)
     assert f"{len(catalog().bets)} bets: player, banker, tie" in repr(got["Catalog"])

@@ -100,6 +100,16 @@ class BoundedResult:
     stopped: int  # the coup after which no mass was left alive (or coups)
     seconds: float
 
+    def __repr__(self) -> str:
+        """Short: the session and its headline figures, each a float with its certified bound
+        (the fields hold every figure)."""
+        limit = "" if self.limit is None else f", limit {self.limit}"
+        return (
+            f"<BoundedResult {self.system} from {self.bankroll} (unit {self.unit}{limit}), {self.coups} coups: "
+            f"ruin {self.ruin}, doubled first {self.double_first}, ahead {self.ahead}, "
+            f"mean final {self.mean_final}>"
+        )
+
     def figures(self) -> list[tuple[str, str, Bounded]]:
         return [
             ("ruin_probability", "probability of ruin", self.ruin),

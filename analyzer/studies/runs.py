@@ -97,6 +97,15 @@ class DealtRuns:
     longest: dict[str, np.ndarray]  # outcome -> (shoes,)
     counts: dict[tuple[str, int], np.ndarray]  # (outcome, k) -> (shoes,)
 
+    def __repr__(self) -> str:
+        """Short: what was dealt and the mean longest run of each outcome (the arrays hold
+        every shoe's counts)."""
+        means = ", ".join(f"{o} {float(self.longest[o].mean()):.4g}" for o in self.outcomes)
+        return (
+            f"<DealtRuns {self.shoes:,} shoes (seed {self.seed}, {self.convention}), "
+            f"mean coups {float(self.coups.mean()):.4g}; mean longest run: {means}>"
+        )
+
     @property
     def outcomes(self) -> tuple[str, ...]:
         return tuple(self.longest)
