@@ -92,6 +92,19 @@ def test_order_kept_and_one_line_each(cli, tmp_path):
     assert [json.loads(line)["shoe"]["cards"] for line in out.splitlines()] == [52 * d for d in decks]
 
 
+def test_a_batch_leaves_the_cyclic_collector_as_it_found_it(cli, tmp_path):
+    """A batch freezes what its first chunk left alive and makes the collector's passes rarer
+    while it runs (cli/batch.py); both are undone when it ends, after a bad line too."""
+    import gc
+    threshold = gc.get_threshold()
+    good = write_lines(tmp_path / "good.jsonl", [{"decks": d} for d in (1, 2, 3) * 20])
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join([json.dumps({"decks": 1})] * 70 + ['{"decks": 0}']) + "\n")
+    for path, code in ((good, 0), (bad, 2)):
+        assert cli("odds", "--batch", path, "--bets", "banker", "-o", tmp_path / f"{code}.jsonl").code == code
+        assert gc.get_threshold() == threshold and gc.get_freeze_count() == 0
+
+
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     st.lists(
