@@ -252,6 +252,7 @@ def _one_more(a):
     ("half_off", _one_more),                                           # a factor's offset
     ("half_idx", _one_more),                                           # a factor's count
     ("block_i1", lambda a: a[::-1].copy()),                            # parts swapped
+    ("block_i2", lambda a: a - 1),                                     # a part before the first
     ("bounds", lambda a: a // 2),                                      # a bound too low
     ("meta", lambda a: a + 1),                                         # another table's
     ("block_events", lambda a: a[:-1]),                                # an array cut short

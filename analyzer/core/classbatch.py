@@ -281,6 +281,7 @@ class ClassBatchPlan:
                 {first, second} != {0, 1}
                 or n_second != n2
                 or r >= sides[2][1]
+                or min(i1.min(initial=0), i2.min(initial=0), ev.min(initial=0)) < 0
                 or i1.max(initial=0) >= sides[first][1]
                 or i2.max(initial=0) >= sides[second][1]
                 or ev.max(initial=0) >= events
