@@ -274,8 +274,8 @@ class ClassBatchPlan:
         sizes = [int(e * n2 * n1) for (_, _, _, n2, n1, _, e) in block_ints.tolist()]
         layouts = _split(get("block_layout", np.float64), sizes)
         blocks, total = [], np.zeros(events, dtype=np.int64)
-        for (first, second, r, n_second, n1, n2, e), i1, i2, ev, lay in zip(
-            block_ints.tolist(), i1s, i2s, evs, layouts
+        for (first, second, r, n_second, n1, n2, e), (s, c), i1, i2, ev, lay in zip(
+            block_ints.tolist(), bounds.tolist(), i1s, i2s, evs, layouts
         ):
             if (
                 {first, second} != {0, 1}
@@ -290,12 +290,12 @@ class ClassBatchPlan:
             ):
                 raise ValueError("a stored batch plan's blocks index no part")
             layout_t = lay.reshape(e * n_second, n1)
-            total[ev] += layout_t.astype(np.int64).reshape(e, -1).sum(axis=1)
-            blocks.append((first, i1, second, i2, r, ev, layout_t, n_second))
-        # a bound is the first contraction's largest row sum, or the deals' (1, POSITIONS)
-        for (s, c), (_, _, _, _, _, _, layout_t, _) in zip(bounds.tolist(), blocks):
-            if not (0 <= c <= POSITIONS and ((s, c) == (1, POSITIONS) or s >= layout_t.sum(axis=1).max(initial=0))):
+            rows = layout_t.astype(np.int64).sum(axis=1)  # the first contraction's coefficient sums
+            # a bound is their largest, or the deals' (1, POSITIONS)
+            if not (0 <= c <= POSITIONS and ((s, c) == (1, POSITIONS) or s >= rows.max(initial=0))):
                 raise ValueError("a stored batch plan's bounds are not its blocks'")
+            total[ev] += rows.reshape(e, -1).sum(axis=1)
+            blocks.append((first, i1, second, i2, r, ev, layout_t, n_second))
         if not np.array_equal(total, coef.sum(axis=1)):
             raise ValueError("a stored batch plan's coefficients are not its table's")
         self = cls.__new__(cls)

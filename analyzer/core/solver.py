@@ -378,9 +378,9 @@ class Solver:
                     [table.coefficients(index == i if pin is None else (index == i) & pin) for i in range(len(conds))]
                 )
                 got.flags.writeable = False
+                while _VALUE_ROWS and sum(a.nbytes for a in _VALUE_ROWS.values()) + got.nbytes > MAX_VALUE_ROWS_BYTES:
+                    _VALUE_ROWS.pop(next(iter(_VALUE_ROWS)))  # the least recently used
             _VALUE_ROWS[memo_key] = got
-            while len(_VALUE_ROWS) > 1 and sum(a.nbytes for a in _VALUE_ROWS.values()) > MAX_VALUE_ROWS_BYTES:
-                _VALUE_ROWS.pop(next(iter(_VALUE_ROWS)))
             out.append(got)
         rows = np.concatenate(out) if out else np.zeros((0, table.multisets), dtype=np.int64)
         if self._store is not None:
