@@ -15,18 +15,74 @@ with status 2; nothing that looks like a result is printed.
 from __future__ import annotations
 
 import argparse
+import importlib
+import os
 import sys
+
+# Every product the commands run is small and runs on one BLAS thread
+# (analyzer.core.blocks.one_blas_thread); an OpenBLAS left to start a thread per core when
+# numpy loads spends about 0.07 s of CPU a process on them (measured on 2 cores; more with
+# more cores).  Set before numpy loads (analyzer's own imports are lazy); a value the user
+# set is kept.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from ..core.errors import BaccaratError
 from ..core.solver import set_store
 from ..io.cache import ENV_DIR, ENV_OFF, TableCache, enabled
 from ..io.files import OutputError
 from ..io.interrupt import check_stop, clear_stop, request_stop
-from . import bankroll, design, odds, overlay, parsheet, peek, programs, reports, rules, runs, serve, simcheck, study
 from .options import Parser
 
+#: The modules of this package that register commands, in the order ``baccarat --help``
+#: lists them.
+GROUPS = (
+    "odds",
+    "reports",
+    "simcheck",
+    "study",
+    "parsheet",
+    "bankroll",
+    "programs",
+    "runs",
+    "rules",
+    "serve",
+    "design",
+    "overlay",
+    "peek",
+)
+#: The module that registers each command: a command line names one, and only that
+#: module is imported and its parsers built (a test checks this against what every
+#: module registers).
+GROUP_OF = {
+    "odds": "odds",
+    "bets": "odds",
+    "decks": "reports",
+    "distributions": "reports",
+    "eor": "reports",
+    "payouts": "reports",
+    "midcoup": "reports",
+    "report": "reports",
+    "verify": "simcheck",
+    "check": "simcheck",
+    "simulate": "simcheck",
+    "study": "study",
+    "parsheet": "parsheet",
+    "bankroll": "bankroll",
+    "programs": "programs",
+    "runs": "runs",
+    "rules": "rules",
+    "serve": "serve",
+    "design": "design",
+    "export": "design",
+    "overlay": "overlay",
+    "peek": "peek",
+}
 
-def build_parser() -> argparse.ArgumentParser:
+
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The ``baccarat`` parser: every command's, or, when ``argv`` starts with a command,
+    that command's module's alone (what ``baccarat COMMAND ...`` needs, and all it
+    imports)."""
     from .. import __version__
 
     p = Parser(prog="baccarat", description="Exact odds of Punto Banco baccarat on any finite shoe.")
@@ -34,9 +90,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
 
-    for group in (odds, reports, simcheck, study, parsheet, bankroll, programs, runs, rules, serve, design, overlay):
-        group.register(sub)
-    peek.register(sub)
+    groups = [GROUP_OF[argv[0]]] if argv and argv[0] in GROUP_OF else GROUPS
+    for group in groups:
+        importlib.import_module(f".{group}", __name__).register(sub)
     for command in sub.choices.values():
         command.add_argument(
             "--no-cache",
@@ -86,7 +142,8 @@ def main(argv: list[str] | None = None) -> int:
     if sys.stdout is None:
         sys.stdout = _ClosedOutput()
     try:
-        args = build_parser().parse_args(argv)
+        argv = sys.argv[1:] if argv is None else argv
+        args = build_parser(argv).parse_args(argv)
         previous = set_store(_store(args))
         try:
             status = args.func(args)
