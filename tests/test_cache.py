@@ -151,10 +151,28 @@ def test_the_cache_can_be_turned_off(cache_dir, cli, monkeypatch, how):
     assert not cache_dir.exists()
 
 
+def test_stored_arrays_come_back_as_given_in_a_smaller_file(tmp_path):
+    """int64 arrays are stored in the narrowest integer type that holds them (the compiled
+    tables' counts and indices are small) and come back as int64, value for value."""
+    rng = np.random.default_rng(24)
+    given = {"small": rng.integers(-100, 100, (300, 6)), "counts": rng.integers(0, 720, (9, 500)),
+             "wide": np.array([2**40, -(2**62), 2**63 - 1]), "mid": np.array([70_000, -5]),
+             "empty": np.zeros((0, 6), dtype=np.int64), "floats": rng.random(50),
+             "flags": np.array([True, False]), "bytes": np.frombuffer(b"abc", dtype=np.uint8)}
+    store = TableCache(tmp_path)
+    store.save("k", given)
+    got = store.load("k")
+    assert got is not None and set(got) == set(given)
+    for name, a in given.items():
+        assert got[name].dtype == a.dtype and got[name].shape == a.shape and np.array_equal(got[name], a), name
+    raw = sum(a.nbytes for a in given.values())
+    assert next(tmp_path.glob("*.npz")).stat().st_size < raw / 2
+
+
 def test_the_folder_stays_within_its_bound(tmp_path):
     store = TableCache(tmp_path, max_bytes=10_000)
     for i in range(20):
-        store.save(f"k{i}", {"a": np.arange(500)})       # 4 kB each
+        store.save(f"k{i}", {"a": np.arange(500) << 40})  # 4 kB each (int64 values)
     total = sum(p.stat().st_size for p in tmp_path.glob("*.npz"))
     assert total <= 10_000 and store.load("k19") is not None and store.load("k0") is None
 

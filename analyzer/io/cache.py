@@ -17,7 +17,8 @@ first shoe).
   a digest of the package's source code and data (:func:`code_digest`), so that a
   changed engine never reads a table an older one wrote.
 * **Never trusted**: a file holds plain arrays (``numpy.load(allow_pickle=False)``:
-  nothing in it is executed), its own key and a SHA-256 digest of both; a file that
+  nothing in it is executed; ``int64`` arrays in the narrowest integer type that holds
+  them, widened again on load), its own key and a SHA-256 digest of both; a file that
   does not load, names another key or fails its digest is ignored and compiled again
   (and replaced), and the solver checks the arrays' shapes and ranges again.
 * **Safe when processes race**: each file is written under a temporary name in the same
@@ -77,6 +78,43 @@ def enabled(no_cache: bool = False) -> bool:
     return not no_cache and os.environ.get(ENV_OFF, "").strip().lower() in ("", "0", "false", "no")
 
 
+#: Integer types an ``int64`` array is stored in when its values fit (narrowest first): the
+#: compiled tables hold small counts and indices, so the files, and the reading and
+#: hashing of them, are several times smaller.
+_NARROW = (np.int8, np.int16, np.int32)
+
+
+def _narrowed(arrays: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """``arrays`` as stored: each ``int64`` array in the narrowest of :data:`_NARROW` that
+    holds its values, the names so stored listed in ``__narrowed__`` (read back by
+    :func:`_widened`)."""
+    out, names = {}, []
+    for name, a in arrays.items():
+        a = np.ascontiguousarray(a)
+        if a.dtype == np.int64 and a.size:
+            lo, hi = int(a.min()), int(a.max())
+            narrow = next((t for t in _NARROW if np.iinfo(t).min <= lo and hi <= np.iinfo(t).max), None)
+            if narrow is not None:
+                a = a.astype(narrow)
+                names.append(name)
+        out[name] = a
+    out["__narrowed__"] = np.frombuffer("\0".join(names).encode(), dtype=np.uint8)
+    return out
+
+
+def _widened(stored: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The arrays :func:`_narrowed` stored, as they were given (``ValueError`` for a list
+    of narrowed names that is not one)."""
+    arrays = dict(stored)
+    listed = bytes(arrays.pop("__narrowed__")).decode()
+    for name in listed.split("\0") if listed else []:
+        a = arrays[name]  # KeyError: not a list this module wrote
+        if a.dtype not in [np.dtype(t) for t in _NARROW]:
+            raise ValueError(f"{name!r} is listed as narrowed but holds {a.dtype}")
+        arrays[name] = a.astype(np.int64)
+    return arrays
+
+
 def _digest(key: str, arrays: dict[str, np.ndarray]) -> str:
     h = hashlib.sha256(key.encode() + b"\0")
     for name in sorted(arrays):
@@ -127,13 +165,13 @@ class TableCache:
             return None
         try:
             with np.load(io.BytesIO(data), allow_pickle=False) as z:
-                arrays = {n: z[n] for n in z.files}
-            stored_key = bytes(arrays.pop("__key__")).decode()
-            digest = bytes(arrays.pop("__digest__")).decode()
+                stored = {n: z[n] for n in z.files}
+            stored_key = bytes(stored.pop("__key__")).decode()
+            digest = bytes(stored.pop("__digest__")).decode()
+            if stored_key != self._full_key(key) or digest != _digest(stored_key, stored):
+                raise ValueError("another key, or a damaged file")
+            arrays = _widened(stored)
         except Exception:  # not an archive of plain arrays (a damaged or foreign file)
-            self.misses += 1
-            return None
-        if stored_key != self._full_key(key) or digest != _digest(stored_key, arrays):
             self.misses += 1
             return None
         try:
@@ -147,9 +185,10 @@ class TableCache:
         """Store ``arrays`` under ``key`` (atomically); a folder that cannot be written
         is said once (``warn``) and otherwise ignored."""
         full = self._full_key(key)
-        payload = {n: np.ascontiguousarray(a) for n, a in arrays.items()}
+        payload = _narrowed(arrays)
+        digest = _digest(full, payload)
         payload["__key__"] = np.frombuffer(full.encode(), dtype=np.uint8)
-        payload["__digest__"] = np.frombuffer(_digest(full, arrays).encode(), dtype=np.uint8)
+        payload["__digest__"] = np.frombuffer(digest.encode(), dtype=np.uint8)
         path = self._path(key)
         tmp = None
         try:
