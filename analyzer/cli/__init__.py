@@ -142,8 +142,7 @@ def main(argv: list[str] | None = None) -> int:
     if sys.stdout is None:
         sys.stdout = _ClosedOutput()
     try:
-        argv = sys.argv[1:] if argv is None else argv
-        args = build_parser(argv).parse_args(argv)
+        args = build_parser(sys.argv[1:] if argv is None else argv).parse_args(argv)
         previous = set_store(_store(args))
         try:
             status = args.func(args)
