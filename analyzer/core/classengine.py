@@ -648,19 +648,15 @@ class ClassTabulation:
             row[start : spans[-1][1]].reshape(len(at), -1)[:] = at[:, None]
             start = spans[-1][1]
 
-        def spread(table_p, code, j):
-            """``table_p[code * width + choice]`` for each sequence: its class (or card) at
-            fine slot ``j`` from its row's ``code`` there and its choice."""
-            out = np.empty(n, dtype=table_p.dtype)
-            for (at, fans, choice), (a, b) in zip(pieces, spans):
-                base = code.take(at) * width
-                cell = table_p.take(base[:, None] + choice[j] if fans[j] > 1 else base[:, None])
-                out[a:b].reshape(len(at), -1)[:] = cell
-            return out
-
+        # each sequence's class at each fine slot, by_value[p][code, choice]: its row's code
+        # there and its choice
         fine = np.empty((len(fine_slots), n), dtype=np.int8)
         for j, p in enumerate(fine_slots):
-            fine[j] = spread(by_value[p].astype(np.int8).ravel(), codes[p], j)
+            classes = by_value[p].astype(np.int8).ravel()
+            for (at, fans, choice), (a, b) in zip(pieces, spans):
+                base = codes[p].take(at) * width
+                cell = classes.take(base[:, None] + choice[j] if fans[j] > 1 else base[:, None])
+                fine[j, a:b].reshape(len(at), -1)[:] = cell
         # the positions a fine slot holds for every coup: its dealing name, and its hand's
         slot_of = {name: j for j, p in enumerate(fine_slots) for name in (f"card{p + 1}",) + _SLOT_NAMES.get(p, ())}
         p_draws = table.player_cards == 3
@@ -673,8 +669,10 @@ class ClassTabulation:
                 five, six = f["card:card5"], f["card:card6"] if "card6" in slot_of else -1
                 return np.where(drew, five, -1) if name == "player_card3" else np.where(drew, six, five)
             j = slot_of[name]
-            p = fine_slots[j]
-            return spread(self.rep.take(by_value[p]).ravel(), np.where(used[:, p], codes[p], NOT_DRAWN), j)
+            out = self.rep.take(fine[j])  # class k, no card drawn: -1
+            if fine_slots[j] in self._pins:
+                out[~used[:, fine_slots[j]].take(row)] = -1
+            return out
 
         f = _Features(table.features(), lambda: rows.take(row), card)
         return fine, lambda sel: plan["high"].take(row.take(sel)), f, None
