@@ -642,10 +642,10 @@ class ClassTabulation:
         rows, codes, used = plan["rows"], plan["codes"], plan["used"]
         width = by_value[fine_slots[0]].shape[1] if fine_slots else 1
         spans, start = [], 0
-        row = np.empty(n, dtype=np.int64)  # the plan row of each sequence
+        origin = np.empty(n, dtype=np.int64)  # the plan row each sequence expands
         for at, fans, _ in pieces:
             spans.append((start, start + len(at) * math.prod(fans)))
-            row[start : spans[-1][1]].reshape(len(at), -1)[:] = at[:, None]
+            origin[start : spans[-1][1]].reshape(len(at), -1)[:] = at[:, None]
             start = spans[-1][1]
 
         # each sequence's class at each fine slot, by_value[p][code, choice]: its row's code
@@ -659,23 +659,22 @@ class ClassTabulation:
                 fine[j, a:b].reshape(len(at), -1)[:] = cell
         # the positions a fine slot holds for every coup: its dealing name, and its hand's
         slot_of = {name: j for j, p in enumerate(fine_slots) for name in (f"card{p + 1}",) + _SLOT_NAMES.get(p, ())}
-        p_draws = table.player_cards == 3
 
         def card(name):
             """The cards at a position (-1: none dealt there; a pinned fifth or sixth card
             the coup does not use is drawn, but not dealt to a hand)."""
             if name in ("player_card3", "banker_card3") and "card5" in slot_of:
-                drew = p_draws.take(rows).take(row)
+                drew = (table.player_cards.take(rows) == 3).take(origin)
                 five, six = f["card:card5"], f["card:card6"] if "card6" in slot_of else -1
                 return np.where(drew, five, -1) if name == "player_card3" else np.where(drew, six, five)
             j = slot_of[name]
             out = self.rep.take(fine[j])  # class k, no card drawn: -1
             if fine_slots[j] in self._pins:
-                out[~used[:, fine_slots[j]].take(row)] = -1
+                out[~used[:, fine_slots[j]].take(origin)] = -1
             return out
 
-        f = _Features(table.features(), lambda: rows.take(row), card)
-        return fine, lambda sel: plan["high"].take(row.take(sel)), f, None
+        f = _Features(table.features(), lambda: rows.take(origin), card)
+        return fine, lambda sel: plan["high"].take(origin.take(sel)), f, None
 
     # -- counting --------------------------------------------------------------
     def class_counts(self, shoe, what: str = "bet") -> list[int]:
