@@ -76,6 +76,51 @@ def test_fast_paths_match_the_plain_pass():
     assert not _symmetric([Condition.parse("flush(first4) and player_card1_rank == A")])
 
 
+def test_events_with_the_same_all_tests_share_their_passes():
+    """Events whose all(...) tests are the same alternatives (Contrast Bonus: one pass
+    an alternative, not one an event and alternative) count as one plain pass does."""
+    shoe = Shoe.standard(1).remove("Ah 7s 7d Kc 2h")
+    either = "(all([card1, card2], colour == red) or all([card1, card2], colour == black))"
+    conds = [Condition.parse(f"cards == {n} and {either}") for n in (6, 5, 4)]
+    conds.append(Condition.parse("all([card1, card2], colour == red) and winner == tie"))
+    keys = frozenset().union(*(c.card_keys for c in conds))
+    pos = frozenset().union(*(c.positions for c in conds))
+    args = ([c.mask for c in conds], keys, pos, True, coup_table())
+    fast = ClassTabulation(*args, requires=[c.requires for c in conds])
+    plain = ClassTabulation(*args)
+    assert fast.sequences == 3 * plain.sequences // 4  # three passes of one colour at two slots
+    assert np.array_equal(fast.coef, plain.coef) and np.array_equal(fast.idx, plain.idx)
+    assert fast.ways(shoe) == plain.ways(shoe)
+
+
+def test_a_chunk_is_freed_without_the_cycle_collector():
+    """A chunk's features (tens of MB at a million sequences) go when the compile drops
+    them, not at the cyclic collector's next pass: nothing in them refers back to them."""
+    import gc
+    import weakref
+    tab, _ = _tab("cards == 6 and player_card3_face and banker_card3_face", defer=True)
+    _events, table, plans, _plan_of, _passes, _drawing = tab._pending
+    gc.disable()
+    try:
+        fine, high, f, _weight = next(tab._drawn_chunks(table, plans[0]))
+        assert f["card:player_card3"].shape == f["card:banker_card3"].shape == f["winner"].shape == fine.shape[1:]
+        refs = [weakref.ref(f), weakref.ref(fine)]
+        del f, fine, high
+        assert [r() for r in refs] == [None, None]
+    finally:
+        gc.enable()
+
+
+def test_sorting_networks_sort_every_row():
+    """The multiset codes sort each sequence's classes with a sorting network: every row
+    of 0s and 1s comes out sorted (the 0-1 principle), so every row does."""
+    import itertools
+    from analyzer.core.classengine import sort_columns
+    for n in range(1, 7):
+        rows = np.array(list(itertools.product((0, 1), repeat=n)), dtype=np.int8)
+        assert np.array_equal(np.stack(sort_columns(list(rows.T)), axis=1), np.sort(rows, axis=1)), n
+
+
 def test_a_condition_gets_the_coarsest_card_classes():
     # Lucky Nines tells apart the nine of each suit and everything else: 5 classes
     c = Condition.parse("count(first4, rank == 9 and suit == spades) == 2 or count(first4, rank == 9 and suit == hearts)"

@@ -161,14 +161,21 @@ def _integer(text: str) -> int:
 
 
 def _feature_sum(terms: list[tuple[int, str]], synthetic: dict | None = None) -> _Evaluator:
-    """The sum of signed features, in int64 (exact: each is a small integer).
-    ``synthetic``: names computed from other features (the group functions)."""
+    """The sum of signed features, in int64 (exact: each is a small integer), for a
+    comparison; one feature alone, an integer array, as it is (numpy compares any integer
+    dtype with any Python integer exactly).  ``synthetic``: names computed from other
+    features (the group functions)."""
     synthetic = synthetic if synthetic is not None else {}
 
     def evaluate(f):
+        values = [(sign, synthetic[name](f) if name in synthetic else f[name]) for sign, name in terms]
+        if len(values) == 1 and values[0][0] > 0:
+            x = values[0][1]
+            if isinstance(x, np.ndarray) and x.dtype.kind in "iu":
+                return x
         acc = None
-        for sign, name in terms:
-            x = np.asarray(synthetic[name](f) if name in synthetic else f[name], dtype=np.int64)
+        for sign, value in values:
+            x = np.asarray(value, dtype=np.int64)
             x = x if sign > 0 else -x
             acc = x if acc is None else acc + x
         return acc

@@ -28,6 +28,9 @@ class GroupError(Exception):
 CARDS = {k: np.array(v, dtype=np.int64) for k, v in card_table().items()}
 _RANK53 = CARDS["rank"]
 _SUIT53 = CARDS["suit"]
+#: Each card's rank as a 1 in the rank's 4-bit field (``1 << 4 * (rank - 1)``; 0 for no
+#: card): summed over a group (at most six cards), each field counts its rank.
+_RANK_BIT = np.where(_RANK53 > 0, np.left_shift(1, 4 * (_RANK53 - 1)), 0)
 
 
 def pred_id(pred) -> str:
@@ -53,9 +56,10 @@ def group_function(name: str, group: tuple[str, ...], pred: np.ndarray | None, t
     keys = [f"card:{p}" for p in group]
 
     def rank_counts(f):
+        """The group's number of cards of each rank, A to K (``int8`` arrays)."""
         if "fn:ranks" + "".join(keys) not in f:
-            ranks = [_RANK53[f[k]] for k in keys]
-            f["fn:ranks" + "".join(keys)] = [sum((r == x).astype(np.int8) for r in ranks) for x in range(1, 14)]
+            packed = sum(_RANK_BIT.take(f[k]) for k in keys)
+            f["fn:ranks" + "".join(keys)] = [((packed >> 4 * x) & 15).astype(np.int8) for x in range(13)]
         return f["fn:ranks" + "".join(keys)]
 
     if name in ("count", "all", "any"):

@@ -33,7 +33,6 @@ Exact: ``int64`` under ``2**63``, beyond it residues (:mod:`.modular`).
 from __future__ import annotations
 
 import functools
-import itertools
 import math
 from typing import Any
 
@@ -61,34 +60,74 @@ CHUNK = 1 << 20
 MERGE_EVERY = 8
 
 
-def _merge(keys, columns, counts, events):
-    """Chunks of (multiset code, event, count) triples as one set of triples with distinct
-    (multiset, event) pairs, their counts summed; empty when there are none (no sequence
-    can be in an event: an impossible card test counts 0 ways)."""
-    if not keys:
-        return (np.zeros(0, dtype=np.int64),) * 3
-    keys, columns, counts = np.concatenate(keys), np.concatenate(columns), np.concatenate(counts)
-    uniq, inv = np.unique(keys, return_inverse=True)
-    pair, where = np.unique(inv.ravel() * events + columns, return_inverse=True)
-    summed = np.zeros(len(pair), dtype=np.int64)
-    np.add.at(summed, where.ravel(), counts)
-    return uniq[pair // events], pair % events, summed
+def _merge(pairs, counts):
+    """Chunks of (pair code, count) as one: the distinct codes, ascending, their counts
+    summed (a pair code is ``multiset code * events + event``)."""
+    if not pairs:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    pairs, counts = np.concatenate(pairs), np.concatenate(counts)
+    if not len(pairs):
+        return pairs, counts
+    order = np.argsort(pairs)
+    pairs, counts = pairs[order], counts[order]
+    starts = np.flatnonzero(np.r_[True, pairs[1:] != pairs[:-1]])
+    return pairs[starts], np.add.reduceat(counts, starts)
+
+
+def _sorting_network(n: int) -> list[tuple[int, int]]:
+    """Compare-exchange pairs ``(i, j)``, ``i < j``, that sort any ``n`` values (n <= 6;
+    Knuth's optimal networks): after each, ``v[i] <= v[j]``."""
+    return {
+        0: [],
+        1: [],
+        2: [(0, 1)],
+        3: [(1, 2), (0, 2), (0, 1)],
+        4: [(0, 1), (2, 3), (0, 2), (1, 3), (1, 2)],
+        5: [(0, 1), (3, 4), (2, 4), (2, 3), (0, 3), (0, 2), (1, 4), (1, 3), (1, 2)],
+        6: [(1, 2), (4, 5), (0, 2), (3, 5), (0, 1), (3, 4), (2, 5), (0, 3), (1, 4), (2, 4), (1, 3), (2, 3)],
+    }[n]
+
+
+def sort_columns(columns) -> list[np.ndarray]:
+    """The rows of ``columns`` (a sequence of up to 6 equal-length arrays) sorted, as columns:
+    a sorting network of elementwise minima and maxima (a row sort of six values costs
+    more than these twelve passes)."""
+    out = list(columns)
+    for i, j in _sorting_network(len(out)):
+        out[i], out[j] = np.minimum(out[i], out[j]), np.maximum(out[i], out[j])
+    return out
+
+
+class _Computed(dict):
+    """A mapping whose values are computed from their key when first read, and kept."""
+
+    def __init__(self, compute):
+        super().__init__()
+        self._compute = compute
+
+    def __missing__(self, key):
+        out = self[key] = self._compute(key)
+        return out
 
 
 class _Features(Cards):
     """Feature arrays of a chunk of class sequences, computed when first read: from the
-    registry (:data:`analyzer.core.features.REGISTRY`) over the sequences' cards, and a
-    point-value feature of the drawing from the coup table's row of each sequence
-    (``index``; ``None`` when the events read the first four cards only)."""
+    registry (:data:`analyzer.core.features.REGISTRY`) over the sequences' cards
+    (``card(position)``: the cards at a position, ``KeyError`` for one the chunk does
+    not hold), and a point-value feature of the drawing from the coup table's row of
+    each sequence (``index()``; ``None`` when the events read the first four cards only)."""
 
-    def __init__(self, table_features, index, cards, naturals=(8, 9)):
-        super().__init__(cards, naturals)
-        self._table, self._index = table_features, index
+    def __init__(self, table_features, index, card, naturals=(8, 9)):
+        super().__init__({}, naturals)
+        self._cards = _Computed(card)
+        self._table, self._index, self._rows = table_features, index, None
 
     def __missing__(self, name):
         feature = REGISTRY.get(name)
         if self._index is not None and feature is not None and feature.level == "value":
-            out = self[name] = self._table[name][self._index]
+            if self._rows is None:
+                self._rows = self._index()
+            out = self[name] = self._table[name].take(self._rows)
             return out
         return super().__missing__(name)
 
@@ -118,6 +157,23 @@ def _holds(branch, f) -> np.ndarray:
 NOT_DRAWN = 20
 #: The coarse digit of each code: the point value drawn, 10 for no card.
 _COARSE_OF_CODE = np.array(list(range(10)) * 2 + [10], dtype=np.int64)
+
+
+def _nondecreasing(k: int, r: int) -> list[np.ndarray]:
+    """Every nondecreasing ``r``-tuple of ``0 .. k-1`` (the multisets of ``r`` of ``k``
+    classes), as ``r`` columns, in lexicographic order.
+
+    >>> [c.tolist() for c in _nondecreasing(3, 2)]
+    [[0, 0, 0, 1, 1, 2], [0, 1, 2, 1, 2, 2]]
+    """
+    cols = [np.arange(k, dtype=np.int64)]
+    for _ in range(1, r):
+        last = cols[-1]
+        fan = k - last  # a row ending in v goes on with v .. k-1
+        starts = np.cumsum(fan) - fan
+        nxt = np.arange(int(fan.sum()), dtype=np.int64) - np.repeat(starts - last, fan)
+        cols = [np.repeat(c, fan) for c in cols] + [nxt]
+    return cols
 
 
 @functools.lru_cache(maxsize=8)
@@ -206,13 +262,17 @@ class ClassTabulation:
         budget = MAX_SEQUENCES if budget is None else budget
         self.what = what
         # One pass over every sequence; or, when every event requires all the cards
-        # of some group to pass a test (all(GROUP, ...)), one pass per event over
-        # the sequences that can be in it (its first-match test still decides).
-        passes: list[tuple[Any, int | None, tuple | None]] = [(self._allowed(()), None, None)]
+        # of some group to pass a test (all(GROUP, ...)), one pass per alternative of
+        # those tests over the sequences that can hold it, for the events that share
+        # those alternatives (their first-match test still decides).
+        passes: list[tuple[Any, tuple[int, ...] | None, tuple | None]] = [(self._allowed(()), None, None)]
         if requires and all(requires):
+            sharing: dict[tuple, list[int]] = {}
+            for i, alternatives in enumerate(requires):
+                sharing.setdefault(tuple(alternatives), []).append(i)
             passes = [
-                (self._allowed(branch), i, (branch, alternatives[:j]))
-                for i, alternatives in enumerate(requires)
+                (self._allowed(branch), tuple(only), (branch, alternatives[:j]))
+                for alternatives, only in sharing.items()
                 for j, branch in enumerate(alternatives)
             ]
 
@@ -250,54 +310,42 @@ class ClassTabulation:
         if self._pending is None:
             return
         events, table, plans, plan_of, passes, drawing = self._pending
-        keys, columns, counts = [], [], []
+        pairs, counts = [], []
         for plan, (allowed, only, earlier) in zip(plans, passes):
             plan = plan_of(allowed) if plan is None else plan
             chunks = self._drawn_chunks(table, plan) if drawing else self._first_four_chunks(plan)
-            for fine, coarse, f, weight in chunks:
-                n = fine.shape[0]
-                index = np.full(n, self.events, dtype=np.int64)
-                taken = np.zeros(n, dtype=bool)
-                for i, fn in enumerate(events[: None if only is None else only + 1]):
-                    m = np.broadcast_to(np.asarray(fn(f), dtype=bool), taken.shape) & ~taken
-                    index[m] = i
-                    taken |= m
-                if only is not None:
-                    index[index != only] = self.events
-                    # a row counts in the pass of the first alternative that holds on it
-                    own, before = earlier
-                    index[~_holds(own, f)] = self.events
-                    for branch in before:
-                        index[_holds(branch, f)] = self.events
-                # only the (multiset, event) pairs of this chunk's rows in an event are kept: a
-                # dense (multisets x events) array per chunk would hold mostly zeros
-                uniq, inv = np.unique(self._encode(fine, coarse), return_inverse=True)
-                inside = index < self.events
-                pair, where = np.unique(inv.ravel()[inside] * self.events + index[inside], return_inverse=True)
+            for fine, high, f, weight in chunks:
+                n = fine.shape[1]
+                index = self._event_index(events, only, earlier, f, n)
+                # the sequences in an event, as (multiset, event) pair codes: a dense
+                # (multisets x events) array per chunk would hold mostly zeros
+                inside = np.flatnonzero(index < self.events)
+                code = self._encode(fine[:, inside], high(inside)) * self.events + index[inside]
                 if weight is None:
-                    c = np.bincount(where.ravel(), minlength=len(pair))
+                    pair, c = np.unique(code, return_counts=True)
                 else:
+                    pair, where = np.unique(code, return_inverse=True)
                     c = np.zeros(len(pair), dtype=np.int64)
                     np.add.at(c, where.ravel(), weight[inside])
-                keys.append(uniq[pair // self.events])
-                columns.append(pair % self.events)
+                pairs.append(pair)
                 counts.append(c.astype(np.int64, copy=False))
-                del uniq, inv, pair, where, c, index, taken
-                if len(keys) >= MERGE_EVERY:
+                del index, inside, code, pair, c
+                if len(pairs) >= MERGE_EVERY:
                     # memory bounded by the distinct (multiset, event) pairs, not by the sequences
-                    merged = _merge(keys, columns, counts, self.events)
-                    keys, columns, counts = [merged[0]], [merged[1]], [merged[2]]
-                    self._check_multisets(merged[0])
+                    merged = _merge(pairs, counts)
+                    pairs, counts = [merged[0]], [merged[1]]
+                    self._check_multisets(merged[0] // self.events)
                 if bar is not None:
                     bar.update(n)
-            plan = chunks = fine = coarse = f = weight = None  # this pass's arrays, before the next
-        keys, columns, counts = _merge(keys, columns, counts, self.events)
+            plan = chunks = fine = high = f = weight = None  # this pass's arrays, before the next
+        pair, summed = _merge(pairs, counts)
+        keys, columns = pair // self.events, pair % self.events
         # the multisets in some event (none when an impossible card test admits no sequence)
         uniq, inv = np.unique(keys, return_inverse=True)
         self._check_multisets(uniq)
         coef = np.zeros((self.events, len(uniq)), dtype=np.int64)  # (events, multisets)
-        coef[columns, inv.ravel()] = counts  # distinct pairs
-        del keys, inv, columns, counts
+        coef[columns, inv.ravel()] = summed  # distinct pairs
+        del keys, inv, columns, summed
         self.coef = coef
         self._plan(uniq)
         self.multisets = len(uniq)
@@ -306,6 +354,26 @@ class ClassTabulation:
         #: batches in float64 blocks: plans of that evaluator)
         self.ways_table = WaysTable(self.coef, self.idx, self.off, self.k, self.classes)
         self._pending = None
+
+    def _event_index(self, events, only, earlier, f, n: int) -> np.ndarray:
+        """Each sequence's event, the first whose condition holds (:attr:`events` for
+        none); in a pass for the events ``only``, those events alone, on the sequences
+        where the pass's alternative (``earlier``: it and the alternatives before it)
+        is the first to hold."""
+        index = np.full(n, self.events, dtype=np.int64)
+        taken = np.zeros(n, dtype=bool)
+        for i, fn in enumerate(events[: None if only is None else max(only) + 1]):
+            m = np.broadcast_to(np.asarray(fn(f), dtype=bool), taken.shape) & ~taken
+            index[m] = i
+            taken |= m
+        if only is not None:
+            index[~np.isin(index, only)] = self.events
+            # a row counts in the pass of the first alternative that holds on it
+            own, before = earlier
+            index[~_holds(own, f)] = self.events
+            for branch in before:
+                index[_holds(branch, f)] = self.events
+        return index
 
     def _check_multisets(self, keys: np.ndarray) -> None:
         """Refuse, in one line, a tabulation beyond :data:`MAX_MULTISETS` distinct multisets
@@ -387,15 +455,14 @@ class ClassTabulation:
                     restrict(p, drew, ok)
         return allowed
 
-    def _encode(self, fine, coarse):
-        """One integer per multiset: sorted fine classes, then sorted coarse values."""
-        fine.sort(axis=1)
-        coarse.sort(axis=1)
-        key = np.zeros(fine.shape[0], dtype=np.int64)
-        for col in range(coarse.shape[1] - 1, -1, -1):
-            key = key * 11 + coarse[:, col]
-        for col in range(fine.shape[1] - 1, -1, -1):
-            key = key * (self.k + 1) + fine[:, col]
+    def _encode(self, fine, high):
+        """One integer per multiset, a column of ``fine`` (its classes) with ``high`` (the
+        code of its sorted coarse values): the sorted classes as digits in base ``k + 1``,
+        the smallest the lowest, below ``high``."""
+        key = np.array(high, dtype=np.int64)
+        for col in reversed(sort_columns(fine)):
+            key *= self.k + 1
+            key += col
         return key
 
     def _plan(self, keys):
@@ -451,46 +518,46 @@ class ClassTabulation:
         return {"slots": slots, "alphabets": alphabets, "symmetric": symmetric, "total": total}
 
     def _first_four_chunks(self, plan):
+        """The plan's class sequences in chunks of about :attr:`_chunk`: ``(classes,
+        high, features, weight)``, ``classes`` one row a slot (``int8``), ``high(sel)``
+        the coarse part of the selected sequences' multiset codes (none here: 0),
+        ``weight`` the sequences each stands for (``None``: one)."""
         slots, alphabets = plan["slots"], plan["alphabets"]
+
+        def high(sel):
+            return np.zeros(len(sel), dtype=np.int64)
+
         if not slots:
-            f = _Features({}, None, {}, self._naturals)
+            f = _Features({}, None, {}.__getitem__, self._naturals)
             f["winner"] = np.zeros(1, dtype=np.int8)
-            yield np.zeros((1, 0), dtype=np.int64), np.zeros((1, 0), dtype=np.int64), f, None
+            yield np.zeros((0, 1), dtype=np.int8), high, f, None
             return
+        pieces: list[tuple[np.ndarray, np.ndarray | None]] = []
         if plan["symmetric"]:
             # the events read the cards only as a multiset: one row per multiset,
             # weighted by its number of orderings
-            combos = np.array(
-                list(itertools.combinations_with_replacement(range(self.k), len(slots))), dtype=np.int64
-            ).reshape(-1, len(slots))
-            mult = np.ones(len(combos), dtype=np.int64)
-            run = np.ones(len(combos), dtype=np.int64)
+            combos = np.stack(_nondecreasing(self.k, len(slots)))
+            mult = np.ones(combos.shape[1], dtype=np.int64)
+            run = np.ones(combos.shape[1], dtype=np.int64)
             for col in range(1, len(slots)):
-                run = np.where(combos[:, col] == combos[:, col - 1], run + 1, 1)
+                run = np.where(combos[col] == combos[col - 1], run + 1, 1)
                 mult *= run
             weights = math.factorial(len(slots)) // mult
             chunk = self._chunk
-            pieces: list[tuple[np.ndarray, np.ndarray | None]] = [
-                (combos[i : i + chunk], weights[i : i + chunk]) for i in range(0, len(combos), chunk)
-            ]
+            pieces = [(combos[:, i : i + chunk], weights[i : i + chunk]) for i in range(0, combos.shape[1], chunk)]
         else:
             sizes = [len(a) for a in alphabets]
             step = max(1, self._chunk // max(1, int(np.prod(sizes[1:]))))
-            pieces = []
             for start in range(0, sizes[0], step):
                 head = alphabets[0][start : start + step]
                 grid = np.indices((len(head),) + tuple(sizes[1:])).reshape(len(slots), -1)
-                cols = [head[grid[0]]] + [alphabets[j][grid[j]] for j in range(1, len(slots))]
-                pieces.append((np.stack(cols, axis=1), None))
+                pieces.append((np.stack([head[grid[0]]] + [alphabets[j][grid[j]] for j in range(1, len(slots))]), None))
+        slot_of = {name: j for j, slot in enumerate(slots) for name in _SLOT_NAMES[slot]}
         for fine, weight in pieces:
-            fine = np.ascontiguousarray(fine)
-            cards = {}
-            for j, slot in enumerate(slots):
-                for name in _SLOT_NAMES[slot]:
-                    cards[name] = self.rep[fine[:, j]]
-            f = _Features({}, None, cards, self._naturals)
-            f["winner"] = np.zeros(fine.shape[0], dtype=np.int8)
-            yield fine, np.zeros((fine.shape[0], 0), dtype=np.int64), f, weight
+            fine = fine.astype(np.int8)
+            f = _Features({}, None, lambda name, fine=fine: self.rep.take(fine[slot_of[name]]), self._naturals)
+            f["winner"] = np.zeros(fine.shape[1], dtype=np.int8)
+            yield fine, high, f, weight
 
     def _drawn_plan(self, table: CoupTable, positions, allowed):
         """Every dealt sequence of point values and how many class sequences it expands to."""
@@ -522,60 +589,95 @@ class ClassTabulation:
             keep = np.flatnonzero(expand)
             rows, codes, used, expand = rows[keep], codes[:, keep], used[keep], expand[keep]
             fan = {p: f[keep] for p, f in fan.items()}
+        # the coarse part of each row's multiset codes: its sorted coarse values in base 11
+        # (10: no card), the fine digits below them (_encode)
+        high = np.zeros(len(rows), dtype=np.int64)
+        for col in reversed(sort_columns([_COARSE_OF_CODE.take(codes[p]) for p in coarse_slots])):
+            high = high * 11 + col
         return {
             "fine": fine_slots,
-            "coarse": coarse_slots,
             "by_value": by_value,
             "rows": rows,
             "codes": codes,
             "used": used,
             "fan": fan,
-            "expand": expand,
+            "high": high,
             "total": int(expand.sum()),
         }
 
     def _drawn_chunks(self, table: CoupTable, plan):
-        fine_slots, coarse_slots, by_value = plan["fine"], plan["coarse"], plan["by_value"]
-        rows, codes, used, fan, expand = (plan[x] for x in ("rows", "codes", "used", "fan", "expand"))
-        features = table.features()
-        p_draws = table.player_cards == 3
-        ends = np.cumsum(expand)
-        start = 0
-        while start < len(rows):
-            stop = max(
-                int(np.searchsorted(ends, (ends[start - 1] if start else 0) + self._chunk, side="right")), start + 1
-            )
-            sel = slice(start, stop)
-            reps = np.repeat(np.arange(stop - start), expand[sel])
-            n = len(reps)
-            offset = np.arange(n) - np.repeat(np.cumsum(expand[sel]) - expand[sel], expand[sel])
-            fine = np.empty((n, len(fine_slots)), dtype=np.int64)
-            deal = {}
-            for j in range(len(fine_slots) - 1, -1, -1):
-                # the offset's digits, last slot first, in the mixed radix of the slots' fans
-                p = fine_slots[j]
-                offset, sub = np.divmod(offset, fan[p][sel].take(reps))
-                # no card drawn there: code NOT_DRAWN, one way (sub 0), class k
-                table_p = by_value[p]
-                fine[:, j] = table_p.take(codes[p, sel].take(reps) * table_p.shape[1] + sub)
-                # a pinned card the coup does not use is drawn, but not dealt to a hand
-                deal[f"card{p + 1}"] = np.where(used[sel, p].take(reps), self.rep.take(fine[:, j]), -1)
-            coarse = (
-                np.stack([_COARSE_OF_CODE.take(codes[p, sel]).take(reps) for p in coarse_slots], axis=1)
-                if coarse_slots
-                else np.zeros((n, 0), dtype=np.int64)
-            )
-            index = rows[sel].take(reps)
-            cards = dict(deal)
-            for name, slot in (("player_card1", 0), ("banker_card1", 1), ("player_card2", 2), ("banker_card2", 3)):
-                if f"card{slot + 1}" in deal:
-                    cards[name] = deal[f"card{slot + 1}"]
-            if "card5" in deal:
-                player_drew = p_draws[index]
-                cards["player_card3"] = np.where(player_drew, deal["card5"], -1)
-                cards["banker_card3"] = np.where(player_drew, deal.get("card6", -1), deal["card5"])
-            yield fine, coarse, _Features(features, index, cards), None
-            start = stop
+        """The plan's class sequences in chunks of about :attr:`_chunk`, as
+        :meth:`_first_four_chunks` gives them: every value row expands into each choice
+        of a class at each fine slot (``fan[p]`` classes at slot ``p``).  Rows are taken
+        by *shape*, their fans at the fine slots, so that rows of one shape expand by
+        broadcasting over the same choices."""
+        fine_slots, rows, fan = plan["fine"], plan["rows"], plan["fan"]
+        shape = np.zeros(len(rows), dtype=np.int64)
+        for p in fine_slots:
+            shape = shape * (self.k + 1) + fan[p]  # a fan is at most k
+        order = np.argsort(shape, kind="stable")
+        bounds = np.flatnonzero(np.diff(shape[order])) + 1
+        pieces, size = [], 0
+        for a, b in zip(np.r_[0, bounds].tolist(), np.r_[bounds, len(rows)].tolist()) if len(rows) else ():
+            fans = [int(fan[p][order[a]]) for p in fine_slots]
+            per_row = math.prod(fans)
+            choice = np.indices(fans).reshape(len(fans), per_row)  # each slot's choice
+            while a < b:
+                take = min(b - a, max(1, (self._chunk - size) // per_row))
+                pieces.append((order[a : a + take], fans, choice))
+                size += take * per_row
+                a += take
+                if size >= self._chunk:
+                    yield self._drawn_chunk(table, plan, pieces, size)
+                    pieces, size = [], 0
+        if pieces:
+            yield self._drawn_chunk(table, plan, pieces, size)
+
+    def _drawn_chunk(self, table: CoupTable, plan, pieces, n: int):
+        """One chunk of :meth:`_drawn_chunks`: ``pieces`` of rows of one shape (``(rows,
+        fans, choice)``, ``choice[j]`` the class chosen at fine slot ``j`` by each of a
+        row's ``prod(fans)`` sequences), ``n`` sequences in all.  The cards at each
+        position are computed when the events first read them."""
+        fine_slots, by_value = plan["fine"], plan["by_value"]
+        rows, codes, used = plan["rows"], plan["codes"], plan["used"]
+        width = by_value[fine_slots[0]].shape[1] if fine_slots else 1
+        spans, start = [], 0
+        origin = np.empty(n, dtype=np.int64)  # the plan row each sequence expands
+        for at, fans, _ in pieces:
+            spans.append((start, start + len(at) * math.prod(fans)))
+            origin[start : spans[-1][1]].reshape(len(at), -1)[:] = at[:, None]
+            start = spans[-1][1]
+
+        # each sequence's class at each fine slot, by_value[p][code, choice]: its row's code
+        # there and its choice
+        fine = np.empty((len(fine_slots), n), dtype=np.int8)
+        for j, p in enumerate(fine_slots):
+            classes = by_value[p].astype(np.int8).ravel()
+            for (at, fans, choice), (a, b) in zip(pieces, spans):
+                base = codes[p].take(at) * width
+                cell = classes.take(base[:, None] + choice[j] if fans[j] > 1 else base[:, None])
+                fine[j, a:b].reshape(len(at), -1)[:] = cell
+        # the positions a fine slot holds for every coup: its dealing name, and its hand's
+        slot_of = {name: j for j, p in enumerate(fine_slots) for name in (f"card{p + 1}",) + _SLOT_NAMES.get(p, ())}
+
+        def dealt(j):
+            """The cards at fine slot ``j`` (-1: none dealt there; a pinned fifth or sixth
+            card the coup does not use is drawn, but not dealt to a hand)."""
+            out = self.rep.take(fine[j])  # class k, no card drawn: -1
+            if fine_slots[j] in self._pins:
+                out[~used[:, fine_slots[j]].take(origin)] = -1
+            return out
+
+        def card(name):
+            """The cards at a position (no reference to the features: no cycle to collect)."""
+            if name in ("player_card3", "banker_card3") and "card5" in slot_of:
+                drew = (table.player_cards.take(rows) == 3).take(origin)
+                five, six = dealt(slot_of["card5"]), dealt(slot_of["card6"]) if "card6" in slot_of else -1
+                return np.where(drew, five, -1) if name == "player_card3" else np.where(drew, six, five)
+            return dealt(slot_of[name])
+
+        features = _Features(table.features(), lambda: rows.take(origin), card)
+        return fine, lambda sel: plan["high"].take(origin.take(sel)), features, None
 
     # -- counting --------------------------------------------------------------
     def class_counts(self, shoe, what: str = "bet") -> list[int]:
