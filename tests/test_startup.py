@@ -92,3 +92,26 @@ def test_the_command_line_runs_blas_on_one_thread_unless_the_user_chose(given):
     assert value == (given or "1")
     if given is None:
         assert all(n == 1 for n in openblas)  # (none when numpy has another BLAS)
+
+
+def test_a_run_whose_tables_are_all_stored_deals_no_coup_table(tmp_path):
+    """The coup table's 10**6 coups are dealt (about 30 ms) only when something is computed
+    from them: a second process finds the outcome rows, the value bets' rows and the card
+    tables in the cache, and gives the same odds without dealing (with known cards too)."""
+    code = (
+        "import json, sys; from analyzer import Shoe, Solver, catalog, parse_known; "
+        "from analyzer.core.engine import coup_table; from analyzer.io.cache import TableCache; "
+        "known = parse_known(sys.argv[2:]) if len(sys.argv) > 2 else None; "
+        "a = Solver(catalog().select(['banker', 'lucky_match']), known=known, store=TableCache(sys.argv[1]))"
+        ".solve(Shoe.standard(8).remove('Kh 9s')); "
+        "print(json.dumps(['p1' in vars(coup_table()), [a.ways(o) for o in ('player', 'banker', 'tie')], "
+        "[str(a.bet(b).house_edge) for b in ('banker', 'lucky_match')]]))"
+    )
+    for known in ([], ["1=9"]):
+        runs = [
+            subprocess.run([sys.executable, "-c", code, str(tmp_path / "cache"), *known], capture_output=True,
+                           text=True, check=True, cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)}).stdout
+            for _ in range(2)
+        ]
+        (dealt_first, *first), (dealt_later, *later) = map(json.loads, runs)
+        assert (dealt_first, dealt_later) == (True, bool(known)) and later == first

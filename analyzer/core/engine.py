@@ -106,8 +106,40 @@ class CoupTable:
     (:class:`analyzer.core.rules.Rules`, Punto Banco by default).
     """
 
+    #: The arrays of the coups dealt (:meth:`_deal`): dealt when one is first read, as a run
+    #: whose tables all come from the cache reads none of them.
+    DEALT = (
+        "p1",
+        "b1",
+        "p2",
+        "b2",
+        "p3",
+        "b3",
+        "player_two",
+        "banker_two",
+        "player_total",
+        "banker_total",
+        "player_cards",
+        "banker_cards",
+        "player_natural",
+        "banker_natural",
+        "natural",
+        "winner",
+        "cards_dealt",
+    )
+
     def __init__(self, rules: Rules | None = None) -> None:
-        rules = self.rules = rules or PUNTO_BANCO
+        self.rules = rules or PUNTO_BANCO
+        self.multiset, self.exponents = _multisets()
+
+    def __getattr__(self, name: str):
+        if name in CoupTable.DEALT:  # not dealt yet (once dealt, each is an attribute)
+            self._deal()
+            return self.__dict__[name]
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def _deal(self) -> None:
+        rules = self.rules
         seq = np.indices((VALUES,) * POSITIONS, dtype=np.int8).reshape(POSITIONS, -1)
         p1, b1, p2, b2, c5, c6 = seq
         d = deal(rules, p1, b1, p2, b2, c5, c6)
@@ -125,8 +157,6 @@ class CoupTable:
         self.natural = d.natural
         self.winner = d.winner
         self.cards_dealt = d.cards
-
-        self.multiset, self.exponents = _multisets()
 
     def features(self) -> CoupValues:
         """Every point-value feature of :data:`analyzer.core.features.REGISTRY` over the

@@ -226,13 +226,10 @@ class Solver:
         self.rules = table.rules
         self.known = known if known else None
         pin = self.known.mask(table) if self.known else None
-        features = table.features()
         rows: list[np.ndarray] = []
         index: dict[bytes, int] = {}
 
-        def row_of(mask=None, coef=None):
-            if coef is None:
-                coef = table.coefficients(mask if pin is None else mask & pin)
+        def row_of(coef):
             # events of the same coefficients (the same ways on every shoe) share one row
             key = hashlib.blake2b(coef.tobytes(), digest_size=20).digest()
             if key not in index:
@@ -245,8 +242,6 @@ class Solver:
                 rows.append(coef)
             return index[key]
 
-        winner = features["winner"]
-        self._outcome_rows = [row_of(winner == code) for code in range(3)]
         # Where each bet event's count comes from: ("value", row) or (level, row).
         self._sources: list[list[tuple[str, int]]] = []
         card_events: dict[str, list] = {}
@@ -302,10 +297,10 @@ class Solver:
                     sources.append((level, len(evs)))
                     evs.append(_first_match(conds, i))
             self._sources.append(sources)
-        if value_bets:
-            got = self._value_rows([conds for _, conds in value_bets], table, features, pin)
-            for (at, _conds), coef in zip(value_bets, got):
-                self._sources[at] = [("value", row_of(coef=c)) for c in coef]
+        outcomes, got = self._value_rows([conds for _, conds in value_bets], table, pin)
+        self._outcome_rows = [row_of(c) for c in outcomes]
+        for (at, _conds), coef in zip(value_bets, got):
+            self._sources[at] = [("value", row_of(c)) for c in coef]
         self._compile_class_tabs(budget, progress)
         self._tab = Tabulation([], table, np.stack(rows))
         for level, evs in card_events.items():
@@ -344,11 +339,13 @@ class Solver:
             _CLASS_TABS[cache_key] = _CLASS_TABS.pop(cache_key)  # most recently used last
         return tab
 
-    def _value_rows(self, bets, table, features, pin) -> list[np.ndarray]:
-        """The value engine's coefficients of each event of each bet on point values
-        (``bets``: each bet's conditions; one ``(events, 5005)`` array a bet, its events
-        first-match, known cards pinned), from :attr:`store` when it holds them for these
-        conditions, rules and known values (one entry for the set)."""
+    def _value_rows(self, bets, table, pin) -> tuple[np.ndarray, list[np.ndarray]]:
+        """The value engine's coefficients, known cards pinned: of the three outcomes
+        (Player, Banker, Tie win: a ``(3, 5005)`` array), and of each event of each bet on
+        point values (``bets``: each bet's conditions; one ``(events, 5005)`` array a bet, its
+        events first-match); from :attr:`store` when it holds them for these conditions,
+        rules and known values (one entry for the set), so that a run whose tables are all
+        stored deals no coup table."""
         key = stored_key(
             (
                 "value",
@@ -358,22 +355,28 @@ class Solver:
             )
         )
         sizes = [len(conds) for conds in bets]
+        at = np.cumsum([3] + sizes)[:-1]  # where each bet's rows start
         if self._store is not None:
             got = (self._store.load(key) or {}).get("rows")
             if (
                 got is not None
                 and got.dtype == np.int64
-                and got.shape == (sum(sizes), table.multisets)
+                and got.shape == (3 + sum(sizes), table.multisets)
                 and (got >= 0).all()
             ):
-                return np.split(got, np.cumsum(sizes)[:-1])
+                outcomes, *bet_rows = np.split(got, at)
+                return outcomes, bet_rows
+        winner = table.features()["winner"]
+        outcomes = np.stack(
+            [table.coefficients(winner == code if pin is None else (winner == code) & pin) for code in range(3)]
+        )
         out = []
         for conds in bets:
             # kept in this process per bet (a report's or a test's solvers share most bets)
             memo_key = (tuple(c.text for c in conds), self.rules, self.known.values if self.known else None)
             got = _VALUE_ROWS.pop(memo_key, None)  # put back last: most recently used
             if got is None or got.shape != (len(conds), table.multisets):
-                index = _first_match_index(conds, features)
+                index = _first_match_index(conds, table.features())
                 got = np.stack(
                     [table.coefficients(index == i if pin is None else (index == i) & pin) for i in range(len(conds))]
                 )
@@ -382,10 +385,11 @@ class Solver:
                     _VALUE_ROWS.pop(next(iter(_VALUE_ROWS)))  # the least recently used
             _VALUE_ROWS[memo_key] = got
             out.append(got)
-        rows = np.concatenate(out) if out else np.zeros((0, table.multisets), dtype=np.int64)
+        rows = np.concatenate([outcomes, *out])
         if self._store is not None:
             self._store.save(key, {"rows": rows})
-        return np.split(rows, np.cumsum(sizes)[:-1])
+        outcomes, *bet_rows = np.split(rows, at)
+        return outcomes, bet_rows
 
     def _stored(self, cache_key) -> ClassTabulation | None:
         """The compiled tabulation of ``cache_key`` from :attr:`store` (kept in memory
