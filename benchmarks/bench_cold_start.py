@@ -1,5 +1,6 @@
 """CPU time and peak memory of whole `baccarat odds` processes: the first run (an empty
-table cache), later runs (the cache filled), and an earlier checkout, in the same run.
+table cache), later runs (the cache filled), and an earlier checkout's first and later
+runs (its own cache), in the same run.
 
     git worktree add /tmp/old24 24e3251
     python benchmarks/bench_cold_start.py --compare /tmp/old24 [--runs 5]
@@ -53,32 +54,38 @@ def main() -> None:
     for tree in [str(REPO)] + ([str(Path(args.compare).resolve())] if args.compare else []):
         run(tree, [], None)                        # bytecode written once, outside the timings
     print(f"nproc {os.cpu_count()}, load average {os.getloadavg()[0]:.2f}, {args.runs} runs each, alternating")
-    print("| command | first run (empty cache) | later runs | no cache | earlier checkout | later / earlier |")
-    print("|---|---|---|---|---|---|")
+    print("| command | first run (empty cache) | later runs | no cache | earlier checkout, first run | "
+          "earlier checkout, later runs | first: new / earlier | later: new / earlier |")
+    print("|---|---|---|---|---|---|---|---|")
+    trees = [("", str(REPO))] + ([("old ", str(Path(args.compare).resolve()))] if args.compare else [])
     for label, argv in COMMANDS.items():
-        got: dict[str, list[tuple[float, float]]] = {"first": [], "later": [], "none": [], "old": []}
+        got: dict[str, list[tuple[float, float]]] = {
+            f"{t}{kind}": [] for t, _ in trees for kind in ("first", "later", "none")
+        }
         for _ in range(args.runs):
-            folder = tempfile.mkdtemp(prefix="bench-cache-")
-            try:
-                got["first"].append(run(str(REPO), argv, folder))
-                got["later"].append(run(str(REPO), argv, folder))
-            finally:
-                shutil.rmtree(folder, ignore_errors=True)
+            for t, tree in trees:  # each tree with its own cache folder (an earlier checkout
+                # without a cache runs cold both times)
+                folder = tempfile.mkdtemp(prefix="bench-cache-")
+                try:
+                    got[f"{t}first"].append(run(tree, argv, folder))
+                    got[f"{t}later"].append(run(tree, argv, folder))
+                finally:
+                    shutil.rmtree(folder, ignore_errors=True)
             got["none"].append(run(str(REPO), argv, None))
-            if args.compare:
-                got["old"].append(run(str(Path(args.compare).resolve()), argv, None))
 
         def cell(rows):
             if not rows:
                 return "-"
             cpu = statistics.median(r[0] for r in rows)
             return f"{cpu:.2f} s (min {min(r[0] for r in rows):.2f}), {statistics.median(r[1] for r in rows):.0f} MB"
-        ratio = "-"
-        if got["old"]:
-            ratio = f"{statistics.median(r[0] for r in got['later']) / statistics.median(r[0] for r in got['old']):.2f}"
-        print(f"| {label} | {cell(got['first'])} | {cell(got['later'])} | {cell(got['none'])} | "
-              f"{cell(got['old'])} | {ratio} |")
 
+        def ratio(kind):
+            if not got[f"old {kind}"]:
+                return "-"
+            return f"{statistics.median(r[0] for r in got[kind]) / statistics.median(r[0] for r in got[f'old {kind}']):.2f}"
+
+        print(f"| {label} | {cell(got['first'])} | {cell(got['later'])} | {cell(got['none'])} | "
+              f"{cell(got.get('old first'))} | {cell(got.get('old later'))} | {ratio('first')} | {ratio('later')} |")
 
 if __name__ == "__main__":
     main()
