@@ -47,7 +47,7 @@ SUFFIX = ".npz"
 ENV_DIR = "BACCARAT_CACHE_DIR"
 ENV_OFF = "BACCARAT_NO_CACHE"
 #: The layout of a cache file (changed with it).
-STORE_VERSION = "baccarat-analyzer table cache 1"
+STORE_VERSION = "baccarat-analyzer table cache 2"
 
 
 @lru_cache(maxsize=1)
@@ -171,7 +171,7 @@ class TableCache:
             if stored_key != self._full_key(key) or digest != _digest(stored_key, stored):
                 raise ValueError("another key, or a damaged file")
             arrays = _widened(stored)
-        except Exception:  # not an archive of plain arrays (a damaged or foreign file)
+        except Exception:  # not an archive of plain arrays this key wrote (a damaged or foreign file)
             self.misses += 1
             return None
         try:
