@@ -19,11 +19,11 @@ import importlib
 import os
 import sys
 
-# Every product the commands run is small and runs on one BLAS thread
-# (analyzer.core.blocks.one_blas_thread); an OpenBLAS left to start a thread per core when
-# numpy loads spends about 0.07 s of CPU a process on them (measured on 2 cores; more with
-# more cores).  Set before numpy loads (analyzer's own imports are lazy); a value the user
-# set is kept.
+# The commands' large products run on one BLAS thread already (analyzer.core.blocks.
+# one_blas_thread, threadpool_limits in simcheck) and the others are small; an OpenBLAS left
+# to start a thread per core when numpy loads spends about 0.07 s of CPU a process on them
+# (measured on 2 cores; more with more cores).  Set before numpy loads (analyzer's own
+# imports are lazy); a value the user set is kept.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from ..core.errors import BaccaratError
