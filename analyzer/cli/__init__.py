@@ -33,23 +33,6 @@ from ..io.files import OutputError
 from ..io.interrupt import check_stop, clear_stop, request_stop
 from .options import Parser
 
-#: The modules of this package that register commands, in the order ``baccarat --help``
-#: lists them.
-GROUPS = (
-    "odds",
-    "reports",
-    "simcheck",
-    "study",
-    "parsheet",
-    "bankroll",
-    "programs",
-    "runs",
-    "rules",
-    "serve",
-    "design",
-    "overlay",
-    "peek",
-)
 #: The module that registers each command: a command line names one, and only that
 #: module is imported and its parsers built (a test checks this against what every
 #: module registers).
@@ -77,6 +60,8 @@ GROUP_OF = {
     "overlay": "overlay",
     "peek": "peek",
 }
+#: The modules that register commands, in the order ``baccarat --help`` lists them.
+GROUPS = tuple(dict.fromkeys(GROUP_OF.values()))
 
 
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:

@@ -660,18 +660,23 @@ class ClassTabulation:
         # the positions a fine slot holds for every coup: its dealing name, and its hand's
         slot_of = {name: j for j, p in enumerate(fine_slots) for name in (f"card{p + 1}",) + _SLOT_NAMES.get(p, ())}
 
+        made: dict = {}  # each slot's cards and whether the Player drew, computed once a chunk
+
         def dealt(j):
             """The cards at fine slot ``j`` (-1: none dealt there; a pinned fifth or sixth
             card the coup does not use is drawn, but not dealt to a hand)."""
-            out = self.rep.take(fine[j])  # class k, no card drawn: -1
-            if fine_slots[j] in self._pins:
-                out[~used[:, fine_slots[j]].take(origin)] = -1
-            return out
+            if j not in made:
+                out = made[j] = self.rep.take(fine[j])  # class k, no card drawn: -1
+                if fine_slots[j] in self._pins:
+                    out[~used[:, fine_slots[j]].take(origin)] = -1
+            return made[j]
 
         def card(name):
             """The cards at a position (no reference to the features: no cycle to collect)."""
             if name in ("player_card3", "banker_card3") and "card5" in slot_of:
-                drew = (table.player_cards.take(rows) == 3).take(origin)
+                if "drew" not in made:
+                    made["drew"] = (table.player_cards.take(rows) == 3).take(origin)
+                drew = made["drew"]
                 five, six = dealt(slot_of["card5"]), dealt(slot_of["card6"]) if "card6" in slot_of else -1
                 return np.where(drew, five, -1) if name == "player_card3" else np.where(drew, six, five)
             return dealt(slot_of[name])

@@ -56,9 +56,10 @@ MAX_CACHED_TABS = 128
 MAX_CACHED_BYTES = 400 * 2**20
 _CLASS_TABS: dict = {}
 #: The value engine's coefficients of each bet on point values, by its conditions' texts,
-#: the rules and the known values, kept in this process (the oldest dropped beyond
-#: :data:`MAX_VALUE_ROWS_BYTES`): evaluating a bet's conditions over the 10**6 value
-#: sequences costs tens of milliseconds, and a process's solvers share most bets.
+#: the rules and the known values (and of the three outcomes, by ``"outcomes"``), kept in
+#: this process (the oldest dropped beyond :data:`MAX_VALUE_ROWS_BYTES`): evaluating a
+#: bet's conditions over the 10**6 value sequences costs tens of milliseconds, and a
+#: process's solvers share most bets.
 _VALUE_ROWS: dict = {}
 MAX_VALUE_ROWS_BYTES = 64 * 2**20
 #: Most class sequences the card bets of one solver enumerate together by default (about
@@ -346,14 +347,8 @@ class Solver:
         events first-match); from :attr:`store` when it holds them for these conditions,
         rules and known values (one entry for the set), so that a run whose tables are all
         stored deals no coup table."""
-        key = stored_key(
-            (
-                "value",
-                tuple(tuple(c.text for c in conds) for conds in bets),
-                self.rules,
-                self.known.values if self.known else None,
-            )
-        )
+        known = self.known.values if self.known else None
+        key = stored_key(("value", tuple(tuple(c.text for c in conds) for conds in bets), self.rules, known))
         sizes = [len(conds) for conds in bets]
         at = np.cumsum([3] + sizes)[:-1]  # where each bet's rows start
         if self._store is not None:
@@ -366,25 +361,32 @@ class Solver:
             ):
                 outcomes, *bet_rows = np.split(got, at)
                 return outcomes, bet_rows
-        winner = table.features()["winner"]
-        outcomes = np.stack(
-            [table.coefficients(winner == code if pin is None else (winner == code) & pin) for code in range(3)]
-        )
-        out = []
-        for conds in bets:
-            # kept in this process per bet (a report's or a test's solvers share most bets)
-            memo_key = (tuple(c.text for c in conds), self.rules, self.known.values if self.known else None)
+
+        def kept(memo_key, events: int, masks) -> np.ndarray:
+            # kept in this process (a report's or a test's solvers share most bets); ``masks()``:
+            # the events' masks over the value sequences, evaluated only when not kept
             got = _VALUE_ROWS.pop(memo_key, None)  # put back last: most recently used
-            if got is None or got.shape != (len(conds), table.multisets):
-                index = _first_match_index(conds, table.features())
-                got = np.stack(
-                    [table.coefficients(index == i if pin is None else (index == i) & pin) for i in range(len(conds))]
-                )
+            if got is None or got.shape != (events, table.multisets):
+                got = np.stack([table.coefficients(m if pin is None else m & pin) for m in masks()])
                 got.flags.writeable = False
                 while _VALUE_ROWS and sum(a.nbytes for a in _VALUE_ROWS.values()) + got.nbytes > MAX_VALUE_ROWS_BYTES:
                     _VALUE_ROWS.pop(next(iter(_VALUE_ROWS)))  # the least recently used
             _VALUE_ROWS[memo_key] = got
-            out.append(got)
+            return got
+
+        def outcome_masks():
+            winner = table.features()["winner"]
+            return [winner == code for code in range(3)]
+
+        def event_masks(conds):
+            index = _first_match_index(conds, table.features())
+            return [index == i for i in range(len(conds))]
+
+        outcomes = kept(("outcomes", self.rules, known), 3, outcome_masks)
+        out = [
+            kept((tuple(c.text for c in conds), self.rules, known), len(conds), lambda conds=conds: event_masks(conds))
+            for conds in bets
+        ]
         rows = np.concatenate([outcomes, *out])
         if self._store is not None:
             self._store.save(key, {"rows": rows})
